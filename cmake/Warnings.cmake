@@ -1,0 +1,26 @@
+# Warnings as errors for ddblab's own targets only (not for dependencies).
+set(DDBLAB_WARNINGS -Wall -Wextra -Wpedantic -Wshadow -Wconversion
+                    -Wno-sign-conversion -Werror)
+if(CMAKE_CXX_COMPILER_ID MATCHES "Clang")
+  list(APPEND DDBLAB_WARNINGS -Wthread-safety)
+endif()
+
+# ddblab_library(name SOURCES ... DEPS ...): one static library per folder.
+function(ddblab_library name)
+  cmake_parse_arguments(ARG "" "" "SOURCES;DEPS" ${ARGN})
+  add_library(${name} STATIC ${ARG_SOURCES})
+  target_include_directories(${name} PUBLIC ${PROJECT_SOURCE_DIR})
+  target_compile_options(${name} PRIVATE ${DDBLAB_WARNINGS})
+  target_link_libraries(${name} PUBLIC ${ARG_DEPS})
+endfunction()
+
+# ddblab_test(name SOURCES ... DEPS ...): one GoogleTest binary; each TEST is
+# its own ctest entry.
+function(ddblab_test name)
+  cmake_parse_arguments(ARG "" "" "SOURCES;DEPS" ${ARGN})
+  add_executable(${name} ${ARG_SOURCES})
+  target_compile_options(${name} PRIVATE ${DDBLAB_WARNINGS})
+  target_link_libraries(${name} PRIVATE ${ARG_DEPS} GTest::gmock GTest::gtest_main)
+  gtest_discover_tests(${name} DISCOVERY_TIMEOUT 60
+                       PROPERTIES LABELS unit)
+endfunction()

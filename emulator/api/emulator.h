@@ -1,0 +1,57 @@
+// emulator/api/emulator.h: the in-process DynamoDB.
+//
+//   auto emu = ddblab::Emulator::Open(ddblab::Options{});
+//   Result<nlohmann::json> out = (*emu)->Call("PutItem", request);
+//
+// Call takes an operation name ("PutItem") and the request body exactly as
+// DynamoDB's JSON 1.0 wire protocol carries it, and answers with the response
+// body DynamoDB would send, or an Error with DynamoDB's exception name and
+// message. CallStreams does the same for the DynamoDB Streams API
+// (ListStreams, DescribeStream, GetShardIterator, GetRecords).
+//
+// Thread-safety: Call and CallStreams may be called from many threads at
+// once; conditional writes on one item are linearizable.
+#pragma once
+
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <string_view>
+
+#include "emulator/api/clock.h"
+#include "emulator/api/options.h"
+#include "emulator/api/result.h"
+
+namespace ddblab {
+
+namespace engine {
+class EmulatorImpl;
+}
+
+class Emulator {
+ public:
+  // Opens (or creates) the database and loads its tables. Fails with an
+  // InternalServerError if the database cannot be opened.
+  static Result<std::unique_ptr<Emulator>> Open(Options options);
+  ~Emulator();
+
+  Emulator(const Emulator&) = delete;
+  Emulator& operator=(const Emulator&) = delete;
+
+  Result<nlohmann::json> Call(std::string_view operation,
+                              const nlohmann::json& request);
+  Result<nlohmann::json> CallStreams(std::string_view operation,
+                                     const nlohmann::json& request);
+
+  const Options& options() const;
+  Clock& clock();
+
+  // The engine behind the facade, for the layers that extend it (server
+  // control endpoints, TTL and streams controls). Not for harness code.
+  engine::EmulatorImpl& impl() { return *impl_; }
+
+ private:
+  explicit Emulator(std::unique_ptr<engine::EmulatorImpl> impl);
+  std::unique_ptr<engine::EmulatorImpl> impl_;
+};
+
+}  // namespace ddblab

@@ -1,0 +1,22 @@
+// emulator/value/item_codec.h: a compact binary form of an Item for storage.
+//
+// Much cheaper to encode and decode than DynamoDB JSON; the storage layer
+// keeps items in this form. Numbers keep their exact value; sets keep their
+// order. Decoding is defensive: corrupt bytes give an InternalServerError,
+// never a crash.
+//
+// Thread-safety: stateless functions.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "emulator/api/result.h"
+#include "emulator/value/attribute_value.h"
+
+namespace ddblab::value {
+
+std::string SerializeItem(const Item& item);
+Result<Item> DeserializeItem(std::string_view bytes);
+
+}  // namespace ddblab::value

@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# Configures and builds ddblab. Usage: scripts/build.sh [--sanitize]
+# Build trees: build/ (RelWithDebInfo) or build-asan/ (ASan + UBSan).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+dir=build
+flags=(-DCMAKE_BUILD_TYPE=RelWithDebInfo)
+if [ "${1:-}" = "--sanitize" ]; then
+  dir=build-asan
+  flags=(-DCMAKE_BUILD_TYPE=Debug -DDDBLAB_SANITIZE=ON -DDDBLAB_BENCH=OFF)
+fi
+jobs=$(nproc 2>/dev/null || echo 2)
+cmake -S . -B "$dir" "${flags[@]}" >/dev/null
+cmake --build "$dir" -j "$jobs"
