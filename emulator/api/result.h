@@ -24,15 +24,16 @@ class [[nodiscard]] Result {
                 "Result<Error> is ambiguous");
 
   Result(const T& value) : rep_(std::in_place_index<0>, value) {}  // NOLINT
-  Result(T&& value) : rep_(std::in_place_index<0>, std::move(value)) {}  // NOLINT
+  Result(T&& value)
+      : rep_(std::in_place_index<0>, std::move(value)) {}  // NOLINT
   template <class U>
-    requires(std::is_constructible_v<T, U &&> &&
-             !std::is_same_v<std::remove_cvref_t<U>, Error> &&
-             !std::is_same_v<std::remove_cvref_t<U>, Result>)
-  Result(U&& value)  // NOLINT
+  requires(std::is_constructible_v<T, U&&> &&
+           !std::is_same_v<std::remove_cvref_t<U>, Error> &&
+           !std::is_same_v<std::remove_cvref_t<U>, Result>)
+      Result(U&& value)  // NOLINT
       : rep_(std::in_place_index<0>, std::forward<U>(value)) {}
   Result(const Error& error) : rep_(std::in_place_index<1>, error) {}  // NOLINT
-  Result(Error&& error)  // NOLINT
+  Result(Error&& error)                                                // NOLINT
       : rep_(std::in_place_index<1>, std::move(error)) {}
 
   bool ok() const { return rep_.index() == 0; }
@@ -73,7 +74,7 @@ template <>
 class [[nodiscard]] Result<void> {
  public:
   Result() = default;
-  Result(const Error& error) : error_(error), ok_(false) {}  // NOLINT
+  Result(const Error& error) : error_(error), ok_(false) {}        // NOLINT
   Result(Error&& error) : error_(std::move(error)), ok_(false) {}  // NOLINT
 
   bool ok() const { return ok_; }
@@ -101,16 +102,17 @@ inline Status OkStatus() { return Status(); }
 #define DDBLAB_CONCAT_INNER_(a, b) a##b
 #define DDBLAB_CONCAT_(a, b) DDBLAB_CONCAT_INNER_(a, b)
 
-#define DDBLAB_RETURN_IF_ERROR(expr)                 \
-  do {                                               \
-    auto ddblab_status_ = (expr);                    \
-    if (!ddblab_status_.ok()) {                      \
-      return std::move(ddblab_status_).error();      \
-    }                                                \
+#define DDBLAB_RETURN_IF_ERROR(expr)            \
+  do {                                          \
+    auto ddblab_status_ = (expr);               \
+    if (!ddblab_status_.ok()) {                 \
+      return std::move(ddblab_status_).error(); \
+    }                                           \
   } while (false)
 
-#define DDBLAB_ASSIGN_OR_RETURN(lhs, expr) \
-  DDBLAB_ASSIGN_OR_RETURN_IMPL_(DDBLAB_CONCAT_(ddblab_result_, __LINE__), lhs, expr)
+#define DDBLAB_ASSIGN_OR_RETURN(lhs, expr)                                     \
+  DDBLAB_ASSIGN_OR_RETURN_IMPL_(DDBLAB_CONCAT_(ddblab_result_, __LINE__), lhs, \
+                                expr)
 
 #define DDBLAB_ASSIGN_OR_RETURN_IMPL_(tmp, lhs, expr) \
   auto tmp = (expr);                                  \

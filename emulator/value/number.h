@@ -39,9 +39,10 @@ class Number {
   // Errors (ValidationException):
   //   ""        -> "The parameter cannot be converted to a numeric value"
   //   "dog"     -> "The parameter cannot be converted to a numeric value: dog"
-  //   39 digits -> "Attempting to store more than 38 significant digits in a Number"
-  //   1e126     -> "Number overflow. Attempting to store a number with magnitude larger than supported range"
-  //   1e-131    -> "Number underflow. Attempting to store a number with magnitude smaller than supported range"
+  //   39 digits -> "Attempting to store more than 38 significant digits in a
+  //   Number" 1e126     -> "Number overflow. Attempting to store a number with
+  //   magnitude larger than supported range" 1e-131    -> "Number underflow.
+  //   Attempting to store a number with magnitude smaller than supported range"
   static Result<Number> Parse(std::string_view text);
 
   static Number FromInt64(int64_t v);

@@ -11,7 +11,8 @@ using std::chrono::seconds;
 
 TEST(ManualClockTest, StartsAtFixedEpochAndOnlyMovesWhenTold) {
   ManualClock clock;
-  EXPECT_EQ(ToEpochSeconds(clock.Now()), ManualClock::kDefaultStartEpochSeconds);
+  EXPECT_EQ(ToEpochSeconds(clock.Now()),
+            ManualClock::kDefaultStartEpochSeconds);
   clock.Advance(seconds(90));
   EXPECT_EQ(ToEpochSeconds(clock.Now()),
             ManualClock::kDefaultStartEpochSeconds + 90);

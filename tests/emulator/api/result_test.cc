@@ -42,8 +42,7 @@ TEST(ResultTest, MacrosPropagateTheFirstError) {
 }
 
 TEST(ResultTest, MoveOnlyValues) {
-  Result<std::unique_ptr<std::string>> r =
-      std::make_unique<std::string>("x");
+  Result<std::unique_ptr<std::string>> r = std::make_unique<std::string>("x");
   ASSERT_TRUE(r.ok());
   std::unique_ptr<std::string> p = std::move(r).value();
   EXPECT_EQ(*p, "x");
