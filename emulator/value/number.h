@@ -47,6 +47,13 @@ class Number {
 
   static Number FromInt64(int64_t v);
 
+  // The number (negative ? -1 : 1) * coefficient * 10^exponent, normalised.
+  // Any coefficient and exponent are accepted (trailing zeros are stripped);
+  // a value out of range or with more than 38 significant digits gives the
+  // same errors as Parse.
+  static Result<Number> FromParts(bool negative, Uint128 coefficient,
+                                  int64_t exponent);
+
   // Exact sum/difference; overflow, underflow and results needing more than
   // 38 digits are errors with DynamoDB's texts.
   static Result<Number> Add(const Number& a, const Number& b);

@@ -1,0 +1,35 @@
+// The ddblab::Emulator facade (emulator/api/emulator.h) over EmulatorImpl.
+#include "emulator/api/emulator.h"
+
+#include <utility>
+
+#include "emulator/engine/emulator_impl.h"
+
+namespace ddblab {
+
+Emulator::Emulator(std::unique_ptr<engine::EmulatorImpl> impl)
+    : impl_(std::move(impl)) {}
+
+Emulator::~Emulator() = default;
+
+Result<std::unique_ptr<Emulator>> Emulator::Open(Options options) {
+  DDBLAB_ASSIGN_OR_RETURN(std::unique_ptr<engine::EmulatorImpl> impl,
+                          engine::EmulatorImpl::Open(std::move(options)));
+  return std::unique_ptr<Emulator>(new Emulator(std::move(impl)));
+}
+
+Result<nlohmann::json> Emulator::Call(std::string_view operation,
+                                      const nlohmann::json& request) {
+  return impl_->Call(operation, request);
+}
+
+Result<nlohmann::json> Emulator::CallStreams(std::string_view operation,
+                                             const nlohmann::json& request) {
+  return impl_->CallStreams(operation, request);
+}
+
+const Options& Emulator::options() const { return impl_->options(); }
+
+Clock& Emulator::clock() { return impl_->clock(); }
+
+}  // namespace ddblab

@@ -1,0 +1,198 @@
+#include "emulator/engine/emulator_impl.h"
+
+#include <cstdio>
+#include <exception>
+#include <utility>
+
+#include "emulator/storage/sqlite_item_store.h"
+
+namespace ddblab::engine {
+
+EmulatorImpl::EmulatorImpl(Options options, std::shared_ptr<Clock> clock,
+                           std::unique_ptr<storage::ItemStore> store)
+    : options_(std::move(options)),
+      clock_(std::move(clock)),
+      rng_(options_.seed),
+      store_(std::move(store)) {}
+
+EmulatorImpl::~EmulatorImpl() = default;
+
+Result<std::unique_ptr<EmulatorImpl>> EmulatorImpl::Open(Options options) {
+  std::shared_ptr<Clock> clock = options.clock;
+  if (!clock) clock = std::make_shared<SystemClock>();
+  auto store = storage::SqliteItemStore::Open(options.db_path);
+  if (!store.ok()) {
+    return Error::Internal(store.error().message);
+  }
+  std::unique_ptr<EmulatorImpl> impl(new EmulatorImpl(
+      std::move(options), std::move(clock), std::move(store).value()));
+  {
+    auto lock = impl->Lock();
+    DDBLAB_RETURN_IF_ERROR(impl->catalog_.Load(*impl->store_));
+  }
+  RegisterAllOps(impl->dispatcher_, impl->streams_dispatcher_);
+  return impl;
+}
+
+namespace {
+
+Result<nlohmann::json> Guarded(const Dispatcher& d, EmulatorImpl& impl,
+                               std::string_view operation,
+                               const nlohmann::json& request) {
+  try {
+    return d.Dispatch(impl, operation, request);
+  } catch (const std::exception& e) {
+    // A bug, not bad input: never let it escape the facade.
+    return Error::Internal(std::string("internal error in ") +
+                           std::string(operation) + ": " + e.what());
+  }
+}
+
+}  // namespace
+
+Result<nlohmann::json> EmulatorImpl::Call(std::string_view operation,
+                                          const nlohmann::json& request) {
+  return Guarded(dispatcher_, *this, operation, request);
+}
+
+Result<nlohmann::json> EmulatorImpl::CallStreams(
+    std::string_view operation, const nlohmann::json& request) {
+  return Guarded(streams_dispatcher_, *this, operation, request);
+}
+
+void EmulatorImpl::AddChangeSink(std::shared_ptr<ChangeSink> sink) {
+  sinks_.push_back(std::move(sink));
+}
+
+std::optional<std::string> EmulatorImpl::TableNameOf(
+    std::string_view name_or_arn) const {
+  if (name_or_arn.rfind("arn:", 0) == 0) {
+    return TableNameFromArn(name_or_arn, options_.region, options_.account_id);
+  }
+  return std::string(name_or_arn);
+}
+
+std::string EmulatorImpl::TableArn(std::string_view name) const {
+  return MakeTableArn(options_.region, options_.account_id, name);
+}
+
+std::string EmulatorImpl::NewUuid() {
+  uint64_t hi = rng_.Next();
+  uint64_t lo = rng_.Next();
+  hi = (hi & 0xFFFFFFFFFFFF0FFFULL) | 0x0000000000004000ULL;  // version 4
+  lo = (lo & 0x3FFFFFFFFFFFFFFFULL) | 0x8000000000000000ULL;  // variant 10
+  char buf[40];
+  std::snprintf(buf, sizeof(buf), "%08x-%04x-%04x-%04x-%012llx",
+                static_cast<unsigned>(hi >> 32),
+                static_cast<unsigned>((hi >> 16) & 0xFFFF),
+                static_cast<unsigned>(hi & 0xFFFF),
+                static_cast<unsigned>(lo >> 48),
+                static_cast<unsigned long long>(lo & 0xFFFFFFFFFFFFULL));
+  return buf;
+}
+
+Status EmulatorImpl::SaveTable(const Table& table,
+                               storage::WriteTransaction& txn) {
+  return txn.UpdateTable(table.id, table.ToMeta().dump());
+}
+
+Result<bool> EmulatorImpl::Settle(const std::string& name) {
+  Catalog::Entry* entry = catalog_.Find(name);
+  if (entry == nullptr) return false;
+  const Table& table = *entry->table;
+  bool pending = table.status != TableStatus::kActive;
+  for (const IndexDef& idx : table.indexes) {
+    pending = pending || idx.status != TableStatus::kActive;
+  }
+  if (!pending) return true;
+  const TimePoint now = Now();
+
+  if (table.status == TableStatus::kDeleting) {
+    if (now < table.status_until) return true;
+    DDBLAB_ASSIGN_OR_RETURN(auto txn, store_->Begin());
+    for (const auto& sink : sinks_) {
+      DDBLAB_RETURN_IF_ERROR(sink->OnTableDeleted(table, *txn));
+    }
+    DDBLAB_RETURN_IF_ERROR(txn->DropTable(table.id));
+    DDBLAB_RETURN_IF_ERROR(txn->Commit());
+    catalog_.Erase(name);
+    return false;
+  }
+
+  Table next = table;
+  bool changed = false;
+  std::vector<int64_t> dropped;
+  if ((next.status == TableStatus::kCreating ||
+       next.status == TableStatus::kUpdating) &&
+      now >= next.status_until) {
+    next.status = TableStatus::kActive;
+    changed = true;
+  }
+  for (auto it = next.indexes.begin(); it != next.indexes.end();) {
+    if (it->status == TableStatus::kDeleting && now >= it->status_until) {
+      dropped.push_back(it->id);
+      it = next.indexes.erase(it);
+      changed = true;
+      continue;
+    }
+    if ((it->status == TableStatus::kCreating ||
+         it->status == TableStatus::kUpdating) &&
+        now >= it->status_until) {
+      it->status = TableStatus::kActive;
+      it->backfilling = false;
+      changed = true;
+    }
+    ++it;
+  }
+  if (!changed) return true;
+  DDBLAB_ASSIGN_OR_RETURN(auto txn, store_->Begin());
+  for (int64_t id : dropped) DDBLAB_RETURN_IF_ERROR(txn->DropIndex(next.id, id));
+  DDBLAB_RETURN_IF_ERROR(SaveTable(next, *txn));
+  for (const auto& sink : sinks_) {
+    DDBLAB_RETURN_IF_ERROR(sink->OnTableUpdated(table, next, *txn));
+  }
+  DDBLAB_RETURN_IF_ERROR(txn->Commit());
+  for (int64_t id : dropped) entry->stats.indexes.erase(id);
+  entry->table = std::make_shared<const Table>(std::move(next));
+  return true;
+}
+
+Status EmulatorImpl::SettleAll() {
+  std::vector<std::string> names;
+  for (const auto& [name, entry] : catalog_.entries()) names.push_back(name);
+  for (const std::string& name : names) {
+    Result<bool> settled = Settle(name);
+    if (!settled.ok()) return std::move(settled).error();
+  }
+  return OkStatus();
+}
+
+Result<Catalog::Entry*> EmulatorImpl::FindTable(std::string_view name_or_arn,
+                                                TableLookup lookup) {
+  std::optional<std::string> name = TableNameOf(name_or_arn);
+  auto not_found = [&]() -> Error {
+    if (lookup == TableLookup::kData) {
+      return Error::ResourceNotFound("Requested resource not found");
+    }
+    return Error::ResourceNotFound("Requested resource not found: Table: " +
+                                   (name ? *name : std::string(name_or_arn)) +
+                                   " not found");
+  };
+  if (!name) return not_found();
+  Catalog::Entry* entry = catalog_.Find(*name);
+  if (entry == nullptr) return not_found();
+  if (entry->table->status != TableStatus::kActive ||
+      !entry->table->indexes.empty()) {
+    DDBLAB_ASSIGN_OR_RETURN(bool exists, Settle(*name));
+    if (!exists) return not_found();
+    entry = catalog_.Find(*name);
+  }
+  if (lookup == TableLookup::kData &&
+      (entry->table->status == TableStatus::kCreating ||
+       entry->table->status == TableStatus::kDeleting)) {
+    return not_found();
+  }
+  return entry;
+}
+
+}  // namespace ddblab::engine

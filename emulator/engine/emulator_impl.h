@@ -1,0 +1,119 @@
+// emulator/engine/emulator_impl.h: the engine behind ddblab::Emulator.
+//
+// Owns the Options, the clock (a SystemClock unless Options.clock is set),
+// the seeded Rng, the ItemStore (SQLite), the table Catalog, the two
+// dispatchers (DynamoDB and DynamoDB Streams APIs) and the ChangeSinks.
+//
+// Locking: one engine mutex (Lock()) serialises every access to the store,
+// the catalog, the Rng and the sinks. Handlers parse and validate their
+// request without it, then hold it for "look up table, read, check,
+// write, commit" — which makes conditional writes linearizable. Never call
+// Call() while holding the lock (it is not recursive).
+//
+// Table status: with Options.table_status_delay > 0, CREATING / UPDATING /
+// DELETING last that long on the clock; transitions happen lazily when a
+// table is looked up (FindTable, SettleAll), never on a timer.
+//
+// Thread-safety: Call/CallStreams are safe from many threads. Methods
+// marked "lock held" need Lock() to be held by the caller.
+#pragma once
+
+#include <memory>
+#include <mutex>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "emulator/api/clock.h"
+#include "emulator/api/options.h"
+#include "emulator/api/random.h"
+#include "emulator/api/result.h"
+#include "emulator/engine/catalog.h"
+#include "emulator/engine/change_event.h"
+#include "emulator/engine/dispatcher.h"
+#include "emulator/storage/item_store.h"
+
+namespace ddblab::engine {
+
+// How FindTable treats a table's status and words "not found".
+enum class TableLookup {
+  // Data plane: the table must be ACTIVE or UPDATING; missing, CREATING or
+  // DELETING -> ResourceNotFoundException "Requested resource not found".
+  kData,
+  // Control plane: any status; missing -> ResourceNotFoundException
+  // "Requested resource not found: Table: <name> not found".
+  kControl,
+};
+
+class EmulatorImpl {
+ public:
+  static Result<std::unique_ptr<EmulatorImpl>> Open(Options options);
+  ~EmulatorImpl();
+
+  EmulatorImpl(const EmulatorImpl&) = delete;
+  EmulatorImpl& operator=(const EmulatorImpl&) = delete;
+
+  Result<nlohmann::json> Call(std::string_view operation,
+                              const nlohmann::json& request);
+  Result<nlohmann::json> CallStreams(std::string_view operation,
+                                     const nlohmann::json& request);
+
+  const Options& options() const { return options_; }
+  Clock& clock() const { return *clock_; }
+  TimePoint Now() const { return clock_->Now(); }
+  Dispatcher& dispatcher() { return dispatcher_; }
+  Dispatcher& streams_dispatcher() { return streams_dispatcher_; }
+
+  // Adds a sink for item and table changes. Call while building the
+  // emulator (before concurrent use) or with the lock held.
+  void AddChangeSink(std::shared_ptr<ChangeSink> sink);
+
+  // ---- The engine lock and what it guards.
+  [[nodiscard]] std::unique_lock<std::mutex> Lock() {
+    return std::unique_lock<std::mutex>(mu_);
+  }
+  storage::ItemStore& store() { return *store_; }        // lock held
+  Catalog& catalog() { return catalog_; }                // lock held
+  Rng& rng() { return rng_; }                            // lock held
+  const std::vector<std::shared_ptr<ChangeSink>>& sinks() const {
+    return sinks_;
+  }
+
+  // Lock held. Looks a table up by name or ARN, applying due status
+  // transitions first; errors per TableLookup. The entry stays valid while
+  // the lock is held.
+  Result<Catalog::Entry*> FindTable(std::string_view name_or_arn,
+                                    TableLookup lookup);
+  // Lock held. Applies due status transitions to every table.
+  Status SettleAll();
+
+  // The table name in a name-or-ARN parameter (an ARN of another region or
+  // account, or of a non-table resource, gives nullopt).
+  std::optional<std::string> TableNameOf(std::string_view name_or_arn) const;
+  std::string TableArn(std::string_view name) const;
+  // Lock held. A random (seeded) RFC 4122 version-4 UUID.
+  std::string NewUuid();
+
+  // Lock held. Persists `table` (UpdateTable on the catalog row) inside txn.
+  static Status SaveTable(const Table& table, storage::WriteTransaction& txn);
+
+ private:
+  EmulatorImpl(Options options, std::shared_ptr<Clock> clock,
+               std::unique_ptr<storage::ItemStore> store);
+  // Lock held. Moves one table along its status timeline if due; may erase
+  // the entry (end of DELETING). Returns whether the entry still exists.
+  Result<bool> Settle(const std::string& name);
+
+  Options options_;
+  std::shared_ptr<Clock> clock_;
+  std::mutex mu_;
+  Rng rng_;
+  std::unique_ptr<storage::ItemStore> store_;
+  Catalog catalog_;
+  Dispatcher dispatcher_;
+  Dispatcher streams_dispatcher_;
+  std::vector<std::shared_ptr<ChangeSink>> sinks_;
+};
+
+}  // namespace ddblab::engine

@@ -1,0 +1,186 @@
+#include "emulator/engine/item_writer.h"
+
+#include <algorithm>
+#include <utility>
+
+#include "emulator/engine/emulator_impl.h"
+#include "emulator/value/item_codec.h"
+#include "emulator/value/item_size.h"
+
+namespace ddblab::engine {
+
+// ---------------------------------------------------------------------------
+// ExistingItem
+
+ExistingItem::ExistingItem(storage::StoredItem stored)
+    : stored_(std::move(stored)) {}
+
+ExistingItem::ExistingItem(storage::StoredItem stored, value::Item decoded)
+    : stored_(std::move(stored)), decoded_(std::move(decoded)) {}
+
+Result<ExistingItem> ExistingItem::Read(storage::ItemStore& store,
+                                        const Table& table,
+                                        const PrimaryKey& key) {
+  DDBLAB_ASSIGN_OR_RETURN(std::optional<storage::StoredItem> stored,
+                          store.Get(table.id, key.pk, key.sk));
+  if (!stored) return ExistingItem();
+  return ExistingItem(std::move(*stored));
+}
+
+Result<const value::Item*> ExistingItem::Get() {
+  if (!stored_) return static_cast<const value::Item*>(nullptr);
+  if (!decoded_) {
+    DDBLAB_ASSIGN_OR_RETURN(value::Item item,
+                            value::DeserializeItem(stored_->bytes));
+    decoded_ = std::move(item);
+  }
+  return &*decoded_;
+}
+
+// ---------------------------------------------------------------------------
+// WriteBatch
+
+WriteBatch::WriteBatch(EmulatorImpl& impl) : impl_(impl) {}
+
+WriteBatch::~WriteBatch() { Rollback(); }
+
+Status WriteBatch::Begin() {
+  if (txn_) return Error::Internal("WriteBatch already begun");
+  DDBLAB_ASSIGN_OR_RETURN(txn_, impl_.store().Begin());
+  return OkStatus();
+}
+
+void WriteBatch::Rollback() {
+  if (!txn_) return;
+  txn_->Rollback();
+  txn_.reset();
+  deltas_.clear();
+}
+
+Status WriteBatch::Commit() {
+  if (!txn_) return Error::Internal("WriteBatch not begun");
+  Status status = txn_->Commit();
+  txn_.reset();
+  if (!status.ok()) {
+    deltas_.clear();
+    return status;
+  }
+  for (auto& [name, delta] : deltas_) {
+    Catalog::Entry* entry = impl_.catalog().Find(name);
+    if (entry == nullptr) continue;
+    entry->stats.item_count += delta.count;
+    entry->stats.size_bytes += delta.bytes;
+    for (const auto& [id, d] : delta.indexes) {
+      IndexStats& s = entry->stats.indexes[id];
+      s.count += d.count;
+      s.bytes += d.bytes;
+    }
+  }
+  deltas_.clear();
+  return OkStatus();
+}
+
+Result<Consumed> WriteBatch::Apply(const Table& table, const PrimaryKey& key,
+                                   ExistingItem& old,
+                                   const value::Item* new_item,
+                                   ChangeEvent::Origin origin) {
+  if (!txn_) return Error::Internal("WriteBatch not begun");
+  Consumed used;
+  if (new_item == nullptr && !old.exists()) {
+    used.table = 1;  // deleting a missing item: 1 WCU, nothing written
+    return used;
+  }
+
+  std::string new_bytes;
+  int64_t new_size = 0;
+  if (new_item != nullptr) {
+    new_bytes = value::SerializeItem(*new_item);
+    new_size = static_cast<int64_t>(value::ItemSize(*new_item));
+    DDBLAB_RETURN_IF_ERROR(
+        txn_->PutItem(table.id, key.pk, key.sk, new_bytes, new_size));
+  } else {
+    DDBLAB_RETURN_IF_ERROR(txn_->DeleteItem(table.id, key.pk, key.sk));
+  }
+  used.table = WriteUnits(std::max(old.size(), new_size));
+
+  auto it = deltas_.find(table.name);
+  if (it == deltas_.end()) it = deltas_.emplace(table.name, Delta{}).first;
+  Delta& delta = it->second;
+  delta.count += (new_item != nullptr ? 1 : 0) - (old.exists() ? 1 : 0);
+  delta.bytes += new_size - old.size();
+
+  if (!table.indexes.empty()) {
+    std::vector<IndexEntry> before;
+    if (old.exists()) {
+      DDBLAB_ASSIGN_OR_RETURN(const value::Item* old_item, old.Get());
+      before = ComputeIndexEntries(table, *old_item, old.bytes(), old.size());
+    }
+    std::vector<IndexEntry> after;
+    if (new_item != nullptr) {
+      after = ComputeIndexEntries(table, *new_item, new_bytes, new_size);
+    }
+    for (const IndexDef& idx : table.indexes) {
+      auto find = [&](std::vector<IndexEntry>& v) -> IndexEntry* {
+        for (IndexEntry& e : v) {
+          if (e.index == &idx) return &e;
+        }
+        return nullptr;
+      };
+      IndexEntry* o = find(before);
+      IndexEntry* n = find(after);
+      if (o == nullptr && n == nullptr) continue;
+      double units = 0;
+      IndexStats& d = delta.indexes[idx.id];
+      bool same_key = o != nullptr && n != nullptr && o->ipk == n->ipk &&
+                      o->isk == n->isk;
+      if (same_key && o->bytes == n->bytes) continue;  // entry unchanged
+      if (o != nullptr && !same_key) {
+        DDBLAB_RETURN_IF_ERROR(txn_->DeleteIndexEntry(table.id, idx.id, o->ipk,
+                                                      o->isk, key.pk, key.sk));
+        units += WriteUnits(o->size);
+      }
+      if (n != nullptr) {
+        DDBLAB_RETURN_IF_ERROR(txn_->PutIndexEntry(table.id, idx.id, n->ipk,
+                                                   n->isk, key.pk, key.sk,
+                                                   n->bytes, n->size));
+        units += same_key ? WriteUnits(std::max(o->size, n->size))
+                          : WriteUnits(n->size);
+      }
+      d.count += (n != nullptr ? 1 : 0) - (o != nullptr ? 1 : 0);
+      d.bytes += (n != nullptr ? n->size : 0) - (o != nullptr ? o->size : 0);
+      (idx.global ? used.global_indexes : used.local_indexes)[idx.name] +=
+          units;
+    }
+  }
+
+  const auto& sinks = impl_.sinks();
+  if (!sinks.empty()) {
+    bool wanted = false;
+    for (const auto& sink : sinks) wanted = wanted || sink->Wants(table);
+    if (wanted) {
+      DDBLAB_ASSIGN_OR_RETURN(const value::Item* old_item, old.Get());
+      value::Item keys =
+          TableKeyOf(table, new_item != nullptr ? *new_item : *old_item);
+      ChangeEvent event{table, keys, old_item, new_item, origin, impl_.Now()};
+      for (const auto& sink : sinks) {
+        if (!sink->Wants(table)) continue;
+        DDBLAB_RETURN_IF_ERROR(sink->OnChange(event, *txn_));
+      }
+    }
+  }
+  return used;
+}
+
+Result<Consumed> WriteItem(EmulatorImpl& impl, const Table& table,
+                           const PrimaryKey& key, ExistingItem& old,
+                           const value::Item* new_item,
+                           ChangeEvent::Origin origin) {
+  WriteBatch batch(impl);
+  DDBLAB_RETURN_IF_ERROR(batch.Begin());
+  DDBLAB_ASSIGN_OR_RETURN(Consumed used,
+                          batch.Apply(table, key, old, new_item, origin));
+  DDBLAB_RETURN_IF_ERROR(batch.Commit());
+  return used;
+}
+
+}  // namespace ddblab::engine

@@ -1,0 +1,127 @@
+// emulator/engine/item_writer.h: THE write path for items.
+//
+// Every item change — PutItem, UpdateItem, DeleteItem, batch and
+// transaction members, TTL deletions — goes through WriteBatch::Apply, which
+// in the batch's single SQLite transaction:
+//   1. writes or deletes the item row;
+//   2. adds, replaces or removes its entry in every secondary index
+//      (projected per index; sparse: no entry without the index keys);
+//   3. calls the ChangeSinks that want the table (streams, TTL), which
+//      write their own rows in the same transaction;
+// and records ItemCount / TableSizeBytes / index counters, applied to the
+// catalog only when Commit() succeeds. Nothing is half-applied: any error
+// rolls everything back (the destructor rolls back an uncommitted batch).
+//
+// Usage (engine lock held from the read to the commit, so that
+// "read, check condition, write" is linearizable):
+//
+//   auto lock = impl.Lock();
+//   DDBLAB_ASSIGN_OR_RETURN(Catalog::Entry* entry,
+//                           impl.FindTable(name, TableLookup::kData));
+//   const Table& table = *entry->table;
+//   DDBLAB_ASSIGN_OR_RETURN(PrimaryKey key, ValidateItemForWrite(table, it));
+//   DDBLAB_ASSIGN_OR_RETURN(ExistingItem old,
+//                           ExistingItem::Read(impl.store(), table, key));
+//   ... check the condition against old.Get() ...
+//   WriteBatch batch(impl);
+//   DDBLAB_RETURN_IF_ERROR(batch.Begin());
+//   DDBLAB_ASSIGN_OR_RETURN(Consumed used, batch.Apply(table, key, old, &it));
+//   DDBLAB_RETURN_IF_ERROR(batch.Commit());
+//
+// Several Apply calls in one batch make one atomic unit (transactions,
+// batch writes). The caller must not apply two changes to the same item in
+// one batch with stale ExistingItems.
+//
+// Thread-safety: the engine lock must be held for the whole life of an
+// ExistingItem read and of a WriteBatch.
+#pragma once
+
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "emulator/api/result.h"
+#include "emulator/engine/capacity.h"
+#include "emulator/engine/change_event.h"
+#include "emulator/engine/keys.h"
+#include "emulator/engine/table.h"
+#include "emulator/storage/item_store.h"
+#include "emulator/value/attribute_value.h"
+
+namespace ddblab::engine {
+
+class EmulatorImpl;
+
+// The stored state of one item, read before a write or for a GetItem.
+// Decoding is lazy: paths that only need existence and size never decode.
+class ExistingItem {
+ public:
+  ExistingItem() = default;  // "no such item"
+  explicit ExistingItem(storage::StoredItem stored);
+  // Also accepts an already-decoded item (e.g. from a scan).
+  ExistingItem(storage::StoredItem stored, value::Item decoded);
+
+  static Result<ExistingItem> Read(storage::ItemStore& store,
+                                   const Table& table, const PrimaryKey& key);
+
+  bool exists() const { return stored_.has_value(); }
+  int64_t size() const { return stored_ ? stored_->size : 0; }
+  std::string_view bytes() const {
+    return stored_ ? std::string_view(stored_->bytes) : std::string_view();
+  }
+  // The decoded item, or null if it does not exist. Corrupt bytes give an
+  // InternalServerError.
+  Result<const value::Item*> Get();
+
+ private:
+  std::optional<storage::StoredItem> stored_;
+  std::optional<value::Item> decoded_;
+};
+
+class WriteBatch {
+ public:
+  explicit WriteBatch(EmulatorImpl& impl);
+  ~WriteBatch();  // rolls back if not committed
+
+  WriteBatch(const WriteBatch&) = delete;
+  WriteBatch& operator=(const WriteBatch&) = delete;
+
+  // Opens the storage transaction.
+  Status Begin();
+
+  // Replaces the item at `key` (whose current state is `old`) by *new_item,
+  // or deletes it when new_item is null. `new_item` must already be
+  // validated (ValidateItemForWrite, size). Returns the write capacity the
+  // change consumed (table and indexes; not doubled for transactions).
+  // Deleting a missing item writes nothing and costs 1 unit.
+  Result<Consumed> Apply(const Table& table, const PrimaryKey& key,
+                         ExistingItem& old, const value::Item* new_item,
+                         ChangeEvent::Origin origin = ChangeEvent::Origin::kUser);
+
+  // Commits, then applies the counters to the catalog.
+  Status Commit();
+  void Rollback();
+
+  // The open transaction, for callers that write extra rows in it.
+  storage::WriteTransaction& txn() { return *txn_; }
+
+ private:
+  struct Delta {
+    int64_t count = 0;
+    int64_t bytes = 0;
+    std::map<int64_t, IndexStats> indexes;
+  };
+
+  EmulatorImpl& impl_;
+  std::unique_ptr<storage::WriteTransaction> txn_;
+  std::map<std::string, Delta, std::less<>> deltas_;  // by table name
+};
+
+// One change in its own WriteBatch (engine lock held).
+Result<Consumed> WriteItem(EmulatorImpl& impl, const Table& table,
+                           const PrimaryKey& key, ExistingItem& old,
+                           const value::Item* new_item,
+                           ChangeEvent::Origin origin = ChangeEvent::Origin::kUser);
+
+}  // namespace ddblab::engine

@@ -1,0 +1,238 @@
+#include "emulator/engine/keys.h"
+
+#include <utility>
+
+#include "emulator/engine/request.h"
+#include "emulator/value/item_codec.h"
+#include "emulator/value/item_size.h"
+#include "emulator/value/key_codec.h"
+
+namespace ddblab::engine {
+namespace {
+
+using value::AttributeValue;
+using value::Item;
+
+std::string_view TypeName(AttrType t) { return AttributeValue::TypeName(t); }
+
+// The raw bytes of a key value that count for the size limits (S: UTF-8
+// bytes, B: raw bytes); numbers are only bounded by number rules.
+size_t KeyBytes(const AttributeValue& v) {
+  switch (v.type()) {
+    case AttrType::kS:
+      return v.s().size();
+    case AttrType::kB:
+      return v.b().size();
+    default:
+      return 0;
+  }
+}
+
+bool IsEmptyKeyValue(const AttributeValue& v) {
+  return (v.type() == AttrType::kS && v.s().empty()) ||
+         (v.type() == AttrType::kB && v.b().empty());
+}
+
+std::string_view EmptyKind(const AttributeValue& v) {
+  return v.type() == AttrType::kB ? "binary" : "string";
+}
+
+Status CheckKeySize(const AttributeValue& v, bool hash) {
+  if (hash && KeyBytes(v) > kMaxHashKeyBytes) {
+    return Error::Validation(
+        std::string(kInvalidParams) +
+        "Size of hashkey has exceeded the maximum size limit of2048 bytes");
+  }
+  if (!hash && KeyBytes(v) > kMaxRangeKeyBytes) {
+    return Error::Validation(
+        std::string(kInvalidParams) +
+        "Aggregated size of all range keys has exceeded the size limit of "
+        "1024 bytes");
+  }
+  return OkStatus();
+}
+
+Status CheckItemKeyElement(const KeyElement& k, const Item& item, bool hash) {
+  auto it = item.find(k.name);
+  if (it == item.end()) {
+    return Error::Validation(std::string(kInvalidParams) + "Missing the key " +
+                             k.name + " in the item");
+  }
+  const AttributeValue& v = it->second;
+  if (v.type() != k.type) {
+    return Error::Validation(std::string(kInvalidParams) +
+                             "Type mismatch for key " + k.name + " expected: " +
+                             std::string(TypeName(k.type)) + " actual: " +
+                             std::string(TypeName(v.type())));
+  }
+  if (IsEmptyKeyValue(v)) {
+    return Error::Validation(
+        "One or more parameter values are not valid. The AttributeValue for a "
+        "key attribute cannot contain an empty " +
+        std::string(EmptyKind(v)) + " value. Key: " + k.name);
+  }
+  return CheckKeySize(v, hash);
+}
+
+}  // namespace
+
+std::string EncodeKeyValue(const AttributeValue& v) {
+  return value::EncodeKey(v);
+}
+
+Result<PrimaryKey> ExtractItemKey(const Table& table, const Item& item) {
+  DDBLAB_RETURN_IF_ERROR(CheckItemKeyElement(table.key.hash, item, true));
+  if (table.key.range) {
+    DDBLAB_RETURN_IF_ERROR(CheckItemKeyElement(*table.key.range, item, false));
+  }
+  PrimaryKey key;
+  key.pk = value::EncodeKey(item.find(table.key.hash.name)->second);
+  if (table.key.range) {
+    key.sk = value::EncodeKey(item.find(table.key.range->name)->second);
+  }
+  return key;
+}
+
+Result<PrimaryKey> ExtractKeyParam(const Table& table, const Item& key) {
+  const size_t expected = table.key.range ? 2 : 1;
+  const Error mismatch =
+      Error::Validation("The provided key element does not match the schema");
+  if (key.size() != expected) return mismatch;
+  auto hash = key.find(table.key.hash.name);
+  if (hash == key.end() || hash->second.type() != table.key.hash.type) {
+    return mismatch;
+  }
+  Item::const_iterator range = key.end();
+  if (table.key.range) {
+    range = key.find(table.key.range->name);
+    if (range == key.end() || range->second.type() != table.key.range->type) {
+      return mismatch;
+    }
+  }
+  for (auto it : {hash, range}) {
+    if (it == key.end()) continue;
+    if (IsEmptyKeyValue(it->second)) {
+      return Error::Validation(
+          std::string(kInvalidParams) +
+          "The AttributeValue for a key attribute cannot contain an empty " +
+          std::string(EmptyKind(it->second)) + " value. Key: " + it->first);
+    }
+  }
+  DDBLAB_RETURN_IF_ERROR(CheckKeySize(hash->second, true));
+  if (range != key.end()) {
+    DDBLAB_RETURN_IF_ERROR(CheckKeySize(range->second, false));
+  }
+  PrimaryKey out;
+  out.pk = value::EncodeKey(hash->second);
+  if (range != key.end()) out.sk = value::EncodeKey(range->second);
+  return out;
+}
+
+Status CheckIndexKeys(const Table& table, const Item& item) {
+  for (const IndexDef& idx : table.indexes) {
+    if (idx.status == TableStatus::kDeleting) continue;
+    const KeyElement* elems[2] = {&idx.key.hash,
+                                  idx.key.range ? &*idx.key.range : nullptr};
+    for (const KeyElement* k : elems) {
+      if (k == nullptr || table.key.Contains(k->name)) continue;
+      auto it = item.find(k->name);
+      if (it == item.end()) continue;
+      const AttributeValue& v = it->second;
+      if (v.type() != k->type) {
+        return Error::Validation(
+            std::string(kInvalidParams) + "Type mismatch for Index Key " +
+            k->name + " Expected: " + std::string(TypeName(k->type)) +
+            " Actual: " + std::string(TypeName(v.type())) +
+            " IndexName: " + idx.name);
+      }
+      if (IsEmptyKeyValue(v)) {
+        return Error::Validation(
+            "One or more parameter values are not valid. A value specified "
+            "for a secondary index key is not supported. The AttributeValue "
+            "for a key attribute cannot contain an empty " +
+            std::string(EmptyKind(v)) + " value. IndexName: " + idx.name +
+            ", IndexKey: " + k->name);
+      }
+    }
+  }
+  return OkStatus();
+}
+
+Result<PrimaryKey> ValidateItemForWrite(const Table& table, const Item& item) {
+  DDBLAB_ASSIGN_OR_RETURN(PrimaryKey key, ExtractItemKey(table, item));
+  if (!table.indexes.empty()) {
+    DDBLAB_RETURN_IF_ERROR(CheckIndexKeys(table, item));
+  }
+  return key;
+}
+
+Item KeyAttributes(const KeySchema& key, const Item& item) {
+  Item out;
+  if (auto it = item.find(key.hash.name); it != item.end()) {
+    out.emplace(it->first, it->second);
+  }
+  if (key.range) {
+    if (auto it = item.find(key.range->name); it != item.end()) {
+      out.emplace(it->first, it->second);
+    }
+  }
+  return out;
+}
+
+Item TableKeyOf(const Table& table, const Item& item) {
+  return KeyAttributes(table.key, item);
+}
+
+Item ProjectForIndex(const Table& table, const IndexDef& index,
+                     const Item& item) {
+  if (index.projection == ProjectionType::kAll) return item;
+  Item out = TableKeyOf(table, item);
+  for (const auto& [name, v] : KeyAttributes(index.key, item)) {
+    out.emplace(name, v);
+  }
+  if (index.projection == ProjectionType::kInclude) {
+    for (const std::string& name : index.non_key_attributes) {
+      if (auto it = item.find(name); it != item.end()) {
+        out.emplace(it->first, it->second);
+      }
+    }
+  }
+  return out;
+}
+
+std::vector<IndexEntry> ComputeIndexEntries(const Table& table,
+                                            const Item& item,
+                                            std::string_view item_bytes,
+                                            int64_t item_size) {
+  std::vector<IndexEntry> entries;
+  for (const IndexDef& idx : table.indexes) {
+    if (idx.status == TableStatus::kDeleting) continue;
+    auto hash = item.find(idx.key.hash.name);
+    if (hash == item.end() || hash->second.type() != idx.key.hash.type) {
+      continue;
+    }
+    Item::const_iterator range = item.end();
+    if (idx.key.range) {
+      range = item.find(idx.key.range->name);
+      if (range == item.end() || range->second.type() != idx.key.range->type) {
+        continue;
+      }
+    }
+    IndexEntry e;
+    e.index = &idx;
+    e.ipk = value::EncodeKey(hash->second);
+    if (range != item.end()) e.isk = value::EncodeKey(range->second);
+    if (idx.projection == ProjectionType::kAll) {
+      e.bytes = std::string(item_bytes);
+      e.size = item_size;
+    } else {
+      Item projected = ProjectForIndex(table, idx, item);
+      e.bytes = value::SerializeItem(projected);
+      e.size = static_cast<int64_t>(value::ItemSize(projected));
+    }
+    entries.push_back(std::move(e));
+  }
+  return entries;
+}
+
+}  // namespace ddblab::engine

@@ -1,0 +1,167 @@
+// emulator/engine/table.h: a table's metadata (schema, indexes, billing,
+// stream and TTL settings, tags, status) and its TableDescription.
+//
+// A Table is an immutable snapshot: the catalog hands out
+// std::shared_ptr<const Table>, and a control-plane change builds a modified
+// copy and publishes it. Live counters (ItemCount, sizes) are not part of it:
+// they live in TableStats, owned by the catalog.
+//
+// Key-related helpers (extracting and validating keys, index entries) are in
+// keys.h.
+//
+// Thread-safety: a Table is immutable once published and safe to share;
+// TableStats is guarded by the engine lock.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "emulator/api/clock.h"
+#include "emulator/api/result.h"
+#include "emulator/value/attribute_value.h"
+
+namespace ddblab::engine {
+
+using Json = nlohmann::json;
+using AttrType = value::AttributeValue::Type;
+
+enum class TableStatus { kCreating, kActive, kUpdating, kDeleting };
+std::string_view TableStatusName(TableStatus status);
+
+enum class ProjectionType { kAll, kKeysOnly, kInclude };
+std::string_view ProjectionTypeName(ProjectionType type);
+
+enum class BillingMode { kProvisioned, kPayPerRequest };
+std::string_view BillingModeName(BillingMode mode);
+
+struct KeyElement {
+  std::string name;
+  AttrType type = AttrType::kS;  // S, N or B
+};
+
+struct KeySchema {
+  KeyElement hash;
+  std::optional<KeyElement> range;
+
+  bool Contains(std::string_view attr) const {
+    return hash.name == attr || (range && range->name == attr);
+  }
+};
+
+struct Throughput {
+  int64_t read = 0;
+  int64_t write = 0;
+  int64_t decreases_today = 0;
+  std::optional<TimePoint> last_increase;
+  std::optional<TimePoint> last_decrease;
+};
+
+struct IndexDef {
+  int64_t id = 0;  // storage index_id; never reused within a table
+  std::string name;
+  bool global = true;  // GSI; false: LSI
+  KeySchema key;
+  ProjectionType projection = ProjectionType::kAll;
+  std::vector<std::string> non_key_attributes;  // INCLUDE only
+  Throughput throughput;                        // GSI on PROVISIONED only
+  // GSI lifecycle: CREATING (backfilling) -> ACTIVE; DELETING -> gone.
+  // LSIs are always ACTIVE.
+  TableStatus status = TableStatus::kActive;
+  TimePoint status_until;
+  bool backfilling = false;
+
+  // Whether an attribute (besides the keys) is stored in the index.
+  bool Projects(std::string_view attr) const;
+};
+
+struct StreamSettings {
+  bool enabled = false;
+  std::string view_type;  // KEYS_ONLY, NEW_IMAGE, OLD_IMAGE, NEW_AND_OLD_IMAGES
+  // The latest stream, kept after the stream is disabled (AWS keeps
+  // LatestStreamArn/Label).
+  std::string label;  // "2024-01-01T00:00:00.000"
+  std::string arn;
+};
+
+struct TtlSettings {
+  bool enabled = false;
+  std::string attribute;
+  std::optional<TimePoint> last_change;  // for the cooldown
+};
+
+struct Table {
+  int64_t id = 0;     // storage table_id
+  std::string name;
+  std::string uuid;   // TableId
+  std::string arn;    // arn:aws:dynamodb:<region>:<account>:table/<name>
+  TimePoint created;
+  TableStatus status = TableStatus::kActive;
+  TimePoint status_until;  // when CREATING/UPDATING/DELETING ends
+
+  // As given (order kept), only the attributes used by keys.
+  std::vector<KeyElement> attribute_definitions;
+  KeySchema key;
+  std::vector<IndexDef> indexes;  // LSIs and GSIs, in creation order
+
+  BillingMode billing = BillingMode::kProvisioned;
+  bool billing_explicit = false;  // BillingModeSummary shown
+  std::optional<TimePoint> last_update_to_pay_per_request;
+  Throughput throughput;
+
+  StreamSettings stream;
+  TtlSettings ttl;
+  std::vector<std::pair<std::string, std::string>> tags;  // in order added
+  bool deletion_protection = false;
+  std::string table_class;  // "" if never given
+  Json sse_description;     // null unless SSE was requested
+  int64_t next_index_id = 1;
+
+  const IndexDef* FindIndex(std::string_view index_name) const;
+  std::string IndexArn(std::string_view index_name) const;
+  // Whether any index is a GSI / an LSI.
+  bool HasGlobalIndexes() const;
+  bool HasLocalIndexes() const;
+  // The type declared for an attribute in attribute_definitions.
+  std::optional<AttrType> DefinedType(std::string_view attr) const;
+
+  // The catalog form (our own JSON; versioned with "v").
+  Json ToMeta() const;
+  static Result<Table> FromMeta(const Json& meta);
+};
+
+struct IndexStats {
+  int64_t count = 0;
+  int64_t bytes = 0;
+};
+
+// Live counters of a table and its indexes (index id -> stats).
+struct TableStats {
+  int64_t item_count = 0;
+  int64_t size_bytes = 0;
+  std::map<int64_t, IndexStats> indexes;
+};
+
+// "arn:aws:dynamodb:<region>:<account>:table/<name>".
+std::string MakeTableArn(std::string_view region, std::string_view account,
+                         std::string_view name);
+// The table name of a table ARN of this region/account; nullopt if `arn` is
+// not one.
+std::optional<std::string> TableNameFromArn(std::string_view arn,
+                                            std::string_view region,
+                                            std::string_view account);
+
+// The full TableDescription (DescribeTable "Table", CreateTable/UpdateTable/
+// DeleteTable "TableDescription"). `status_override` replaces TableStatus
+// (CreateTable answers CREATING even when the table is usable at once).
+Json DescribeTable(const Table& table, const TableStats& stats,
+                   std::optional<TableStatus> status_override = std::nullopt);
+
+// "2024-01-01T00:00:00.000" (UTC, milliseconds) — stream labels.
+std::string FormatStreamLabel(TimePoint t);
+
+}  // namespace ddblab::engine

@@ -1,0 +1,73 @@
+// emulator/expr/placeholders.h: one request's ExpressionAttributeNames and
+// ExpressionAttributeValues.
+//
+// Create() validates both maps the way DynamoDB does, in its order
+// (shared/spec/expressions.md §6): names map emptiness and key syntax, then
+// values map emptiness and key syntax, then each value's contents. Parsing an
+// expression looks placeholders up here, which marks them used;
+// CheckAllUsed() then reports any name or value no expression of the request
+// referenced. Entries are kept sorted by key in flat vectors: lookups are a
+// short binary search and no hashing or node allocation happens per parse.
+//
+// Thread-safety: not thread-safe (lookups mark entries used). One per request.
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "emulator/api/result.h"
+#include "emulator/value/attribute_value.h"
+
+namespace ddblab::expr {
+
+class Placeholders {
+ public:
+  // Either pointer may be null (the parameter is absent). Errors:
+  //   "ExpressionAttributeNames must not be empty"
+  //   "ExpressionAttributeNames contains invalid key: Syntax error; key: \"a\""
+  //   (the same two for ExpressionAttributeValues), and
+  //   "ExpressionAttributeValues contains invalid value: <inner> for key <:k>"
+  //   for a ValidationException from value::DecodeAttributeValue. A
+  //   SerializationException from decoding (wrong JSON shape) is returned
+  //   unchanged, as DynamoDB's JSON layer reports it before validation.
+  static Result<Placeholders> Create(const nlohmann::json* names,
+                                     const nlohmann::json* values);
+
+  // Builds directly from already-decoded maps (tests, legacy conversions).
+  // Keys are not validated.
+  static Placeholders FromMaps(
+      std::vector<std::pair<std::string, std::string>> names,
+      std::vector<std::pair<std::string, value::AttributeValue>> values);
+
+  Placeholders() = default;
+
+  // The attribute name for "#key" / the value for ":key", marking it used;
+  // nullptr if undefined.
+  const std::string* FindName(std::string_view key);
+  const value::AttributeValue* FindValue(std::string_view key);
+
+  // "Value provided in ExpressionAttributeNames unused in expressions: keys:
+  // {#a, #b}" (names first, then values; keys sorted).
+  Status CheckAllUsed() const;
+
+  bool has_names() const { return !names_.empty(); }
+  bool has_values() const { return !values_.empty(); }
+
+ private:
+  struct NameEntry {
+    std::string key;
+    std::string name;
+    bool used = false;
+  };
+  struct ValueEntry {
+    std::string key;
+    value::AttributeValue value;
+    bool used = false;
+  };
+  std::vector<NameEntry> names_;    // sorted by key
+  std::vector<ValueEntry> values_;  // sorted by key
+};
+
+}  // namespace ddblab::expr

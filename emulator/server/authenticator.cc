@@ -1,0 +1,326 @@
+#include "emulator/server/authenticator.h"
+
+#include <array>
+#include <map>
+#include <optional>
+#include <utility>
+
+#include "emulator/server/sigv4.h"
+
+namespace ddblab::server {
+namespace {
+
+constexpr auto kMaxSkew = std::chrono::minutes(15);
+
+constexpr std::string_view kSignatureMismatch =
+    "The request signature we calculated does not match the signature you "
+    "provided. Check your AWS Secret Access Key and signing method. Consult "
+    "the service documentation for details.";
+
+bool IsSpace(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; }
+
+std::string_view Trim(std::string_view s) {
+  while (!s.empty() && IsSpace(s.front())) s.remove_prefix(1);
+  while (!s.empty() && IsSpace(s.back())) s.remove_suffix(1);
+  return s;
+}
+
+Error Incomplete(std::string message) {
+  return Error::Of(ErrorType::kIncompleteSignature, std::move(message));
+}
+Error Invalid(std::string message) {
+  return Error::Of(ErrorType::kInvalidSignature, std::move(message));
+}
+
+// Decoded query parameters, first value wins.
+std::map<std::string, std::string, std::less<>> ParseQuery(
+    std::string_view query) {
+  std::map<std::string, std::string, std::less<>> params;
+  size_t start = 0;
+  while (start < query.size()) {
+    size_t amp = query.find('&', start);
+    if (amp == std::string_view::npos) amp = query.size();
+    std::string_view pair = query.substr(start, amp - start);
+    start = amp + 1;
+    if (pair.empty()) continue;
+    size_t eq = pair.find('=');
+    std::string name = sigv4::UriDecode(pair.substr(0, eq), true);
+    std::string value = eq == std::string_view::npos
+                            ? std::string()
+                            : sigv4::UriDecode(pair.substr(eq + 1), true);
+    params.emplace(std::move(name), std::move(value));
+  }
+  return params;
+}
+
+// "a/b/c/d/e/" -> {a, b, c, d, e}: trailing slashes are ignored.
+std::vector<std::string_view> SplitCredential(std::string_view credential) {
+  while (!credential.empty() && credential.back() == '/') {
+    credential.remove_suffix(1);
+  }
+  std::vector<std::string_view> parts;
+  size_t start = 0;
+  while (start <= credential.size()) {
+    size_t slash = credential.find('/', start);
+    if (slash == std::string_view::npos) slash = credential.size();
+    parts.push_back(credential.substr(start, slash - start));
+    start = slash + 1;
+  }
+  return parts;
+}
+
+}  // namespace
+
+struct Authenticator::Parsed {
+  bool presigned = false;
+  std::string algorithm;
+  std::string credential;
+  std::string signed_headers;
+  std::string signature;
+  std::string date;
+};
+
+Authenticator::Authenticator(AuthConfig config, const Clock& clock)
+    : config_(std::move(config)), clock_(clock) {}
+
+Status Authenticator::Check(const WireRequest& request) const {
+  std::optional<std::string_view> header = request.Header("Authorization");
+  bool query_auth = false;
+  if (!request.query.empty()) {
+    query_auth = ParseQuery(request.query).contains("X-Amz-Algorithm");
+  }
+  if (header && query_auth) {
+    return Invalid(
+        "Found both 'X-Amz-Algorithm' as a query-string param and "
+        "'Authorization' as HTTP header.");
+  }
+  if (!query_auth && (!header || !Trim(*header).starts_with("AWS4-"))) {
+    return Error::Of(ErrorType::kMissingAuthenticationToken,
+                     "Request is missing Authentication Token");
+  }
+  Parsed parsed;
+  if (header) {
+    DDBLAB_RETURN_IF_ERROR(CheckHeader(request, *header, parsed));
+  } else {
+    DDBLAB_RETURN_IF_ERROR(CheckQuery(request, parsed));
+  }
+  return CheckCommon(request, parsed);
+}
+
+Status Authenticator::CheckHeader(const WireRequest& request,
+                                  std::string_view header,
+                                  Parsed& parsed) const {
+  std::string_view trimmed = Trim(header);
+  size_t space = 0;
+  while (space < trimmed.size() && !IsSpace(trimmed[space])) ++space;
+  parsed.algorithm = std::string(trimmed.substr(0, space));
+  // The rest is "Credential=..., SignedHeaders=..., Signature=..." with or
+  // without spaces after the commas.
+  std::string rest;
+  for (char c : trimmed.substr(space)) {
+    if (!IsSpace(c)) rest += c;
+  }
+  std::map<std::string, std::string, std::less<>> params;
+  size_t start = 0;
+  while (start < rest.size()) {
+    size_t comma = rest.find(',', start);
+    if (comma == std::string::npos) comma = rest.size();
+    std::string_view item = std::string_view(rest).substr(start, comma - start);
+    start = comma + 1;
+    size_t eq = item.find('=');
+    if (eq == std::string_view::npos) continue;
+    params.emplace(std::string(item.substr(0, eq)),
+                   std::string(item.substr(eq + 1)));
+  }
+  auto param = [&](std::string_view name) -> std::string {
+    auto it = params.find(name);
+    return it == params.end() ? std::string() : it->second;
+  };
+  parsed.credential = param("Credential");
+  parsed.signature = param("Signature");
+  parsed.signed_headers = param("SignedHeaders");
+  if (auto date = request.Header("X-Amz-Date"); date && !date->empty()) {
+    parsed.date = std::string(*date);
+  } else if (auto http_date = request.Header("Date")) {
+    parsed.date = std::string(*http_date);
+  }
+
+  std::string message;
+  for (std::string_view name : {"Credential", "Signature", "SignedHeaders"}) {
+    if (param(name).empty()) {
+      message += "Authorization header requires '";
+      message += name;
+      message += "' parameter. ";
+    }
+  }
+  if (parsed.date.empty()) {
+    message +=
+        "Authorization header requires existence of either a 'X-Amz-Date' or "
+        "a 'Date' header. ";
+  }
+  if (!message.empty()) {
+    message += "Authorization=";
+    message += header;
+    return Incomplete(std::move(message));
+  }
+  return OkStatus();
+}
+
+Status Authenticator::CheckQuery(const WireRequest& request,
+                                 Parsed& parsed) const {
+  auto params = ParseQuery(request.query);
+  auto param = [&](std::string_view name) -> std::string {
+    auto it = params.find(name);
+    return it == params.end() ? std::string() : it->second;
+  };
+  std::string message;
+  for (std::string_view name :
+       {"X-Amz-Algorithm", "X-Amz-Credential", "X-Amz-Signature",
+        "X-Amz-SignedHeaders", "X-Amz-Date"}) {
+    if (param(name).empty()) {
+      message += "AWS query-string parameters must include '";
+      message += name;
+      message += "'. ";
+    }
+  }
+  if (!message.empty()) {
+    message += "Re-examine the query-string parameters.";
+    return Incomplete(std::move(message));
+  }
+  parsed.presigned = true;
+  parsed.algorithm = param("X-Amz-Algorithm");
+  parsed.credential = param("X-Amz-Credential");
+  parsed.signature = param("X-Amz-Signature");
+  parsed.signed_headers = param("X-Amz-SignedHeaders");
+  parsed.date = param("X-Amz-Date");
+  return OkStatus();
+}
+
+Status Authenticator::CheckCommon(const WireRequest& request,
+                                  const Parsed& parsed) const {
+  const bool verify = config_.mode == AuthMode::kVerify;
+  std::optional<TimePoint> date = sigv4::ParseAmzDate(parsed.date);
+  if (!date) {
+    return Incomplete("Date must be in ISO-8601 'basic format'. Got '" +
+                      parsed.date +
+                      "'. See http://en.wikipedia.org/wiki/ISO_8601");
+  }
+  std::vector<std::string> signed_headers =
+      sigv4::ParseSignedHeaders(parsed.signed_headers);
+  if (verify) {
+    TimePoint now = clock_.Now();
+    std::string now_text = sigv4::FormatAmzDate(now);
+    if (*date < now - kMaxSkew) {
+      return Invalid("Signature expired: " + parsed.date +
+                     " is now earlier than " +
+                     sigv4::FormatAmzDate(now - kMaxSkew) + " (" + now_text +
+                     " - 15 min.)");
+    }
+    if (*date > now + kMaxSkew) {
+      return Invalid("Signature not yet current: " + parsed.date +
+                     " is still later than " +
+                     sigv4::FormatAmzDate(now + kMaxSkew) + " (" + now_text +
+                     " + 15 min.)");
+    }
+    bool host_signed = false;
+    for (const std::string& name : signed_headers) {
+      host_signed = host_signed || name == "host";
+    }
+    if (!host_signed) {
+      return Invalid(
+          "'Host' must be a 'SignedHeader' in the AWS Authorization.");
+    }
+  }
+  if (parsed.algorithm != sigv4::kAlgorithm) {
+    return Incomplete("Unsupported AWS 'algorithm': '" + parsed.algorithm +
+                      "' (only AWS4-HMAC-SHA256 for now). ");
+  }
+  std::vector<std::string_view> scope = SplitCredential(parsed.credential);
+  if (scope.size() != 5) {
+    return Incomplete(
+        "Credential must have exactly 5 slash-delimited elements, e.g. "
+        "keyid/date/region/service/term, got '" +
+        parsed.credential + "'");
+  }
+  if (!verify) return OkStatus();
+
+  const std::string_view key_id = scope[0], scope_date = scope[1],
+                         region = scope[2], service = scope[3],
+                         terminator = scope[4];
+  std::string day = parsed.date.substr(0, 8);
+  std::string message;
+  if (region != config_.region) {
+    message += "Credential should be scoped to a valid region, not '";
+    message += region;
+    message += "'. ";
+  }
+  if (service != config_.service) {
+    message += "Credential should be scoped to correct service: '" +
+               config_.service + "'. ";
+  }
+  if (terminator != sigv4::kTerminator) {
+    message += "Credential should be scoped with a valid terminator: '";
+    message += sigv4::kTerminator;
+    message += "', not '";
+    message += terminator;
+    message += "'. ";
+  }
+  if (scope_date != day) {
+    message +=
+        "Date in Credential scope does not match YYYYMMDD from ISO-8601 "
+        "version of date from HTTP: '";
+    message += scope_date;
+    message += "' != '" + day + "', from '" + parsed.date + "'.";
+  }
+  if (!message.empty()) return Invalid(std::move(message));
+
+  const Credential* credential = config_.credentials.Find(key_id);
+  if (credential == nullptr) {
+    return Error::Of(ErrorType::kUnrecognizedClient,
+                     "The security token included in the request is invalid.");
+  }
+
+  sigv4::RequestToSign to_sign;
+  to_sign.method = request.method;
+  to_sign.path = request.path;
+  std::string query = parsed.presigned ? sigv4::CanonicalQueryString(
+                                             request.query, "X-Amz-Signature")
+                                       : std::string(request.query);
+  to_sign.query = query;
+  to_sign.headers = &request.headers;
+  to_sign.signed_headers = std::move(signed_headers);
+  if (auto hash = request.Header("X-Amz-Content-SHA256")) {
+    to_sign.payload_hash = std::string(*hash);
+  } else if (parsed.presigned) {
+    to_sign.payload_hash = "UNSIGNED-PAYLOAD";
+  } else {
+    to_sign.payload_hash = sigv4::Sha256Hex(request.body);
+  }
+  std::string canonical = sigv4::CanonicalRequest(to_sign);
+  std::string string_to_sign = sigv4::StringToSign(
+      parsed.date, sigv4::CredentialScope(scope_date, region, service),
+      canonical);
+  std::string expected =
+      sigv4::Signature(sigv4::SigningKey(credential->secret_access_key,
+                                         scope_date, region, service),
+                       string_to_sign);
+  if (expected != parsed.signature) {
+    std::string text(kSignatureMismatch);
+    text += "\n\nThe Canonical String for this request should have been\n'";
+    text += canonical;
+    text += "'\n\nThe String-to-Sign should have been\n'";
+    text += string_to_sign;
+    text += "'\n";
+    return Invalid(std::move(text));
+  }
+  if (!credential->session_token.empty()) {
+    auto token = request.Header("X-Amz-Security-Token");
+    if (!token || *token != credential->session_token) {
+      return Error::Of(ErrorType::kUnrecognizedClient,
+                       "The security token included in the request is invalid");
+    }
+  }
+  return OkStatus();
+}
+
+}  // namespace ddblab::server

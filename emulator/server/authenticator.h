@@ -1,0 +1,56 @@
+// emulator/server/authenticator.h: SigV4 authentication of a request.
+//
+// Two modes:
+//  * kAccept (default, like DynamoDB Local): any well-formed SigV4
+//    Authorization header (or presigned query) is accepted; the secret is
+//    not checked. A missing or malformed one is still rejected.
+//  * kVerify: the signature is recomputed with the configured secret, and
+//    the date (±15 min of the clock), the signed Host header, the credential
+//    scope (region, service "dynamodb", terminator) and the key id are
+//    checked, in AWS's order, with AWS's messages (wire.md §6).
+//
+// Thread-safety: Check() is const and may run on many threads at once; the
+// Clock must be thread-safe (all ddblab clocks are). The Authenticator keeps
+// a reference to the clock, which must outlive it.
+#pragma once
+
+#include <string>
+
+#include "emulator/api/clock.h"
+#include "emulator/api/result.h"
+#include "emulator/server/credentials.h"
+#include "emulator/server/wire_message.h"
+
+namespace ddblab::server {
+
+enum class AuthMode { kAccept, kVerify };
+
+struct AuthConfig {
+  AuthMode mode = AuthMode::kAccept;
+  CredentialStore credentials;  // used by kVerify
+  std::string region = "us-east-1";
+  std::string service = "dynamodb";
+};
+
+class Authenticator {
+ public:
+  Authenticator(AuthConfig config, const Clock& clock);
+
+  // OK, or the auth error DynamoDB sends (MissingAuthenticationToken,
+  // IncompleteSignature, InvalidSignature, UnrecognizedClient).
+  Status Check(const WireRequest& request) const;
+
+  AuthMode mode() const { return config_.mode; }
+
+ private:
+  struct Parsed;
+  Status CheckHeader(const WireRequest& request, std::string_view header,
+                     Parsed& parsed) const;
+  Status CheckQuery(const WireRequest& request, Parsed& parsed) const;
+  Status CheckCommon(const WireRequest& request, const Parsed& parsed) const;
+
+  AuthConfig config_;
+  const Clock& clock_;
+};
+
+}  // namespace ddblab::server

@@ -1,0 +1,177 @@
+#include "emulator/server/cli.h"
+
+#include <charconv>
+#include <optional>
+#include <string_view>
+
+#ifndef DDBLAB_VERSION
+#define DDBLAB_VERSION "0.0.0"
+#endif
+
+namespace ddblab::server {
+namespace {
+
+Error Usage(std::string message) {
+  return Error::Validation(std::move(message) +
+                           " (run 'ddblab --help' for usage)");
+}
+
+template <class T>
+std::optional<T> ParseNumber(std::string_view text) {
+  T value{};
+  auto [end, ec] =
+      std::from_chars(text.data(), text.data() + text.size(), value);
+  if (ec != std::errc() || end != text.data() + text.size() || text.empty()) {
+    return std::nullopt;
+  }
+  return value;
+}
+
+bool IsRegionName(std::string_view s) {
+  if (s.empty()) return false;
+  for (char c : s) {
+    if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-')) {
+      return false;
+    }
+  }
+  return true;
+}
+
+Status SetFlag(ServeConfig& config, std::string_view flag,
+               const std::string& value) {
+  auto bad = [&](std::string_view expected) {
+    return Usage("invalid value '" + value + "' for " + std::string(flag) +
+                 ": expected " + std::string(expected));
+  };
+  if (flag == "--host") {
+    if (value.empty()) return bad("a host name or address");
+    config.host = value;
+  } else if (flag == "--port") {
+    auto port = ParseNumber<int>(value);
+    if (!port || *port < 0 || *port > 65535) return bad("a port 0..65535");
+    config.port = *port;
+  } else if (flag == "--db") {
+    if (value.empty()) return bad("a file path or :memory:");
+    config.db = value;
+  } else if (flag == "--region") {
+    if (!IsRegionName(value)) return bad("a region name like us-east-1");
+    config.region = value;
+  } else if (flag == "--account-id") {
+    if (value.size() != 12 || !ParseNumber<uint64_t>(value)) {
+      return bad("12 digits");
+    }
+    config.account_id = value;
+  } else if (flag == "--auth") {
+    if (value == "accept") {
+      config.auth = AuthMode::kAccept;
+    } else if (value == "verify") {
+      config.auth = AuthMode::kVerify;
+    } else {
+      return bad("accept or verify");
+    }
+  } else if (flag == "--access-key-id") {
+    if (value.empty()) return bad("an access key id");
+    config.access_key_id = value;
+  } else if (flag == "--secret-access-key") {
+    if (value.empty()) return bad("a secret access key");
+    config.secret_access_key = value;
+  } else if (flag == "--credentials-file") {
+    if (value.empty()) return bad("a file path");
+    config.credentials_file = value;
+  } else if (flag == "--log-level") {
+    auto level = ParseLogLevel(value);
+    if (!level) return bad("error, warn, info or debug");
+    config.log_level = *level;
+  } else if (flag == "--seed") {
+    auto seed = ParseNumber<uint64_t>(value);
+    if (!seed) return bad("an unsigned integer");
+    config.seed = *seed;
+  } else {
+    return Usage("unknown flag '" + std::string(flag) + "' for ddblab serve");
+  }
+  return OkStatus();
+}
+
+Result<Command> ParseServe(const std::vector<std::string>& args) {
+  Command command;
+  command.kind = CommandKind::kServe;
+  ServeConfig& config = command.serve;
+  for (size_t i = 1; i < args.size(); ++i) {
+    std::string_view arg = args[i];
+    if (arg == "--help" || arg == "-h") {
+      command.kind = CommandKind::kHelp;
+      return command;
+    }
+    if (!arg.starts_with("--")) {
+      return Usage("unexpected argument '" + args[i] + "' for ddblab serve");
+    }
+    std::string flag;
+    std::string value;
+    if (size_t eq = arg.find('='); eq != std::string_view::npos) {
+      flag = std::string(arg.substr(0, eq));
+      value = std::string(arg.substr(eq + 1));
+    } else {
+      flag = std::string(arg);
+      if (i + 1 >= args.size()) return Usage("flag " + flag + " needs a value");
+      value = args[++i];
+    }
+    DDBLAB_RETURN_IF_ERROR(SetFlag(config, flag, value));
+  }
+  if (config.access_key_id.empty() != config.secret_access_key.empty()) {
+    return Usage(
+        "--access-key-id and --secret-access-key must be given together");
+  }
+  if (config.auth == AuthMode::kVerify && config.access_key_id.empty() &&
+      config.credentials_file.empty()) {
+    return Usage(
+        "--auth verify needs --access-key-id/--secret-access-key or "
+        "--credentials-file");
+  }
+  return command;
+}
+
+}  // namespace
+
+Result<Command> ParseCommandLine(const std::vector<std::string>& args) {
+  if (args.empty()) return Usage("missing command");
+  const std::string& first = args[0];
+  if (first == "--help" || first == "-h" || first == "help") {
+    return Command{CommandKind::kHelp, {}};
+  }
+  if (first == "--version" || first == "version") {
+    return Command{CommandKind::kVersion, {}};
+  }
+  if (first == "serve") return ParseServe(args);
+  return Usage("unknown command '" + first + "'");
+}
+
+std::string VersionText() { return std::string("ddblab ") + DDBLAB_VERSION; }
+
+std::string HelpText() {
+  return VersionText() + R"( - a DynamoDB emulator
+
+Usage:
+  ddblab serve [flags]   serve DynamoDB and DynamoDB Streams over HTTP
+  ddblab --help          this text
+  ddblab --version       the version
+
+Flags of ddblab serve:
+  --host HOST              address to listen on (default 127.0.0.1)
+  --port N                 port (default 8000; 0 picks a free one)
+  --db PATH|:memory:       database file, or :memory: (default)
+  --region REGION          region in ARNs and the health check (default us-east-1)
+  --account-id ID          12-digit account id in ARNs (default 000000000000)
+  --auth accept|verify     accept: any well-formed SigV4 signature (default);
+                           verify: check signatures against the credentials
+  --access-key-id ID       credentials for --auth verify (with
+  --secret-access-key KEY  --secret-access-key), or
+  --credentials-file PATH  an AWS credentials file (every profile)
+  --log-level LEVEL        error, warn, info (default) or debug
+  --seed N                 seed of the emulator's random choices (default 0)
+
+Once started, point any AWS SDK or the AWS CLI at the printed endpoint, e.g.
+  aws dynamodb list-tables --endpoint-url http://127.0.0.1:8000
+)";
+}
+
+}  // namespace ddblab::server

@@ -1,0 +1,54 @@
+// emulator/server/cli.h: the `ddblab` command line.
+//
+//   ddblab serve [--host 127.0.0.1] [--port 8000] [--db PATH|:memory:]
+//                [--region us-east-1] [--account-id 000000000000]
+//                [--auth accept|verify] [--access-key-id ID
+//                --secret-access-key SECRET | --credentials-file PATH]
+//                [--log-level error|warn|info|debug] [--seed N]
+//   ddblab --help | --version
+//
+// Flags take "--flag value" or "--flag=value". A bad command line is an
+// Error whose message is the one line to print on stderr (exit status 2).
+//
+// Thread-safety: pure functions.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "emulator/api/result.h"
+#include "emulator/server/authenticator.h"
+#include "emulator/server/logger.h"
+
+namespace ddblab::server {
+
+struct ServeConfig {
+  std::string host = "127.0.0.1";
+  int port = 8000;  // 0: any free port (printed at startup)
+  std::string db = ":memory:";
+  std::string region = "us-east-1";
+  std::string account_id = "000000000000";
+  AuthMode auth = AuthMode::kAccept;
+  std::string access_key_id;
+  std::string secret_access_key;
+  std::string credentials_file;
+  LogLevel log_level = LogLevel::kInfo;
+  uint64_t seed = 0;  // the emulator's and the request ids' seed
+};
+
+enum class CommandKind { kServe, kHelp, kVersion };
+
+struct Command {
+  CommandKind kind = CommandKind::kHelp;
+  ServeConfig serve;
+};
+
+// `args` excludes the program name.
+Result<Command> ParseCommandLine(const std::vector<std::string>& args);
+
+std::string HelpText();
+// "ddblab <version>".
+std::string VersionText();
+
+}  // namespace ddblab::server

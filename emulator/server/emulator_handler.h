@@ -1,0 +1,38 @@
+// emulator/server/emulator_handler.h: the engine's Emulator as the server's
+// RequestHandler.
+//
+// Owns the Emulator; destroying the handler closes the database.
+// Thread-safety: as Emulator (Call/CallStreams from many threads).
+#pragma once
+
+#include <memory>
+
+#include "emulator/api/emulator.h"
+#include "emulator/server/request_handler.h"
+
+namespace ddblab::server {
+
+class EmulatorHandler final : public RequestHandler {
+ public:
+  // Emulator::Open(options), wrapped.
+  static Result<std::unique_ptr<RequestHandler>> Open(const Options& options);
+
+  explicit EmulatorHandler(std::unique_ptr<Emulator> emulator)
+      : emulator_(std::move(emulator)) {}
+
+  Result<nlohmann::json> Call(std::string_view operation,
+                              const nlohmann::json& request) override {
+    return emulator_->Call(operation, request);
+  }
+  Result<nlohmann::json> CallStreams(std::string_view operation,
+                                     const nlohmann::json& request) override {
+    return emulator_->CallStreams(operation, request);
+  }
+
+  Emulator& emulator() { return *emulator_; }
+
+ private:
+  std::unique_ptr<Emulator> emulator_;
+};
+
+}  // namespace ddblab::server

@@ -1,0 +1,31 @@
+// emulator/server/main.cc: the `ddblab` executable (see cli.h for usage).
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include "emulator/server/cli.h"
+#include "emulator/server/emulator_handler.h"
+#include "emulator/server/serve.h"
+
+int main(int argc, char** argv) {
+  using namespace ddblab::server;
+  std::vector<std::string> args(argv + 1, argv + argc);
+  auto command = ParseCommandLine(args);
+  if (!command.ok()) {
+    std::cerr << "ddblab: " << command.error().message << "\n";
+    return 2;
+  }
+  switch (command->kind) {
+    case CommandKind::kHelp:
+      std::cout << HelpText();
+      return 0;
+    case CommandKind::kVersion:
+      std::cout << VersionText() << "\n";
+      return 0;
+    case CommandKind::kServe:
+      break;
+  }
+  ServeHooks hooks;
+  hooks.open = &EmulatorHandler::Open;
+  return RunServe(command->serve, hooks, std::cout, std::cerr);
+}

@@ -1,0 +1,262 @@
+#include "emulator/server/protocol.h"
+
+#include <chrono>
+#include <cstdio>
+#include <exception>
+#include <nlohmann/json.hpp>
+
+#include "emulator/server/crc32.h"
+#include "emulator/server/target.h"
+#include "emulator/server/wire_error.h"
+
+namespace ddblab::server {
+namespace {
+
+constexpr std::string_view kNotFoundBody = "<UnknownOperationException/>\n";
+constexpr std::string_view kInternalMessage =
+    "The server encountered an internal error trying to fulfill the request.";
+
+WireResponse NotFound() {
+  WireResponse response;
+  response.status = 404;
+  response.content_type = "text/plain";
+  response.body = std::string(kNotFoundBody);
+  return response;
+}
+
+// AWS answers TagResource and UntagResource with an empty body.
+bool HasEmptySuccessBody(const Target& target) {
+  return target.service == Service::kDynamoDB &&
+         (target.operation == "TagResource" ||
+          target.operation == "UntagResource");
+}
+
+bool IsAcceptedMediaType(std::string_view media_type) {
+  return media_type == "application/x-amz-json-1.0" ||
+         media_type == "application/x-amz-json-1.1" ||
+         media_type == "application/json";
+}
+
+void AddCorsHeaders(const WireRequest& request, WireResponse& response) {
+  if (!request.Header("Origin")) return;
+  response.SetHeader("Access-Control-Allow-Origin", "*");
+  response.SetHeader("Access-Control-Expose-Headers",
+                     "x-amzn-RequestId,x-amzn-ErrorType,x-amz-crc32,Date");
+}
+
+WireResponse CorsPreflight(const WireRequest& request) {
+  WireResponse response;
+  response.status = 200;
+  response.SetHeader("Access-Control-Allow-Origin", "*");
+  if (auto headers = request.Header("Access-Control-Request-Headers")) {
+    response.SetHeader("Access-Control-Allow-Headers", std::string(*headers));
+  }
+  if (auto method = request.Header("Access-Control-Request-Method")) {
+    response.SetHeader("Access-Control-Allow-Methods", std::string(*method));
+  }
+  response.SetHeader("Access-Control-Max-Age", "172800");
+  return response;
+}
+
+}  // namespace
+
+bool JsonDeeperThan(std::string_view body, size_t max_depth) {
+  size_t depth = 0;
+  bool in_string = false;
+  for (size_t i = 0; i < body.size(); ++i) {
+    char c = body[i];
+    if (in_string) {
+      if (c == '\\') {
+        ++i;
+      } else if (c == '"') {
+        in_string = false;
+      }
+      continue;
+    }
+    if (c == '"') {
+      in_string = true;
+    } else if (c == '{' || c == '[') {
+      if (++depth > max_depth) return true;
+    } else if ((c == '}' || c == ']') && depth > 0) {
+      --depth;
+    }
+  }
+  return false;
+}
+
+std::string MediaType(std::string_view content_type) {
+  std::string out;
+  for (char c : content_type.substr(0, content_type.find(';'))) {
+    if (c == ' ' || c == '\t') continue;
+    out += (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c;
+  }
+  return out;
+}
+
+std::string FormatHttpDate(TimePoint t) {
+  static constexpr const char* kDays[] = {"Sun", "Mon", "Tue", "Wed",
+                                          "Thu", "Fri", "Sat"};
+  static constexpr const char* kMonths[] = {"Jan", "Feb", "Mar", "Apr",
+                                            "May", "Jun", "Jul", "Aug",
+                                            "Sep", "Oct", "Nov", "Dec"};
+  auto seconds = std::chrono::floor<std::chrono::seconds>(t);
+  auto days = std::chrono::floor<std::chrono::days>(seconds);
+  std::chrono::year_month_day ymd(days);
+  std::chrono::weekday weekday(days);
+  std::chrono::hh_mm_ss<std::chrono::seconds> hms(seconds - days);
+  char buf[64];
+  std::snprintf(buf, sizeof(buf), "%s, %02u %s %04d %02d:%02d:%02d GMT",
+                kDays[weekday.c_encoding()], static_cast<unsigned>(ymd.day()),
+                kMonths[static_cast<unsigned>(ymd.month()) - 1],
+                static_cast<int>(ymd.year()),
+                static_cast<int>(hms.hours().count()),
+                static_cast<int>(hms.minutes().count()),
+                static_cast<int>(hms.seconds().count()));
+  return buf;
+}
+
+Protocol::Protocol(RequestHandler& handler, const Authenticator& authenticator,
+                   const Clock& clock, Logger& logger, ProtocolConfig config)
+    : handler_(handler),
+      authenticator_(authenticator),
+      clock_(clock),
+      logger_(logger),
+      config_(std::move(config)),
+      request_ids_(config_.seed) {}
+
+Status Protocol::AddRoute(std::string method, std::string path,
+                          RouteHandler handler) {
+  if (!path.starts_with(kControlPrefix)) {
+    return Error::Validation("control routes live under /_ddblab/: " + path);
+  }
+  auto key = std::make_pair(std::move(method), std::move(path));
+  if (routes_.contains(key) || key.second == "/_ddblab/health") {
+    return Error::Validation("route already registered: " + key.first + " " +
+                             key.second);
+  }
+  routes_.emplace(std::move(key), std::move(handler));
+  return OkStatus();
+}
+
+std::string Protocol::HealthText() const {
+  return "healthy: dynamodb." + config_.region + ".amazonaws.com ";
+}
+
+void Protocol::Stamp(WireResponse& response) {
+  if (!response.Header("x-amzn-RequestId")) {
+    response.SetHeader("x-amzn-RequestId", request_ids_.Next());
+  }
+  response.SetHeader("x-amz-crc32", std::to_string(Crc32(response.body)));
+  response.SetHeader("Date", FormatHttpDate(clock_.Now()));
+}
+
+WireResponse Protocol::Handle(const WireRequest& request) {
+  WireResponse response = Dispatch(request);
+  AddCorsHeaders(request, response);
+  Stamp(response);
+  return response;
+}
+
+WireResponse Protocol::Dispatch(const WireRequest& request) {
+  if (request.body.size() > kMaxRequestBytes) {
+    WireResponse response;
+    response.status = 413;
+    return response;
+  }
+  const bool is_get = request.method == "GET" || request.method == "HEAD";
+  if (request.path.starts_with(kControlPrefix)) {
+    if (is_get && request.path == "/_ddblab/health") {
+      WireResponse response;
+      response.content_type = "text/plain";
+      response.body = HealthText();
+      return response;
+    }
+    auto it = routes_.find(std::make_pair(
+        request.method == "HEAD" ? std::string("GET") : request.method,
+        request.path));
+    if (it == routes_.end()) return NotFound();
+    try {
+      return it->second(request);
+    } catch (const std::exception& e) {
+      logger_.Log(LogLevel::kError, std::string("control endpoint ") +
+                                        request.path + " threw: " + e.what());
+      return ErrorResponse(Error::Internal(std::string(kInternalMessage)));
+    }
+  }
+  if (is_get) {
+    WireResponse response;
+    response.content_type = "text/plain";
+    response.body = HealthText();
+    return response;
+  }
+  if (request.method == "OPTIONS" && request.Header("Origin")) {
+    return CorsPreflight(request);
+  }
+  if (request.method != "POST" ||
+      !IsAcceptedMediaType(MediaType(
+          request.Header("Content-Type").value_or(std::string_view())))) {
+    return NotFound();
+  }
+  return HandleDynamo(request);
+}
+
+WireResponse Protocol::HandleDynamo(const WireRequest& request) {
+  nlohmann::json body;
+  const bool has_body = !request.body.empty();
+  if (has_body) {
+    if (JsonDeeperThan(request.body, kMaxJsonDepth)) {
+      return ErrorResponse(Error::Serialization(""));
+    }
+    body = nlohmann::json::parse(request.body, nullptr,
+                                 /*allow_exceptions=*/false);
+    if (body.is_discarded()) return ErrorResponse(Error::Serialization(""));
+  }
+  std::optional<Target> target =
+      ParseTarget(request.Header("X-Amz-Target").value_or(std::string_view()));
+  if (!target) {
+    return ErrorResponse(Error::Of(ErrorType::kUnknownOperation, ""));
+  }
+  if (Status auth = authenticator_.Check(request); !auth.ok()) {
+    return ErrorResponse(auth.error());
+  }
+  if (!has_body || !body.is_object()) {
+    return ErrorResponse(Error::Serialization(""));
+  }
+
+  Result<nlohmann::json> result =
+      Error::Internal(std::string(kInternalMessage));
+  try {
+    result = target->service == Service::kDynamoDB
+                 ? handler_.Call(target->operation, body)
+                 : handler_.CallStreams(target->operation, body);
+  } catch (const std::exception& e) {
+    logger_.Log(LogLevel::kError,
+                std::string(target->operation) + " threw: " + e.what());
+    result = Error::Internal(std::string(kInternalMessage));
+  }
+
+  WireResponse response;
+  if (!result.ok()) {
+    response = ErrorResponse(result.error());
+    if (response.status >= 500) {
+      logger_.Log(LogLevel::kWarn, std::string(target->operation) + ": " +
+                                       ToString(result.error()));
+    }
+  } else {
+    response.content_type = "application/x-amz-json-1.0";
+    if (!HasEmptySuccessBody(*target)) {
+      response.body = result->dump(-1, ' ', false,
+                                   nlohmann::json::error_handler_t::replace);
+    }
+  }
+  if (logger_.Enabled(LogLevel::kDebug)) {
+    logger_.Log(LogLevel::kDebug,
+                std::string(target->operation) + " " +
+                    std::to_string(response.status) +
+                    (result.ok() ? std::string()
+                                 : " " + std::string(result.error().Name())));
+  }
+  return response;
+}
+
+}  // namespace ddblab::server

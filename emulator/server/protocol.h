@@ -1,0 +1,93 @@
+// emulator/server/protocol.h: DynamoDB's JSON 1.0 protocol, one request at
+// a time, independent of the HTTP library.
+//
+// Handle() applies AWS's processing order (wire.md §4): body over 16 MB ->
+// 413; GET/HEAD -> health check; not POST or a content type other than
+// application/x-amz-json-1.0/1.1 or application/json -> 404 with
+// "<UnknownOperationException/>\n"; unparseable JSON -> SerializationException;
+// unknown X-Amz-Target -> UnknownOperationException; authentication; empty
+// or non-object body -> SerializationException; then the RequestHandler.
+// Paths under /_ddblab/ are reserved for control endpoints: GET
+// /_ddblab/health is the health check and AddRoute() registers others.
+//
+// Every response carries x-amzn-RequestId, an exact x-amz-crc32 of its body
+// and a Date header (from the injected Clock).
+//
+// Ownership: borrows the handler, authenticator, clock and logger (all must
+// outlive it). Thread-safety: after the routes are added, Handle() may run on
+// many threads at once; AddRoute() must not race with Handle().
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <string>
+#include <utility>
+
+#include "emulator/api/clock.h"
+#include "emulator/api/result.h"
+#include "emulator/server/authenticator.h"
+#include "emulator/server/logger.h"
+#include "emulator/server/request_handler.h"
+#include "emulator/server/request_id.h"
+#include "emulator/server/wire_message.h"
+
+namespace ddblab::server {
+
+inline constexpr size_t kMaxRequestBytes = 16 * 1024 * 1024;
+// Deeper JSON bodies are refused with a SerializationException before any
+// recursive code sees them (an item may nest 32 levels, about 70 JSON levels).
+inline constexpr size_t kMaxJsonDepth = 512;
+inline constexpr std::string_view kControlPrefix = "/_ddblab/";
+
+using RouteHandler = std::function<WireResponse(const WireRequest&)>;
+
+struct ProtocolConfig {
+  std::string region = "us-east-1";
+  // Seed of the request-id generator.
+  uint64_t seed = 0;
+};
+
+class Protocol {
+ public:
+  Protocol(RequestHandler& handler, const Authenticator& authenticator,
+           const Clock& clock, Logger& logger, ProtocolConfig config);
+
+  // Registers a control endpoint. `path` must start with "/_ddblab/" and
+  // not be taken. The handler's response is stamped like any other.
+  Status AddRoute(std::string method, std::string path, RouteHandler handler);
+
+  WireResponse Handle(const WireRequest& request);
+
+  // Adds x-amzn-RequestId (unless present), x-amz-crc32 of the body and
+  // Date; for responses made outside Handle() (e.g. the HTTP library's 413).
+  void Stamp(WireResponse& response);
+
+  // "healthy: dynamodb.<region>.amazonaws.com " (trailing space included).
+  std::string HealthText() const;
+
+ private:
+  WireResponse Dispatch(const WireRequest& request);
+  WireResponse HandleDynamo(const WireRequest& request);
+
+  RequestHandler& handler_;
+  const Authenticator& authenticator_;
+  const Clock& clock_;
+  Logger& logger_;
+  ProtocolConfig config_;
+  RequestIdGenerator request_ids_;
+  std::map<std::pair<std::string, std::string>, RouteHandler> routes_;
+};
+
+// True when `body` nests objects/arrays deeper than `max_depth` (strings are
+// skipped; malformed JSON is left to the parser).
+bool JsonDeeperThan(std::string_view body, size_t max_depth);
+
+// "application/x-amz-json-1.0; charset=utf-8" -> "application/x-amz-json-1.0"
+// (lowercased, parameters and spaces dropped).
+std::string MediaType(std::string_view content_type);
+
+// RFC 1123 date for the Date header: "Mon, 01 Jan 2024 00:00:00 GMT".
+std::string FormatHttpDate(TimePoint t);
+
+}  // namespace ddblab::server

@@ -1,0 +1,139 @@
+#include "emulator/server/serve.h"
+
+#include <pthread.h>
+#include <signal.h>
+
+#include <mutex>
+#include <thread>
+#include <utility>
+
+#include "emulator/server/authenticator.h"
+#include "emulator/server/credentials.h"
+#include "emulator/server/http_server.h"
+#include "emulator/server/logger.h"
+
+namespace ddblab::server {
+namespace {
+
+sigset_t ShutdownSignals() {
+  sigset_t set;
+  sigemptyset(&set);
+  sigaddset(&set, SIGINT);
+  sigaddset(&set, SIGTERM);
+  return set;
+}
+
+Result<CredentialStore> LoadCredentials(const ServeConfig& config) {
+  CredentialStore store;
+  if (!config.credentials_file.empty()) {
+    DDBLAB_ASSIGN_OR_RETURN(store,
+                            LoadCredentialsFile(config.credentials_file));
+  }
+  if (!config.access_key_id.empty()) {
+    store.Add(Credential{config.access_key_id, config.secret_access_key, ""});
+  }
+  return store;
+}
+
+}  // namespace
+
+std::string EndpointUrl(const std::string& host, int port) {
+  std::string h = host.find(':') != std::string::npos ? "[" + host + "]" : host;
+  return "http://" + h + ":" + std::to_string(port);
+}
+
+int RunServe(const ServeConfig& config, const ServeHooks& hooks,
+             std::ostream& out, std::ostream& err) {
+  // Every thread started from here on inherits the blocked set; the main
+  // thread takes the signals with sigwait.
+  sigset_t signals = ShutdownSignals();
+  pthread_sigmask(SIG_BLOCK, &signals, nullptr);
+  signal(SIGPIPE, SIG_IGN);
+
+  Logger logger(config.log_level, err);
+
+  AuthConfig auth;
+  auth.mode = config.auth;
+  auth.region = config.region;
+  if (config.auth == AuthMode::kVerify) {
+    auto credentials = LoadCredentials(config);
+    if (!credentials.ok()) {
+      err << "ddblab: " << credentials.error().message << "\n";
+      return 2;
+    }
+    auth.credentials = std::move(credentials).value();
+  }
+
+  auto clock = std::make_shared<SystemClock>();
+  Options options;
+  options.db_path = config.db;
+  options.clock = clock;
+  options.seed = config.seed;
+  options.region = config.region;
+  options.account_id = config.account_id;
+  auto opened = hooks.open(options);
+  if (!opened.ok()) {
+    err << "ddblab: cannot open database " << config.db << ": "
+        << opened.error().message << "\n";
+    return 1;
+  }
+  std::unique_ptr<RequestHandler> handler = std::move(opened).value();
+
+  Authenticator authenticator(std::move(auth), *clock);
+  Protocol protocol(*handler, authenticator, *clock, logger,
+                    ProtocolConfig{config.region, config.seed});
+  if (hooks.add_routes) {
+    if (Status status = hooks.add_routes(*handler, protocol); !status.ok()) {
+      err << "ddblab: " << status.error().message << "\n";
+      return 1;
+    }
+  }
+  HttpServer server(protocol, logger,
+                    HttpServerOptions{config.host, config.port, 0, 5});
+  auto port = server.Bind();
+  if (!port.ok()) {
+    err << "ddblab: " << port.error().message << "\n";
+    return 1;
+  }
+
+  std::string endpoint = EndpointUrl(config.host, *port);
+  out << VersionText() << " serving DynamoDB at " << endpoint << " (db "
+      << config.db << ", region " << config.region << ", auth "
+      << (config.auth == AuthMode::kVerify ? "verify" : "accept") << ")\n"
+      << "Try: AWS_ACCESS_KEY_ID=x AWS_SECRET_ACCESS_KEY=x AWS_REGION="
+      << config.region << " aws dynamodb list-tables --endpoint-url "
+      << endpoint << "\n";
+  out.flush();
+
+  pthread_t main_thread = pthread_self();
+  std::mutex stop_mu;
+  bool stopping = false;  // guarded by stop_mu
+  std::thread serving([&server, &stop_mu, &stopping, main_thread] {
+    server.Serve();
+    // Wake the main thread if serving ended on its own (not by Shutdown).
+    std::lock_guard<std::mutex> lock(stop_mu);
+    if (!stopping) pthread_kill(main_thread, SIGTERM);
+  });
+
+  int signal_number = 0;
+  sigwait(&signals, &signal_number);
+  {
+    std::lock_guard<std::mutex> lock(stop_mu);
+    stopping = true;
+  }
+  logger.Log(LogLevel::kInfo, "shutting down: finishing in-flight requests");
+  server.Shutdown();
+  handler.reset();  // closes the database
+  logger.Log(LogLevel::kInfo, "database closed; waiting for open connections");
+  // Consume any signal already pending, then let a second signal end the
+  // process at once: nothing is left to save.
+  const timespec zero{0, 0};
+  while (sigtimedwait(&signals, nullptr, &zero) > 0) {
+  }
+  pthread_sigmask(SIG_UNBLOCK, &signals, nullptr);
+  serving.join();
+  logger.Log(LogLevel::kInfo, "stopped");
+  return 0;
+}
+
+}  // namespace ddblab::server

@@ -1,0 +1,39 @@
+// emulator/server/serve.h: `ddblab serve` from parsed flags to exit status.
+//
+// Blocks SIGINT/SIGTERM (before any thread starts), opens the handler
+// through the hooks, binds, prints the endpoint and an AWS CLI hint on
+// `out`, serves until SIGINT or SIGTERM, then shuts down gracefully: stop
+// accepting, finish in-flight requests, destroy the handler (closing the
+// database), and wait for open connections (a second signal exits at once).
+//
+// Thread-safety: call once per process, from the main thread.
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <ostream>
+
+#include "emulator/api/options.h"
+#include "emulator/api/result.h"
+#include "emulator/server/cli.h"
+#include "emulator/server/protocol.h"
+#include "emulator/server/request_handler.h"
+
+namespace ddblab::server {
+
+struct ServeHooks {
+  // Opens the engine for these options (db path, clock, seed, region, ...).
+  std::function<Result<std::unique_ptr<RequestHandler>>(const Options&)> open;
+  // Optional: registers control endpoints (/_ddblab/...) for the handler.
+  std::function<Status(RequestHandler&, Protocol&)> add_routes;
+};
+
+// "http://127.0.0.1:8000" ("http://[::1]:8000" for IPv6 hosts).
+std::string EndpointUrl(const std::string& host, int port);
+
+// Returns the process exit status (0 after a signal-driven shutdown, 1 when
+// the database cannot be opened or the port cannot be bound).
+int RunServe(const ServeConfig& config, const ServeHooks& hooks,
+             std::ostream& out, std::ostream& err);
+
+}  // namespace ddblab::server

@@ -1,0 +1,51 @@
+// emulator/server/wire_message.h: one HTTP request and response, free of
+// any HTTP library, so the protocol logic can be tested without sockets.
+//
+// A WireRequest borrows its body (string_view) from whoever received it; it
+// must not outlive that buffer. Thread-safety: plain value types.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace ddblab::server {
+
+using HeaderList = std::vector<std::pair<std::string, std::string>>;
+
+// Case-insensitive ASCII comparison of header names.
+bool HeaderNameEquals(std::string_view a, std::string_view b);
+
+// The first value of header `name` (case-insensitive), if present.
+std::optional<std::string_view> FindHeader(const HeaderList& headers,
+                                           std::string_view name);
+
+struct WireRequest {
+  std::string method;  // "POST", "GET", ...
+  std::string path;    // the path part of the request target, as sent
+  std::string query;   // the query string after '?', as sent ("" if none)
+  HeaderList headers;  // as received, in order
+  std::string_view body;
+
+  std::optional<std::string_view> Header(std::string_view name) const {
+    return FindHeader(headers, name);
+  }
+};
+
+struct WireResponse {
+  int status = 200;
+  // Empty: no Content-Type header.
+  std::string content_type;
+  // Response headers other than Content-Type / Content-Length.
+  HeaderList headers;
+  std::string body;
+
+  void SetHeader(std::string name, std::string value);
+  std::optional<std::string_view> Header(std::string_view name) const {
+    return FindHeader(headers, name);
+  }
+};
+
+}  // namespace ddblab::server

@@ -1,0 +1,136 @@
+// emulator/storage/sqlite.h: a thin RAII layer over the SQLite C API.
+//
+// Database owns one connection and a cache of prepared statements keyed by
+// their SQL text: Prepare() compiles a statement once and hands out a
+// ScopedStatement that resets it (and clears its bindings) when it goes out of
+// scope, so the next user finds it ready. If a cached statement is still in
+// use (a nested use of the same SQL), Prepare() compiles a private copy that
+// dies with its ScopedStatement, so re-entrant use is safe, only slower.
+//
+// Every failure is returned as an Error (InternalServerError with SQLite's
+// message); nothing throws or aborts.
+//
+// Durability: a file database runs in WAL mode with synchronous=NORMAL. A
+// commit is then in the WAL before Commit() returns, so every acknowledged
+// write survives a crash of the process (kill -9); only a power loss or OS
+// crash may lose the last transactions (the database stays consistent).
+// ":memory:" (the default) keeps nothing after Close.
+//
+// Thread-safety: none. A Database and its statements must be used by one
+// thread at a time; the engine serialises access with its lock.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <functional>
+#include <unordered_map>
+
+#include "emulator/api/result.h"
+
+struct sqlite3;
+struct sqlite3_stmt;
+
+namespace ddblab::storage {
+
+class Database;
+
+// A prepared statement borrowed from a Database (or owned, if private).
+// Bind indexes are 1-based, column indexes 0-based (as in SQLite).
+class ScopedStatement {
+ public:
+  ScopedStatement() = default;
+  ~ScopedStatement();
+  ScopedStatement(ScopedStatement&& other) noexcept;
+  ScopedStatement& operator=(ScopedStatement&& other) noexcept;
+  ScopedStatement(const ScopedStatement&) = delete;
+  ScopedStatement& operator=(const ScopedStatement&) = delete;
+
+  // Binding never fails for valid indexes; a bad index is reported by Step.
+  ScopedStatement& BindInt(int index, int64_t value);
+  ScopedStatement& BindBlob(int index, std::string_view bytes);
+  ScopedStatement& BindText(int index, std::string_view text);
+  ScopedStatement& BindNull(int index);
+
+  // Runs one step: true if a row is available, false when done.
+  Result<bool> Step();
+  // Steps until done (for statements without results).
+  Status Run();
+
+  int64_t ColumnInt(int column) const;
+  // Views stay valid until the next Step or the end of this statement.
+  std::string_view ColumnBlob(int column) const;
+  std::string_view ColumnText(int column) const;
+  bool ColumnIsNull(int column) const;
+
+ private:
+  friend class Database;
+  ScopedStatement(Database* db, sqlite3_stmt* stmt, bool* in_use, bool owned);
+  void Release();
+
+  Database* db_ = nullptr;
+  sqlite3_stmt* stmt_ = nullptr;
+  bool* in_use_ = nullptr;  // the cache slot's flag; null if owned
+  bool owned_ = false;
+  int bind_error_ = 0;
+};
+
+class Database {
+ public:
+  // Opens path (":memory:" or a file). A file database is switched to WAL
+  // with synchronous=NORMAL; every connection gets foreign_keys off,
+  // a 5 s busy timeout and a larger page cache.
+  static Result<std::unique_ptr<Database>> Open(const std::string& path);
+  ~Database();
+
+  Database(const Database&) = delete;
+  Database& operator=(const Database&) = delete;
+
+  // A cache slot: one compiled statement. Slots live as long as the
+  // Database; hot paths keep the pointer to skip the lookup by SQL text.
+  struct Slot {
+    sqlite3_stmt* stmt = nullptr;
+    bool in_use = false;
+    std::string sql;
+  };
+
+  // Runs one or more SQL statements without results.
+  Status Exec(std::string_view sql);
+  // A ready-to-bind statement for sql, compiled once and cached.
+  Result<ScopedStatement> Prepare(std::string_view sql);
+  // The cache slot for sql (compiling it on first use).
+  Result<Slot*> GetSlot(std::string_view sql);
+  // A ready-to-bind statement from a slot of this Database.
+  Result<ScopedStatement> Use(Slot* slot);
+
+  // Rows changed by the last INSERT/UPDATE/DELETE.
+  int64_t Changes() const;
+  int64_t LastInsertRowId() const;
+  bool in_memory() const { return in_memory_; }
+  const std::string& path() const { return path_; }
+
+  // The raw handle, for layers that need an SQLite call not wrapped here.
+  sqlite3* raw() const { return db_; }
+
+  // An InternalServerError carrying SQLite's last message and `what`.
+  Error MakeError(std::string_view what) const;
+
+ private:
+  struct StringHash {
+    using is_transparent = void;
+    size_t operator()(std::string_view s) const {
+      return std::hash<std::string_view>{}(s);
+    }
+  };
+  Database(sqlite3* db, std::string path);
+
+  sqlite3* db_ = nullptr;
+  std::string path_;
+  bool in_memory_ = true;
+  std::unordered_map<std::string, std::unique_ptr<Slot>, StringHash,
+                     std::equal_to<>>
+      cache_;
+};
+
+}  // namespace ddblab::storage

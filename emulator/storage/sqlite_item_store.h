@@ -1,0 +1,54 @@
+// emulator/storage/sqlite_item_store.h: the SQLite-backed ItemStore.
+//
+//   DDBLAB_ASSIGN_OR_RETURN(auto store, SqliteItemStore::Open(":memory:"));
+//
+// Opens the database (see sqlite.h for durability), creates or upgrades the
+// core schema (schema.h) and prepares the hot statements once. The store owns
+// the Database; database() lends it to layers that keep their own tables.
+//
+// Thread-safety: none (see item_store.h); the engine serialises access.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "emulator/storage/item_store.h"
+#include "emulator/storage/sqlite.h"
+
+namespace ddblab::storage {
+
+class SqliteItemStore final : public ItemStore {
+ public:
+  static Result<std::unique_ptr<SqliteItemStore>> Open(const std::string& path);
+  ~SqliteItemStore() override;
+
+  Result<std::optional<StoredItem>> Get(int64_t table_id, std::string_view pk,
+                                        std::string_view sk) override;
+  Status Scan(const ScanSpec& spec, const RowVisitor& visit) override;
+  Result<std::unique_ptr<WriteTransaction>> Begin() override;
+  Result<std::vector<CatalogRow>> LoadCatalog() override;
+  Result<Stats> ComputeStats(int64_t table_id, int64_t index_id) override;
+  Database* database() override { return db_.get(); }
+
+ private:
+  friend class SqliteWriteTransaction;
+  struct Slots {
+    Database::Slot* get_item = nullptr;
+    Database::Slot* put_item = nullptr;
+    Database::Slot* delete_item = nullptr;
+    Database::Slot* put_entry = nullptr;
+    Database::Slot* delete_entry = nullptr;
+    Database::Slot* begin = nullptr;
+    Database::Slot* commit = nullptr;
+    Database::Slot* rollback = nullptr;
+  };
+
+  explicit SqliteItemStore(std::unique_ptr<Database> db);
+  Status PrepareSlots();
+
+  std::unique_ptr<Database> db_;
+  Slots slots_;
+  bool in_transaction_ = false;
+};
+
+}  // namespace ddblab::storage

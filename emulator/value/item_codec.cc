@@ -1,0 +1,296 @@
+// emulator/value/item_codec.cc: the binary storage form of an Item.
+//
+// Layout: a format byte (1), then a map. A map is varint(count) followed by
+// (varint(name length), name, value) in name order. A value is a tag byte
+// then its payload:
+//   S, B: varint(length), bytes        N: number
+//   BOOL: tag only (true/false tags)   NULL: tag only
+//   M: map                             L: varint(count), values
+//   SS, BS: varint(count), (varint(length), bytes)*
+//   NS: varint(count), numbers
+// A number is a byte (1 if negative), zigzag varint(exponent), varint(128-bit
+// coefficient). Varints are LEB128.
+#include "emulator/value/item_codec.h"
+
+#include <iterator>
+#include <utility>
+
+namespace ddblab::value {
+
+namespace {
+
+constexpr uint8_t kFormat = 1;
+// A stored item never nests deeper than DynamoDB allows; corrupt input may.
+constexpr int kMaxDepth = 64;
+
+enum Tag : uint8_t {
+  kTagS = 0,
+  kTagN = 1,
+  kTagB = 2,
+  kTagFalse = 3,
+  kTagTrue = 4,
+  kTagNull = 5,
+  kTagM = 6,
+  kTagL = 7,
+  kTagSS = 8,
+  kTagNS = 9,
+  kTagBS = 10,
+};
+
+void PutVarint(Uint128 v, std::string* out) {
+  while (v >= 0x80) {
+    out->push_back(static_cast<char>(static_cast<uint8_t>(v) | 0x80));
+    v >>= 7;
+  }
+  out->push_back(static_cast<char>(v));
+}
+
+void PutBytes(std::string_view s, std::string* out) {
+  PutVarint(s.size(), out);
+  out->append(s);
+}
+
+void PutNumber(const Number& n, std::string* out) {
+  out->push_back(n.is_negative() ? 1 : 0);
+  const int e = n.exponent();
+  const uint32_t zigzag = e >= 0 ? static_cast<uint32_t>(e) << 1
+                                 : (static_cast<uint32_t>(-(e + 1)) << 1) | 1;
+  PutVarint(zigzag, out);
+  PutVarint(n.coefficient(), out);
+}
+
+void PutMap(const AttributeMap& m, std::string* out);
+
+void PutValue(const AttributeValue& v, std::string* out) {
+  using Type = AttributeValue::Type;
+  switch (v.type()) {
+    case Type::kS:
+      out->push_back(kTagS);
+      PutBytes(v.s(), out);
+      return;
+    case Type::kN:
+      out->push_back(kTagN);
+      PutNumber(v.n(), out);
+      return;
+    case Type::kB:
+      out->push_back(kTagB);
+      PutBytes(v.b(), out);
+      return;
+    case Type::kBool:
+      out->push_back(v.boolean() ? kTagTrue : kTagFalse);
+      return;
+    case Type::kNull:
+      out->push_back(kTagNull);
+      return;
+    case Type::kM:
+      out->push_back(kTagM);
+      PutMap(v.m(), out);
+      return;
+    case Type::kL:
+      out->push_back(kTagL);
+      PutVarint(v.l().size(), out);
+      for (const AttributeValue& e : v.l()) PutValue(e, out);
+      return;
+    case Type::kSS:
+    case Type::kBS: {
+      const auto& set = v.type() == Type::kSS ? v.ss() : v.bs();
+      out->push_back(v.type() == Type::kSS ? kTagSS : kTagBS);
+      PutVarint(set.size(), out);
+      for (const std::string& s : set) PutBytes(s, out);
+      return;
+    }
+    case Type::kNS:
+      out->push_back(kTagNS);
+      PutVarint(v.ns().size(), out);
+      for (const Number& n : v.ns()) PutNumber(n, out);
+      return;
+  }
+}
+
+void PutMap(const AttributeMap& m, std::string* out) {
+  PutVarint(m.size(), out);
+  for (const auto& [name, value] : m) {
+    PutBytes(name, out);
+    PutValue(value, out);
+  }
+}
+
+// A bounds-checked reader; every failure is "corrupt".
+class Reader {
+ public:
+  explicit Reader(std::string_view bytes)
+      : p_(bytes.data()), end_(bytes.data() + bytes.size()) {}
+
+  bool at_end() const { return p_ == end_; }
+  size_t remaining() const { return static_cast<size_t>(end_ - p_); }
+
+  bool Byte(uint8_t* b) {
+    if (p_ == end_) return false;
+    *b = static_cast<uint8_t>(*p_++);
+    return true;
+  }
+
+  bool Varint(Uint128* v, int max_bytes) {
+    Uint128 result = 0;
+    for (int shift = 0, i = 0; i < max_bytes; ++i, shift += 7) {
+      if (p_ == end_) return false;
+      const auto b = static_cast<uint8_t>(*p_++);
+      result |= static_cast<Uint128>(b & 0x7f) << shift;
+      if ((b & 0x80) == 0) {
+        *v = result;
+        return true;
+      }
+    }
+    return false;
+  }
+
+  // A count or length that must fit in what is left (each element takes at
+  // least one byte), so corrupt counts cannot cause huge allocations.
+  bool Count(size_t* n) {
+    Uint128 v;
+    if (!Varint(&v, 10) || v > remaining()) return false;
+    *n = static_cast<size_t>(v);
+    return true;
+  }
+
+  bool Bytes(std::string* s) {
+    size_t n;
+    if (!Count(&n)) return false;
+    s->assign(p_, n);
+    p_ += n;
+    return true;
+  }
+
+  bool Num(Number* n) {
+    uint8_t sign;
+    Uint128 zigzag;
+    Uint128 coefficient;
+    if (!Byte(&sign) || sign > 1 || !Varint(&zigzag, 5) ||
+        !Varint(&coefficient, 19)) {
+      return false;
+    }
+    if (zigzag > 0xffffffffu) return false;
+    const auto z = static_cast<uint32_t>(zigzag);
+    const int64_t exponent = (z & 1) != 0 ? -static_cast<int64_t>(z >> 1) - 1
+                                          : static_cast<int64_t>(z >> 1);
+    Result<Number> r = Number::FromParts(sign == 1, coefficient, exponent);
+    if (!r.ok()) return false;
+    *n = *r;
+    return true;
+  }
+
+  bool Value(int depth, AttributeValue* out);
+  bool Map(int depth, AttributeMap* out);
+
+ private:
+  const char* p_;
+  const char* end_;
+};
+
+bool Reader::Value(int depth, AttributeValue* out) {
+  uint8_t tag;
+  if (!Byte(&tag)) return false;
+  switch (tag) {
+    case kTagS:
+    case kTagB: {
+      std::string s;
+      if (!Bytes(&s)) return false;
+      *out = tag == kTagS ? AttributeValue::S(std::move(s))
+                          : AttributeValue::B(std::move(s));
+      return true;
+    }
+    case kTagN: {
+      Number n;
+      if (!Num(&n)) return false;
+      *out = AttributeValue::N(n);
+      return true;
+    }
+    case kTagFalse:
+    case kTagTrue:
+      *out = AttributeValue::Bool(tag == kTagTrue);
+      return true;
+    case kTagNull:
+      *out = AttributeValue::Null();
+      return true;
+    case kTagM: {
+      if (depth >= kMaxDepth) return false;
+      AttributeMap m;
+      if (!Map(depth + 1, &m)) return false;
+      *out = AttributeValue::M(std::move(m));
+      return true;
+    }
+    case kTagL: {
+      if (depth >= kMaxDepth) return false;
+      size_t n;
+      if (!Count(&n)) return false;
+      AttributeList l(n);
+      for (size_t i = 0; i < n; ++i) {
+        if (!Value(depth + 1, &l[i])) return false;
+      }
+      *out = AttributeValue::L(std::move(l));
+      return true;
+    }
+    case kTagSS:
+    case kTagBS: {
+      size_t n;
+      if (!Count(&n)) return false;
+      std::vector<std::string> set(n);
+      for (size_t i = 0; i < n; ++i) {
+        if (!Bytes(&set[i])) return false;
+      }
+      *out = tag == kTagSS ? AttributeValue::SS(std::move(set))
+                           : AttributeValue::BS(std::move(set));
+      return true;
+    }
+    case kTagNS: {
+      size_t n;
+      if (!Count(&n)) return false;
+      std::vector<Number> set(n);
+      for (size_t i = 0; i < n; ++i) {
+        if (!Num(&set[i])) return false;
+      }
+      *out = AttributeValue::NS(std::move(set));
+      return true;
+    }
+    default:
+      return false;
+  }
+}
+
+bool Reader::Map(int depth, AttributeMap* out) {
+  size_t n;
+  if (!Count(&n)) return false;
+  for (size_t i = 0; i < n; ++i) {
+    std::string name;
+    if (!Bytes(&name)) return false;
+    // Names are stored in strictly increasing order: each must land last.
+    const size_t before = out->size();
+    auto it = out->emplace_hint(out->end(), std::move(name), AttributeValue());
+    if (out->size() == before || std::next(it) != out->end()) return false;
+    if (!Value(depth, &it->second)) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+std::string SerializeItem(const Item& item) {
+  std::string out;
+  out.reserve(256);
+  out.push_back(static_cast<char>(kFormat));
+  PutMap(item, &out);
+  return out;
+}
+
+Result<Item> DeserializeItem(std::string_view bytes) {
+  Reader reader(bytes);
+  uint8_t format;
+  Item item;
+  if (!reader.Byte(&format) || format != kFormat || !reader.Map(0, &item) ||
+      !reader.at_end()) {
+    return Error::Internal("corrupt stored item");
+  }
+  return item;
+}
+
+}  // namespace ddblab::value

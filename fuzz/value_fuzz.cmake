@@ -1,0 +1,1 @@
+ddblab_fuzzer(value_fuzz SOURCES value_fuzz.cc DEPS ddblab_value)

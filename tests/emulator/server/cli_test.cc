@@ -1,0 +1,123 @@
+#include "emulator/server/cli.h"
+
+#include <gtest/gtest.h>
+
+namespace ddblab::server {
+namespace {
+
+Result<Command> Parse(std::vector<std::string> args) {
+  return ParseCommandLine(args);
+}
+
+void ExpectUsageError(std::vector<std::string> args, std::string_view message) {
+  auto command = Parse(args);
+  ASSERT_FALSE(command.ok());
+  EXPECT_EQ(command.error().message,
+            std::string(message) + " (run 'ddblab --help' for usage)");
+}
+
+TEST(CliTest, ServeDefaults) {
+  auto command = Parse({"serve"});
+  ASSERT_TRUE(command.ok());
+  EXPECT_EQ(command->kind, CommandKind::kServe);
+  const ServeConfig& c = command->serve;
+  EXPECT_EQ(c.host, "127.0.0.1");
+  EXPECT_EQ(c.port, 8000);
+  EXPECT_EQ(c.db, ":memory:");
+  EXPECT_EQ(c.region, "us-east-1");
+  EXPECT_EQ(c.account_id, "000000000000");
+  EXPECT_EQ(c.auth, AuthMode::kAccept);
+  EXPECT_EQ(c.log_level, LogLevel::kInfo);
+  EXPECT_EQ(c.seed, 0u);
+}
+
+TEST(CliTest, EveryFlag) {
+  auto command = Parse({"serve",
+                        "--host",
+                        "0.0.0.0",
+                        "--port=0",
+                        "--db",
+                        "/tmp/x.db",
+                        "--region",
+                        "eu-west-1",
+                        "--account-id",
+                        "123456789012",
+                        "--auth",
+                        "verify",
+                        "--access-key-id",
+                        "AK",
+                        "--secret-access-key=SK",
+                        "--credentials-file",
+                        "/tmp/creds",
+                        "--log-level",
+                        "debug",
+                        "--seed",
+                        "99"});
+  ASSERT_TRUE(command.ok()) << command.error().message;
+  const ServeConfig& c = command->serve;
+  EXPECT_EQ(c.host, "0.0.0.0");
+  EXPECT_EQ(c.port, 0);
+  EXPECT_EQ(c.db, "/tmp/x.db");
+  EXPECT_EQ(c.region, "eu-west-1");
+  EXPECT_EQ(c.account_id, "123456789012");
+  EXPECT_EQ(c.auth, AuthMode::kVerify);
+  EXPECT_EQ(c.access_key_id, "AK");
+  EXPECT_EQ(c.secret_access_key, "SK");
+  EXPECT_EQ(c.credentials_file, "/tmp/creds");
+  EXPECT_EQ(c.log_level, LogLevel::kDebug);
+  EXPECT_EQ(c.seed, 99u);
+}
+
+TEST(CliTest, HelpAndVersion) {
+  EXPECT_EQ(Parse({"--help"})->kind, CommandKind::kHelp);
+  EXPECT_EQ(Parse({"-h"})->kind, CommandKind::kHelp);
+  EXPECT_EQ(Parse({"serve", "--port", "1", "--help"})->kind,
+            CommandKind::kHelp);
+  EXPECT_EQ(Parse({"--version"})->kind, CommandKind::kVersion);
+  EXPECT_TRUE(VersionText().starts_with("ddblab "));
+  EXPECT_NE(HelpText().find("--auth accept|verify"), std::string::npos);
+}
+
+TEST(CliTest, Errors) {
+  ExpectUsageError({}, "missing command");
+  ExpectUsageError({"run"}, "unknown command 'run'");
+  ExpectUsageError({"serve", "--bogus", "1"},
+                   "unknown flag '--bogus' for ddblab serve");
+  ExpectUsageError({"serve", "extra"},
+                   "unexpected argument 'extra' for ddblab serve");
+  ExpectUsageError({"serve", "--port"}, "flag --port needs a value");
+  ExpectUsageError({"serve", "--port", "http"},
+                   "invalid value 'http' for --port: expected a port 0..65535");
+  ExpectUsageError({"serve", "--port", "65536"},
+                   "invalid value '65536' for --port: expected a port "
+                   "0..65535");
+  ExpectUsageError({"serve", "--port", "-1"},
+                   "invalid value '-1' for --port: expected a port 0..65535");
+  ExpectUsageError(
+      {"serve", "--auth", "none"},
+      "invalid value 'none' for --auth: expected accept or verify");
+  ExpectUsageError({"serve", "--log-level", "trace"},
+                   "invalid value 'trace' for --log-level: expected error, "
+                   "warn, info or debug");
+  ExpectUsageError({"serve", "--account-id", "12345"},
+                   "invalid value '12345' for --account-id: expected 12 "
+                   "digits");
+  ExpectUsageError({"serve", "--region", "US East"},
+                   "invalid value 'US East' for --region: expected a region "
+                   "name like us-east-1");
+  ExpectUsageError({"serve", "--db="},
+                   "invalid value '' for --db: expected a file path or "
+                   ":memory:");
+  ExpectUsageError(
+      {"serve", "--seed", "x"},
+      "invalid value 'x' for --seed: expected an unsigned integer");
+  ExpectUsageError({"serve", "--auth", "verify"},
+                   "--auth verify needs --access-key-id/--secret-access-key "
+                   "or --credentials-file");
+  ExpectUsageError({"serve", "--access-key-id", "AK"},
+                   "--access-key-id and --secret-access-key must be given "
+                   "together");
+}
+
+}  // namespace
+}  // namespace ddblab::server

@@ -1,0 +1,119 @@
+#include "emulator/storage/sqlite.h"
+
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <string>
+
+namespace ddblab::storage {
+namespace {
+
+TEST(DatabaseTest, ExecPrepareBindStep) {
+  auto db = Database::Open(":memory:");
+  ASSERT_TRUE(db.ok()) << ToString(db.error());
+  ASSERT_TRUE((*db)->in_memory());
+  ASSERT_TRUE((*db)->Exec("CREATE TABLE t(k BLOB PRIMARY KEY, v INTEGER)").ok());
+  {
+    auto stmt = (*db)->Prepare("INSERT INTO t VALUES(?1, ?2)");
+    ASSERT_TRUE(stmt.ok());
+    stmt->BindBlob(1, std::string("a\0b", 3)).BindInt(2, 7);
+    ASSERT_TRUE(stmt->Run().ok());
+    EXPECT_EQ((*db)->Changes(), 1);
+  }
+  auto stmt = (*db)->Prepare("SELECT k, v FROM t");
+  ASSERT_TRUE(stmt.ok());
+  auto row = stmt->Step();
+  ASSERT_TRUE(row.ok());
+  ASSERT_TRUE(*row);
+  EXPECT_EQ(stmt->ColumnBlob(0), std::string("a\0b", 3));
+  EXPECT_EQ(stmt->ColumnInt(1), 7);
+  row = stmt->Step();
+  ASSERT_TRUE(row.ok());
+  EXPECT_FALSE(*row);
+}
+
+TEST(DatabaseTest, EmptyBlobIsNotNull) {
+  auto db = Database::Open(":memory:");
+  ASSERT_TRUE(db.ok());
+  ASSERT_TRUE((*db)->Exec("CREATE TABLE t(k BLOB NOT NULL)").ok());
+  auto stmt = (*db)->Prepare("INSERT INTO t VALUES(?1)");
+  ASSERT_TRUE(stmt.ok());
+  stmt->BindBlob(1, "");
+  EXPECT_TRUE(stmt->Run().ok());
+}
+
+TEST(DatabaseTest, CachedStatementIsResetAndNestedUseGetsPrivateCopy) {
+  auto db = Database::Open(":memory:");
+  ASSERT_TRUE(db.ok());
+  ASSERT_TRUE((*db)->Exec("CREATE TABLE t(v INTEGER);"
+                          "INSERT INTO t VALUES(1),(2),(3)")
+                  .ok());
+  const char* sql = "SELECT v FROM t ORDER BY v";
+  auto outer = (*db)->Prepare(sql);
+  ASSERT_TRUE(outer.ok());
+  ASSERT_TRUE(*outer->Step());
+  EXPECT_EQ(outer->ColumnInt(0), 1);
+  {
+    auto inner = (*db)->Prepare(sql);  // same SQL while outer is open
+    ASSERT_TRUE(inner.ok());
+    ASSERT_TRUE(*inner->Step());
+    EXPECT_EQ(inner->ColumnInt(0), 1);
+  }
+  ASSERT_TRUE(*outer->Step());
+  EXPECT_EQ(outer->ColumnInt(0), 2);
+  outer = Result<ScopedStatement>(ScopedStatement());  // release
+  auto again = (*db)->Prepare(sql);
+  ASSERT_TRUE(again.ok());
+  ASSERT_TRUE(*again->Step());
+  EXPECT_EQ(again->ColumnInt(0), 1);  // reset on release
+}
+
+TEST(DatabaseTest, ErrorsAreValuesNotExceptions) {
+  auto db = Database::Open(":memory:");
+  ASSERT_TRUE(db.ok());
+  auto bad = (*db)->Prepare("SELEKT 1");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_EQ(bad.error().type, ErrorType::kInternalServerError);
+  EXPECT_NE(bad.error().message.find("syntax error"), std::string::npos);
+  Status exec = (*db)->Exec("CREATE TABLE");
+  ASSERT_FALSE(exec.ok());
+  EXPECT_EQ(exec.error().type, ErrorType::kInternalServerError);
+  ASSERT_TRUE((*db)->Exec("CREATE TABLE t(k INTEGER PRIMARY KEY)").ok());
+  ASSERT_TRUE((*db)->Exec("INSERT INTO t VALUES(1)").ok());
+  auto dup = (*db)->Prepare("INSERT INTO t VALUES(1)");
+  ASSERT_TRUE(dup.ok());
+  Status run = dup->Run();
+  ASSERT_FALSE(run.ok());
+  EXPECT_NE(run.error().message.find("UNIQUE"), std::string::npos);
+}
+
+TEST(DatabaseTest, OpenFailsWithInternalErrorForBadPath) {
+  auto db = Database::Open("/nonexistent-dir-ddblab/x/y.db");
+  ASSERT_FALSE(db.ok());
+  EXPECT_EQ(db.error().type, ErrorType::kInternalServerError);
+  EXPECT_NE(db.error().message.find("cannot open database"), std::string::npos);
+}
+
+TEST(DatabaseTest, FileDatabaseUsesWalAndNormalSync) {
+  std::string dir = "/tmp/ddblab-sqlite-test-" + std::to_string(getpid());
+  std::filesystem::create_directories(dir);
+  std::string path = dir + "/wal.db";
+  {
+    auto db = Database::Open(path);
+    ASSERT_TRUE(db.ok()) << ToString(db.error());
+    EXPECT_FALSE((*db)->in_memory());
+    auto mode = (*db)->Prepare("PRAGMA journal_mode");
+    ASSERT_TRUE(mode.ok());
+    ASSERT_TRUE(*mode->Step());
+    EXPECT_EQ(mode->ColumnText(0), "wal");
+    auto sync = (*db)->Prepare("PRAGMA synchronous");
+    ASSERT_TRUE(sync.ok());
+    ASSERT_TRUE(*sync->Step());
+    EXPECT_EQ(sync->ColumnInt(0), 1);  // NORMAL
+  }
+  std::filesystem::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace ddblab::storage

@@ -1,0 +1,132 @@
+#include "emulator/value/item_codec.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "emulator/api/random.h"
+#include "emulator/value/codec.h"
+
+namespace ddblab::value {
+namespace {
+
+Item ParseItem(std::string_view text) {
+  Result<Item> item = DecodeItem(nlohmann::json::parse(text));
+  EXPECT_TRUE(item.ok()) << text;
+  return item.ok() ? *item : Item();
+}
+
+constexpr char kSample[] = R"({
+  "pk": {"S": "user#1"}, "sk": {"N": "-12.5e-3"}, "b": {"B": "3q2+7w=="},
+  "ok": {"BOOL": true}, "no": {"BOOL": false}, "nothing": {"NULL": true},
+  "m": {"M": {"inner": {"L": [{"N": "1e125"}, {"SS": ["y", "x", ""]}]},
+              "e": {"M": {}}}},
+  "ns": {"NS": ["3", "-1e-130", "99999999999999999999999999999999999999"]},
+  "bs": {"BS": ["AA==", "AAA="]}, "empty": {"S": ""}, "l": {"L": []}
+})";
+
+TEST(ItemCodecTest, RoundTrip) {
+  const Item item = ParseItem(kSample);
+  const std::string bytes = SerializeItem(item);
+  Result<Item> back = DeserializeItem(bytes);
+  ASSERT_TRUE(back.ok()) << ToString(back.error());
+  EXPECT_EQ(*back, item);
+  // Exactly the same JSON, so set order and number values are kept.
+  EXPECT_EQ(EncodeItem(*back), EncodeItem(item));
+  EXPECT_EQ(SerializeItem(*back), bytes);
+}
+
+TEST(ItemCodecTest, EmptyItem) {
+  Result<Item> back = DeserializeItem(SerializeItem({}));
+  ASSERT_TRUE(back.ok());
+  EXPECT_TRUE(back->empty());
+}
+
+TEST(ItemCodecTest, NumbersAreExact) {
+  for (const char* text :
+       {"0", "-0.5", "1e125", "-1e-130",
+        "12345678901234567890123456789012345678",
+        "-1.2345678901234567890123456789012345678e-100", "18446744073709551616",
+        "99999999999999999999999999999999999999e-167"}) {
+    Result<Number> n = Number::Parse(text);
+    if (!n.ok()) {
+      ADD_FAILURE() << text;
+      continue;
+    }
+    Item item{{"n", AttributeValue::N(*n)}};
+    Result<Item> back = DeserializeItem(SerializeItem(item));
+    ASSERT_TRUE(back.ok()) << text;
+    EXPECT_EQ(back->at("n").n(), *n) << text;
+    EXPECT_EQ(back->at("n").n().ToString(), n->ToString()) << text;
+  }
+}
+
+TEST(ItemCodecTest, EveryTruncationIsAnError) {
+  const std::string bytes = SerializeItem(ParseItem(kSample));
+  for (size_t len = 0; len < bytes.size(); ++len) {
+    Result<Item> r = DeserializeItem(std::string_view(bytes).substr(0, len));
+    ASSERT_FALSE(r.ok()) << len;
+    EXPECT_EQ(r.error().type, ErrorType::kInternalServerError);
+  }
+  EXPECT_FALSE(DeserializeItem(bytes + "x").ok());  // trailing garbage
+}
+
+TEST(ItemCodecTest, CorruptBytesNeverCrash) {
+  const std::string bytes = SerializeItem(ParseItem(kSample));
+  Rng rng(1234);
+  int ok = 0;
+  for (int i = 0; i < 20000; ++i) {
+    std::string corrupt = bytes;
+    const int flips = 1 + static_cast<int>(rng.Uniform(4));
+    for (int f = 0; f < flips; ++f) {
+      corrupt[rng.Uniform(corrupt.size())] = static_cast<char>(rng.Next());
+    }
+    Result<Item> r = DeserializeItem(corrupt);
+    if (r.ok()) {
+      ++ok;
+      // Whatever decodes re-serializes to a decodable item.
+      EXPECT_TRUE(DeserializeItem(SerializeItem(*r)).ok());
+    } else {
+      EXPECT_EQ(r.error().type, ErrorType::kInternalServerError);
+    }
+  }
+  EXPECT_LT(ok, 20000);
+}
+
+TEST(ItemCodecTest, RejectsHostileInput) {
+  // Unknown format byte.
+  EXPECT_FALSE(DeserializeItem("\x02\x00").ok());
+  EXPECT_FALSE(DeserializeItem("").ok());
+  // A count far larger than the input.
+  EXPECT_FALSE(
+      DeserializeItem(std::string("\x01\xff\xff\xff\xff\x0f", 6)).ok());
+  // Deeply nested lists: format, 1 attribute "a", then L(1, L(1, ...)).
+  std::string deep(
+      "\x01\x01\x01"
+      "a",
+      4);
+  for (int i = 0; i < 100000; ++i) deep += std::string("\x07\x01", 2);
+  deep += std::string("\x05", 1);
+  EXPECT_FALSE(DeserializeItem(deep).ok());
+  // Names out of order or duplicated.
+  Item two{{"a", AttributeValue::Null()}, {"b", AttributeValue::Null()}};
+  std::string bytes = SerializeItem(two);
+  std::string swapped = bytes;
+  std::swap(swapped[3], swapped[6]);  // "a" <-> "b"
+  EXPECT_FALSE(DeserializeItem(swapped).ok());
+  swapped[3] = swapped[6];
+  EXPECT_FALSE(DeserializeItem(swapped).ok());
+  EXPECT_TRUE(DeserializeItem(bytes).ok());
+}
+
+TEST(ItemCodecTest, NestingWithinStorageLimitRoundTrips) {
+  AttributeValue v = AttributeValue::S("leaf");
+  for (int i = 0; i < 40; ++i) v = AttributeValue::L({v});
+  Item item{{"deep", v}};
+  Result<Item> back = DeserializeItem(SerializeItem(item));
+  ASSERT_TRUE(back.ok());
+  EXPECT_EQ(*back, item);
+}
+
+}  // namespace
+}  // namespace ddblab::value
