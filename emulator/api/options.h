@@ -25,6 +25,13 @@ struct Options {
   // How long tables stay CREATING / UPDATING / DELETING on the clock.
   // Zero (the default): tables are ACTIVE at once and deleted at once.
   Duration table_status_delay = Duration::zero();
+  // DescribeEndpoints answers this address ("host:port"); empty means
+  // "dynamodb.<region>.amazonaws.com". The HTTP server sets its own.
+  std::string endpoint_address;
+  // Minimum time between two successful UpdateTimeToLive changes of one
+  // table ("Time to live has been modified multiple times within a fixed
+  // interval"). AWS: about an hour (30 min observed). Zero disables it.
+  Duration ttl_update_cooldown = Duration::zero();
 };
 
 }  // namespace ddblab

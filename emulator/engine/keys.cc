@@ -200,6 +200,37 @@ Item ProjectForIndex(const Table& table, const IndexDef& index,
   return out;
 }
 
+std::optional<IndexEntry> ComputeIndexEntry(const Table& table,
+                                            const IndexDef& idx,
+                                            const Item& item,
+                                            std::string_view item_bytes,
+                                            int64_t item_size) {
+  auto hash = item.find(idx.key.hash.name);
+  if (hash == item.end() || hash->second.type() != idx.key.hash.type) {
+    return std::nullopt;
+  }
+  Item::const_iterator range = item.end();
+  if (idx.key.range) {
+    range = item.find(idx.key.range->name);
+    if (range == item.end() || range->second.type() != idx.key.range->type) {
+      return std::nullopt;
+    }
+  }
+  IndexEntry e;
+  e.index = &idx;
+  e.ipk = value::EncodeKey(hash->second);
+  if (range != item.end()) e.isk = value::EncodeKey(range->second);
+  if (idx.projection == ProjectionType::kAll) {
+    e.bytes = std::string(item_bytes);
+    e.size = item_size;
+  } else {
+    Item projected = ProjectForIndex(table, idx, item);
+    e.bytes = value::SerializeItem(projected);
+    e.size = static_cast<int64_t>(value::ItemSize(projected));
+  }
+  return e;
+}
+
 std::vector<IndexEntry> ComputeIndexEntries(const Table& table,
                                             const Item& item,
                                             std::string_view item_bytes,
@@ -207,30 +238,9 @@ std::vector<IndexEntry> ComputeIndexEntries(const Table& table,
   std::vector<IndexEntry> entries;
   for (const IndexDef& idx : table.indexes) {
     if (idx.status == TableStatus::kDeleting) continue;
-    auto hash = item.find(idx.key.hash.name);
-    if (hash == item.end() || hash->second.type() != idx.key.hash.type) {
-      continue;
-    }
-    Item::const_iterator range = item.end();
-    if (idx.key.range) {
-      range = item.find(idx.key.range->name);
-      if (range == item.end() || range->second.type() != idx.key.range->type) {
-        continue;
-      }
-    }
-    IndexEntry e;
-    e.index = &idx;
-    e.ipk = value::EncodeKey(hash->second);
-    if (range != item.end()) e.isk = value::EncodeKey(range->second);
-    if (idx.projection == ProjectionType::kAll) {
-      e.bytes = std::string(item_bytes);
-      e.size = item_size;
-    } else {
-      Item projected = ProjectForIndex(table, idx, item);
-      e.bytes = value::SerializeItem(projected);
-      e.size = static_cast<int64_t>(value::ItemSize(projected));
-    }
-    entries.push_back(std::move(e));
+    std::optional<IndexEntry> e =
+        ComputeIndexEntry(table, idx, item, item_bytes, item_size);
+    if (e) entries.push_back(std::move(*e));
   }
   return entries;
 }

@@ -22,6 +22,7 @@
 // Thread-safety: stateless functions.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -79,6 +80,13 @@ struct IndexEntry {
 // Indexes being deleted are skipped. `item_bytes`/`item_size` are the
 // serialized item and its size, reused for ALL projections.
 std::vector<IndexEntry> ComputeIndexEntries(const Table& table,
+                                            const value::Item& item,
+                                            std::string_view item_bytes,
+                                            int64_t item_size);
+
+// The entry of an item in one index, if it belongs there.
+std::optional<IndexEntry> ComputeIndexEntry(const Table& table,
+                                            const IndexDef& index,
                                             const value::Item& item,
                                             std::string_view item_bytes,
                                             int64_t item_size);

@@ -8,6 +8,7 @@
 #include "emulator/expr/eval_condition.h"
 #include "emulator/expr/eval_update.h"
 #include "emulator/expr/key_condition.h"
+#include "emulator/expr/key_paths.h"
 #include "emulator/expr/parser.h"
 #include "emulator/expr/path.h"
 #include "emulator/expr/placeholders.h"
