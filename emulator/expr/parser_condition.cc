@@ -310,21 +310,30 @@ bool ConditionParser::ParsePrimary(PNode* out, bool allow_operand) {
       *out = std::move(inner);
       return true;
     }
+    if (op.kind == POperand::Kind::kFunction) {  // `(f(x))` as a condition
+      const int parens = op.parens;
+      out->is_operand = false;
+      out->cond = FunctionCondition(std::move(op));
+      out->parens = parens;
+      return true;
+    }
     return SyntaxError();
   }
   POperand op;
   if (!ParseOperand(&op)) return false;
   if (AtConditionTail()) return ParseConditionTail(std::move(op), out);
-  if (op.kind == POperand::Kind::kFunction) {
-    out->is_operand = false;
-    out->parens = 0;
-    out->cond = FunctionCondition(std::move(op));
-    return true;
-  }
+  // Inside parentheses an operand (even a function call) may still be
+  // followed by a comparator after the ')'; decide there.
   if (allow_operand && cur().kind == TokenKind::kRParen) {
     out->is_operand = true;
     out->parens = 0;
     out->operand = std::move(op);
+    return true;
+  }
+  if (op.kind == POperand::Kind::kFunction) {
+    out->is_operand = false;
+    out->parens = 0;
+    out->cond = FunctionCondition(std::move(op));
     return true;
   }
   return SyntaxError();

@@ -209,9 +209,9 @@ Result<std::string> ExprWriter::ConditionAt(const Expr& e, int* level) {
       return "NOT " + text;
     }
     case ExprKind::kIs: {
-      DDBLAB_ASSIGN_OR_RETURN(std::string text, Is(e));
-      if (text.rfind("NOT ", 0) == 0) *level = kNot;
-      return text;
+      // IS NOT <type> is written "NOT attribute_type(...)".
+      if (e.negated && e.type_name != "MISSING") *level = kNot;
+      return Is(e);
     }
     case ExprKind::kCall:
       return Call(e);

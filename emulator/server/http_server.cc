@@ -91,6 +91,13 @@ HttpServer::HttpServer(Protocol& protocol, Logger& logger,
   impl_->set_keep_alive_max_count(1000000);
   impl_->set_keep_alive_timeout(options_.keep_alive_timeout_seconds);
   impl_->set_tcp_nodelay(true);
+  // The library's default adds SO_REUSEPORT, which would let a second
+  // ddblab bind the same port and silently share its connections. Keep
+  // SO_REUSEADDR only (restart right after a crash, despite TIME_WAIT).
+  impl_->set_socket_options([](socket_t fd) {
+    int yes = 1;
+    ::setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &yes, sizeof(yes));
+  });
 
   auto handle = [this](const httplib::Request& req, httplib::Response& res) {
     if (!EnterRequest()) {

@@ -35,11 +35,40 @@ Result<CredentialStore> LoadCredentials(const ServeConfig& config) {
   return store;
 }
 
+// Forwards to the engine once it is open. Lets the port be bound before the
+// engine opens, and the engine be destroyed (database closed) while the
+// Protocol and server still exist. Set() happens before serving and Reset()
+// after the server drained, so no call races them.
+class HandlerSlot final : public RequestHandler {
+ public:
+  void Set(std::unique_ptr<RequestHandler> handler) {
+    handler_ = std::move(handler);
+  }
+  void Reset() { handler_.reset(); }
+  RequestHandler& get() { return *handler_; }
+
+  Result<nlohmann::json> Call(std::string_view operation,
+                              const nlohmann::json& request) override {
+    return handler_->Call(operation, request);
+  }
+  Result<nlohmann::json> CallStreams(std::string_view operation,
+                                     const nlohmann::json& request) override {
+    return handler_->CallStreams(operation, request);
+  }
+
+ private:
+  std::unique_ptr<RequestHandler> handler_;
+};
+
 }  // namespace
 
-std::string EndpointUrl(const std::string& host, int port) {
+std::string EndpointAddress(const std::string& host, int port) {
   std::string h = host.find(':') != std::string::npos ? "[" + host + "]" : host;
-  return "http://" + h + ":" + std::to_string(port);
+  return h + ":" + std::to_string(port);
+}
+
+std::string EndpointUrl(const std::string& host, int port) {
+  return "http://" + EndpointAddress(host, port);
 }
 
 int RunServe(const ServeConfig& config, const ServeHooks& hooks,
@@ -65,35 +94,40 @@ int RunServe(const ServeConfig& config, const ServeHooks& hooks,
   }
 
   auto clock = std::make_shared<SystemClock>();
+  Authenticator authenticator(std::move(auth), *clock);
+  HandlerSlot handler;
+  Protocol protocol(handler, authenticator, *clock, logger,
+                    ProtocolConfig{config.region, config.seed});
+  HttpServer server(protocol, logger,
+                    HttpServerOptions{config.host, config.port, 0, 5});
+  // Bind first: the engine learns its endpoint address (DescribeEndpoints).
+  // Connections wait in the backlog until Serve() starts.
+  auto port = server.Bind();
+  if (!port.ok()) {
+    err << "ddblab: " << port.error().message << "\n";
+    return 1;
+  }
+
   Options options;
   options.db_path = config.db;
   options.clock = clock;
   options.seed = config.seed;
   options.region = config.region;
   options.account_id = config.account_id;
+  options.endpoint_address = EndpointAddress(config.host, *port);
   auto opened = hooks.open(options);
   if (!opened.ok()) {
     err << "ddblab: cannot open database " << config.db << ": "
         << opened.error().message << "\n";
     return 1;
   }
-  std::unique_ptr<RequestHandler> handler = std::move(opened).value();
-
-  Authenticator authenticator(std::move(auth), *clock);
-  Protocol protocol(*handler, authenticator, *clock, logger,
-                    ProtocolConfig{config.region, config.seed});
+  handler.Set(std::move(opened).value());
   if (hooks.add_routes) {
-    if (Status status = hooks.add_routes(*handler, protocol); !status.ok()) {
+    if (Status status = hooks.add_routes(handler.get(), protocol);
+        !status.ok()) {
       err << "ddblab: " << status.error().message << "\n";
       return 1;
     }
-  }
-  HttpServer server(protocol, logger,
-                    HttpServerOptions{config.host, config.port, 0, 5});
-  auto port = server.Bind();
-  if (!port.ok()) {
-    err << "ddblab: " << port.error().message << "\n";
-    return 1;
   }
 
   std::string endpoint = EndpointUrl(config.host, *port);
@@ -123,7 +157,7 @@ int RunServe(const ServeConfig& config, const ServeHooks& hooks,
   }
   logger.Log(LogLevel::kInfo, "shutting down: finishing in-flight requests");
   server.Shutdown();
-  handler.reset();  // closes the database
+  handler.Reset();  // closes the database
   logger.Log(LogLevel::kInfo, "database closed; waiting for open connections");
   // Consume any signal already pending, then let a second signal end the
   // process at once: nothing is left to save.

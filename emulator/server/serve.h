@@ -1,10 +1,11 @@
 // emulator/server/serve.h: `ddblab serve` from parsed flags to exit status.
 //
-// Blocks SIGINT/SIGTERM (before any thread starts), opens the handler
-// through the hooks, binds, prints the endpoint and an AWS CLI hint on
-// `out`, serves until SIGINT or SIGTERM, then shuts down gracefully: stop
-// accepting, finish in-flight requests, destroy the handler (closing the
-// database), and wait for open connections (a second signal exits at once).
+// Blocks SIGINT/SIGTERM (before any thread starts), binds, opens the
+// handler through the hooks (Options.endpoint_address set), prints the endpoint
+// and an AWS CLI hint on `out`, serves until SIGINT or SIGTERM, then shuts down
+// gracefully: stop accepting, finish in-flight requests, destroy the handler
+// (closing the database), and wait for open connections (a second signal exits
+// at once).
 //
 // Thread-safety: call once per process, from the main thread.
 #pragma once
@@ -28,7 +29,9 @@ struct ServeHooks {
   std::function<Status(RequestHandler&, Protocol&)> add_routes;
 };
 
-// "http://127.0.0.1:8000" ("http://[::1]:8000" for IPv6 hosts).
+// "127.0.0.1:8000" ("[::1]:8000" for IPv6 hosts).
+std::string EndpointAddress(const std::string& host, int port);
+// "http://" + EndpointAddress(host, port).
 std::string EndpointUrl(const std::string& host, int port);
 
 // Returns the process exit status (0 after a signal-driven shutdown, 1 when
