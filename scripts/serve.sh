@@ -7,8 +7,8 @@ cd "$(dirname "$0")/.."
 scripts/setup.sh
 scripts/build.sh
 if [ ! -x build/emulator/server/ddblab ]; then
-  echo "ddblab: the HTTP server is not built yet (issue: 'ddblab serve')." >&2
-  echo "What exists today: the value and expression core, tested by scripts/test.sh." >&2
+  echo "ddblab: build/emulator/server/ddblab was not built (it needs the engine," >&2
+  echo "emulator/engine; see the output of scripts/build.sh above)." >&2
   exit 1
 fi
 exec build/emulator/server/ddblab serve "$@"

@@ -2,6 +2,8 @@
 
 #include <utility>
 
+#include "emulator/engine/ops_partiql.h"
+
 namespace ddblab::engine {
 
 void Dispatcher::Register(std::string operation, Handler handler) {
@@ -30,6 +32,7 @@ std::vector<std::string> Dispatcher::Operations() const {
 void RegisterAllOps(Dispatcher& dynamodb, Dispatcher& streams) {
   RegisterTableOps(dynamodb);
   RegisterItemOps(dynamodb);
+  RegisterPartiqlOps(dynamodb);
   // Later families: RegisterQueryOps(dynamodb); RegisterBatchOps(dynamodb);
   // RegisterTransactOps(dynamodb); RegisterStreamsOps(streams); ...
   (void)streams;

@@ -145,6 +145,7 @@ Result<bool> EmulatorImpl::Settle(const std::string& name) {
     ++it;
   }
   if (!changed) return true;
+  if (!dropped.empty()) next.PruneAttributeDefinitions();
   DDBLAB_ASSIGN_OR_RETURN(auto txn, store_->Begin());
   for (int64_t id : dropped) DDBLAB_RETURN_IF_ERROR(txn->DropIndex(next.id, id));
   DDBLAB_RETURN_IF_ERROR(SaveTable(next, *txn));

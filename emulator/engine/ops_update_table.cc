@@ -150,18 +150,6 @@ Status ValidateRequest(const UpdateTableRequest& r) {
   return OkStatus();
 }
 
-void PruneDefinitions(Table* t) {
-  auto used = [&](const std::string& name) {
-    if (t->key.Contains(name)) return true;
-    for (const IndexDef& idx : t->indexes) {
-      if (idx.key.Contains(name)) return true;
-    }
-    return false;
-  };
-  std::erase_if(t->attribute_definitions,
-                [&](const KeyElement& d) { return !used(d.name); });
-}
-
 // Applies billing / throughput changes to `next`.
 Status ApplyThroughput(const UpdateTableRequest& r, const Table& current,
                        Table* next, TimePoint now) {
@@ -363,16 +351,13 @@ Result<Json> UpdateTable(EmulatorImpl& impl, const Json& request) {
   }
   if (created) {
     // New key attributes become part of the definitions.
-    for (const KeyElement* k :
-         {&created->key.hash,
-          created->key.range ? &*created->key.range
-                             : static_cast<const KeyElement*>(nullptr)}) {
-      if (k != nullptr && !next.DefinedType(k->name)) {
-        next.attribute_definitions.push_back(*k);
-      }
+    std::vector<KeyElement> keys = {created->key.hash};
+    if (created->key.range) keys.push_back(*created->key.range);
+    for (const KeyElement& k : keys) {
+      if (!next.DefinedType(k.name)) next.attribute_definitions.push_back(k);
     }
   }
-  PruneDefinitions(&next);
+  next.PruneAttributeDefinitions();
 
   if (r.stream_present) {
     if (*r.stream_enabled) {

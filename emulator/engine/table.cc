@@ -214,6 +214,18 @@ bool Table::HasLocalIndexes() const {
                      [](const IndexDef& i) { return !i.global; });
 }
 
+void Table::PruneAttributeDefinitions() {
+  auto used = [&](const std::string& attr) {
+    if (key.Contains(attr)) return true;
+    for (const IndexDef& idx : indexes) {
+      if (idx.key.Contains(attr)) return true;
+    }
+    return false;
+  };
+  std::erase_if(attribute_definitions,
+                [&](const KeyElement& d) { return !used(d.name); });
+}
+
 std::optional<AttrType> Table::DefinedType(std::string_view attr) const {
   for (const KeyElement& a : attribute_definitions) {
     if (a.name == attr) return a.type;

@@ -126,6 +126,8 @@ struct Table {
   // Whether any index is a GSI / an LSI.
   bool HasGlobalIndexes() const;
   bool HasLocalIndexes() const;
+  // Drops attribute definitions no key of the table or an index uses.
+  void PruneAttributeDefinitions();
   // The type declared for an attribute in attribute_definitions.
   std::optional<AttrType> DefinedType(std::string_view attr) const;
 

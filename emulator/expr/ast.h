@@ -205,8 +205,8 @@ struct UpdateValue {
 struct UpdateAction {
   enum class Kind { kSet, kRemove, kAdd, kDelete };
   Kind kind = Kind::kSet;
-  DocumentPath path;             // the target
-  UpdateValue value;             // kSet
+  DocumentPath path;              // the target
+  UpdateValue value;              // kSet
   value::AttributeValue operand;  // kAdd, kDelete: number or set (ADD may
                                   // also take a list: legacy AttributeUpdates)
 

@@ -215,8 +215,9 @@ bool EvaluateCondition(const Condition& c, const value::Item& item) {
       Evaluated a(c.operands[0], item);
       Evaluated b(c.operands[1], item);
       if (a.get() == nullptr || b.get() == nullptr) return false;
-      return c.kind == Condition::Kind::kBeginsWith ? BeginsWith(*a.get(), *b.get())
-                                                    : Contains(*a.get(), *b.get());
+      return c.kind == Condition::Kind::kBeginsWith
+                 ? BeginsWith(*a.get(), *b.get())
+                 : Contains(*a.get(), *b.get());
     }
     default:
       return false;

@@ -176,8 +176,8 @@ Result<std::optional<AttributeValue>> AddLeaf(const AttributeValue* current,
   }
 }
 
-Result<std::optional<AttributeValue>> DeleteLeaf(const AttributeValue* current,
-                                                 const AttributeValue& operand) {
+Result<std::optional<AttributeValue>> DeleteLeaf(
+    const AttributeValue* current, const AttributeValue& operand) {
   if (current == nullptr) return std::optional<AttributeValue>();
   if (current->type() != operand.type() || !operand.is_set()) {
     return Error::Validation(kBadType);
@@ -234,8 +234,10 @@ Result<AttributeValue> EvaluateUpdateValue(const UpdateValue& v,
       break;
   }
   if (v.args.size() != 2) return Error::Validation(kBadType);
-  DDBLAB_ASSIGN_OR_RETURN(AttributeValue a, EvaluateUpdateValue(v.args[0], item));
-  DDBLAB_ASSIGN_OR_RETURN(AttributeValue b, EvaluateUpdateValue(v.args[1], item));
+  DDBLAB_ASSIGN_OR_RETURN(AttributeValue a,
+                          EvaluateUpdateValue(v.args[0], item));
+  DDBLAB_ASSIGN_OR_RETURN(AttributeValue b,
+                          EvaluateUpdateValue(v.args[1], item));
   if (v.kind == UpdateValue::Kind::kListAppend) {
     if (a.type() != Type::kL || b.type() != Type::kL) {
       return Error::Validation(kBadType);
@@ -301,10 +303,10 @@ Result<value::Item> ApplyUpdate(const UpdateExpression& u,
   value::Item out = item;
   for (Pending& w : writes) {
     std::optional<AttributeValue>& leaf = w.leaf;
-    DDBLAB_RETURN_IF_ERROR(Modify(
-        out, w.action->path,
-        [&leaf](const AttributeValue*)
-            -> Result<std::optional<AttributeValue>> { return leaf; }));
+    DDBLAB_RETURN_IF_ERROR(
+        Modify(out, w.action->path,
+               [&leaf](const AttributeValue*)
+                   -> Result<std::optional<AttributeValue>> { return leaf; }));
   }
   // Phase 3: removals of targets that existed, last position first, so each
   // list index still names its original element.

@@ -9,9 +9,9 @@
 // the operand); DELETE subtracts set elements and removes the attribute when
 // the set becomes empty. Runtime errors are ValidationExceptions:
 //   "The document path provided in the update expression is invalid for update"
-//   "The provided expression refers to an attribute that does not exist in the item"
-//   "An operand in the update expression has an incorrect data type"
-//   and value::Number's overflow / precision texts for + - and ADD.
+//   "The provided expression refers to an attribute that does not exist in the
+//   item" "An operand in the update expression has an incorrect data type" and
+//   value::Number's overflow / precision texts for + - and ADD.
 // Beyond the expression language, ADD also accepts a list operand (appends;
 // used by legacy AttributeUpdates conversions).
 //

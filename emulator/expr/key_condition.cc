@@ -18,8 +18,8 @@ struct Term {
 };
 
 Error InvalidOperator(std::string_view op) {
-  return Error::Validation(
-      "Invalid operator used in KeyConditionExpression: " + std::string(op));
+  return Error::Validation("Invalid operator used in KeyConditionExpression: " +
+                           std::string(op));
 }
 
 Error InvalidCondition(std::string_view what) {
@@ -72,8 +72,7 @@ Status Walk(const Condition& c, std::vector<Term>* terms) {
       break;
   }
   if (c.operands.empty()) return InvalidCondition("No key attribute specified");
-  if (c.kind == Kind::kBetween &&
-      c.operands[0].kind != Operand::Kind::kPath) {
+  if (c.kind == Kind::kBetween && c.operands[0].kind != Operand::Kind::kPath) {
     return InvalidCondition(
         "BETWEEN operator must have the key attribute as its first operand");
   }
@@ -90,7 +89,8 @@ Status Walk(const Condition& c, std::vector<Term>* terms) {
     const Operand& o = c.operands[i];
     if (o.kind == Operand::Kind::kPath) {
       if (has_attr) {
-        return InvalidCondition("Multiple attribute names used in one condition");
+        return InvalidCondition(
+            "Multiple attribute names used in one condition");
       }
       if (o.path.nested()) {
         return Error::Validation(
@@ -182,8 +182,7 @@ Result<KeyCondition> AnalyzeKeyCondition(const ConditionExpression& c,
   return out;
 }
 
-Result<KeyCondition> ParseKeyCondition(std::string_view text,
-                                       Placeholders& ph,
+Result<KeyCondition> ParseKeyCondition(std::string_view text, Placeholders& ph,
                                        const KeySchemaInfo& schema) {
   DDBLAB_ASSIGN_OR_RETURN(
       ConditionExpression c,

@@ -55,8 +55,7 @@ struct KeyCondition {
   std::optional<RangeCondition> range;
 };
 
-Result<KeyCondition> ParseKeyCondition(std::string_view text,
-                                       Placeholders& ph,
+Result<KeyCondition> ParseKeyCondition(std::string_view text, Placeholders& ph,
                                        const KeySchemaInfo& schema);
 
 // The key analysis alone, on an already parsed condition.

@@ -4,7 +4,9 @@
 namespace ddblab::expr {
 namespace {
 
-bool IsAlpha(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
+bool IsAlpha(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+}
 bool IsDigit(char c) { return c >= '0' && c <= '9'; }
 bool IsIdentPart(char c) { return IsAlpha(c) || IsDigit(c) || c == '_'; }
 bool IsSpace(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; }
@@ -58,8 +60,8 @@ Token Lexer::Next() {
   } else if (c == '#' || c == ':') {
     size_t e = ident_run(pos_ + 1);
     if (e > pos_ + 1) {
-      t.kind = c == '#' ? TokenKind::kNamePlaceholder
-                        : TokenKind::kValuePlaceholder;
+      t.kind =
+          c == '#' ? TokenKind::kNamePlaceholder : TokenKind::kValuePlaceholder;
       len = e - pos_;
     } else {
       t.kind = TokenKind::kUnknown;
@@ -67,15 +69,33 @@ Token Lexer::Next() {
   } else {
     const char next = pos_ + 1 < n ? text_[pos_ + 1] : '\0';
     switch (c) {
-      case '(': t.kind = TokenKind::kLParen; break;
-      case ')': t.kind = TokenKind::kRParen; break;
-      case '[': t.kind = TokenKind::kLBracket; break;
-      case ']': t.kind = TokenKind::kRBracket; break;
-      case ',': t.kind = TokenKind::kComma; break;
-      case '.': t.kind = TokenKind::kDot; break;
-      case '=': t.kind = TokenKind::kEq; break;
-      case '+': t.kind = TokenKind::kPlus; break;
-      case '-': t.kind = TokenKind::kMinus; break;
+      case '(':
+        t.kind = TokenKind::kLParen;
+        break;
+      case ')':
+        t.kind = TokenKind::kRParen;
+        break;
+      case '[':
+        t.kind = TokenKind::kLBracket;
+        break;
+      case ']':
+        t.kind = TokenKind::kRBracket;
+        break;
+      case ',':
+        t.kind = TokenKind::kComma;
+        break;
+      case '.':
+        t.kind = TokenKind::kDot;
+        break;
+      case '=':
+        t.kind = TokenKind::kEq;
+        break;
+      case '+':
+        t.kind = TokenKind::kPlus;
+        break;
+      case '-':
+        t.kind = TokenKind::kMinus;
+        break;
       case '<':
         if (next == '>') {
           t.kind = TokenKind::kNe;

@@ -64,8 +64,8 @@ bool ParserBase::SyntaxError() {
   const Token* next = nullptr;
   if (cur_.kind != TokenKind::kEof) next = &Peek();
   return Fail(InvalidExpression(
-      kind_, SyntaxErrorMessage(text_, has_prev_ ? &prev_ : nullptr, cur_,
-                                next)));
+      kind_,
+      SyntaxErrorMessage(text_, has_prev_ ? &prev_ : nullptr, cur_, next)));
 }
 
 bool ParserBase::Expect(TokenKind kind) {
@@ -139,8 +139,7 @@ bool ParserBase::ParsePathTail(DocumentPath* out, bool* resolved) {
       }
       Advance();
       if (!Expect(TokenKind::kRBracket)) return false;
-      out->elements.push_back(
-          PathElement::Index(static_cast<uint32_t>(index)));
+      out->elements.push_back(PathElement::Index(static_cast<uint32_t>(index)));
     } else {
       break;
     }

@@ -13,210 +13,33 @@
 //            | '(' operand ')' [path steps]
 // A parenthesised operand at the start of a condition, `(a) < :v`, is
 // recognised after its ')' by what follows, so the parser never backtracks.
+// Semantic checks live in parser_condition_checks.cc.
 #include <utility>
 
 #include "emulator/expr/parser.h"
-#include "emulator/expr/parser_internal.h"
-#include "emulator/value/codec.h"
+#include "emulator/expr/parser_condition_internal.h"
 
 namespace ddblab::expr {
-namespace {
+namespace internal {
 
-using internal::Note;
-using internal::Slot;
-using value::AttributeValue;
-using Type = AttributeValue::Type;
-
-// An operand while parsing: may still be any function call, which the
-// semantic checks then accept (size) or reject.
-struct POperand {
-  enum class Kind { kPath, kValue, kFunction };
-  Kind kind = Kind::kValue;
-  DocumentPath path;
-  AttributeValue value;
-  std::string_view name;  // kFunction
-  std::vector<POperand> args;
-  int parens = 0;
-  bool resolved = true;  // all placeholders defined
-  bool has_type = false;  // statically known type (constants, size(), ...)
-  Type type = Type::kNull;
-};
-
-// A parsed primary: a condition, or (only inside parentheses) an operand
-// still waiting for its comparator.
-struct PNode {
-  bool is_operand = false;
-  POperand operand;
-  Condition cond;
-  int parens = 0;
-};
-
-enum class Func {
-  kUnknown,
-  kAttributeExists,
-  kAttributeNotExists,
-  kAttributeType,
-  kBeginsWith,
-  kContains,
-  kSize,
-  kUpdateOnly,  // list_append, if_not_exists
-};
-
-Func LookupFunction(std::string_view name) {
-  if (name == "attribute_exists") return Func::kAttributeExists;
-  if (name == "attribute_not_exists") return Func::kAttributeNotExists;
-  if (name == "attribute_type") return Func::kAttributeType;
-  if (name == "begins_with") return Func::kBeginsWith;
-  if (name == "contains") return Func::kContains;
-  if (name == "size") return Func::kSize;
-  if (name == "list_append" || name == "if_not_exists") {
-    return Func::kUpdateOnly;
-  }
-  return Func::kUnknown;
+bool ConditionParser::IsGrammarKeyword(const Token& t) const {
+  return t.IsKeyword("AND") || t.IsKeyword("OR") || t.IsKeyword("NOT") ||
+         t.IsKeyword("BETWEEN") || t.IsKeyword("IN");
 }
 
-bool IsBooleanFunction(Func f) {
-  return f == Func::kAttributeExists || f == Func::kAttributeNotExists ||
-         f == Func::kAttributeType || f == Func::kBeginsWith ||
-         f == Func::kContains;
-}
-
-size_t Arity(Func f) {
-  switch (f) {
-    case Func::kAttributeExists:
-    case Func::kAttributeNotExists:
-    case Func::kSize:
-      return 1;
+bool ConditionParser::AtConditionTail() const {
+  switch (cur().kind) {
+    case TokenKind::kEq:
+    case TokenKind::kNe:
+    case TokenKind::kLt:
+    case TokenKind::kLe:
+    case TokenKind::kGt:
+    case TokenKind::kGe:
+      return true;
     default:
-      return 2;
+      return cur().IsKeyword("BETWEEN") || cur().IsKeyword("IN");
   }
 }
-
-bool IsScalarType(Type t) {
-  return t == Type::kS || t == Type::kN || t == Type::kB;
-}
-
-// "{N:1}" as DynamoDB renders a constant in BETWEEN messages.
-std::string RenderConstant(const AttributeValue& v) {
-  std::string out = "{";
-  out += AttributeValue::TypeName(v.type());
-  out += ":";
-  switch (v.type()) {
-    case Type::kS:
-      out += v.s();
-      break;
-    case Type::kN:
-      out += v.n().ToString();
-      break;
-    case Type::kB:
-      out += value::Base64Encode(v.b());
-      break;
-    case Type::kBool:
-      out += v.boolean() ? "true" : "false";
-      break;
-    case Type::kNull:
-      out += "true";
-      break;
-    default:
-      out += value::EncodeAttributeValue(v).dump();
-      break;
-  }
-  out += "}";
-  return out;
-}
-
-// -1, 0, 1 for two values of the same scalar type.
-int CompareScalars(const AttributeValue& a, const AttributeValue& b) {
-  switch (a.type()) {
-    case Type::kN: {
-      auto c = a.n() <=> b.n();
-      return c < 0 ? -1 : (c > 0 ? 1 : 0);
-    }
-    case Type::kS: {
-      int c = a.s().compare(b.s());
-      return c < 0 ? -1 : (c > 0 ? 1 : 0);
-    }
-    case Type::kB: {
-      int c = a.b().compare(b.b());
-      return c < 0 ? -1 : (c > 0 ? 1 : 0);
-    }
-    default:
-      return 0;
-  }
-}
-
-std::string OperandTypeMessage(std::string_view op, std::string_view type) {
-  std::string msg =
-      "Incorrect operand type for operator or function; operator or "
-      "function: ";
-  msg += op;
-  msg += ", operand type: ";
-  msg += type;
-  return msg;
-}
-
-std::string MisusedMessage(std::string_view name) {
-  return "The function is not allowed to be used this way in an expression; "
-         "function: " +
-         std::string(name);
-}
-
-class ConditionParser final : public internal::ParserBase {
- public:
-  ConditionParser(std::string_view text, ExpressionKind kind, Placeholders& ph)
-      : ParserBase(text, kind, ph) {}
-
-  Result<ConditionExpression> Run();
-
- private:
-  bool IsGrammarKeyword(const Token& t) const override {
-    return t.IsKeyword("AND") || t.IsKeyword("OR") || t.IsKeyword("NOT") ||
-           t.IsKeyword("BETWEEN") || t.IsKeyword("IN");
-  }
-  bool AtConditionTail() const {
-    switch (cur().kind) {
-      case TokenKind::kEq:
-      case TokenKind::kNe:
-      case TokenKind::kLt:
-      case TokenKind::kLe:
-      case TokenKind::kGt:
-      case TokenKind::kGe:
-        return true;
-      default:
-        return cur().IsKeyword("BETWEEN") || cur().IsKeyword("IN");
-    }
-  }
-
-  bool ParseOr(PNode* out, bool allow_operand);
-  bool ParseAnd(PNode* out, bool allow_operand);
-  bool ParseNot(PNode* out, bool allow_operand);
-  bool ParsePrimary(PNode* out, bool allow_operand);
-  bool ParseConditionTail(POperand left, PNode* out);
-  bool ParseOperand(POperand* out);
-
-  // Semantic checks (recorded in slots, never fatal).
-  void CheckFunctionCall(POperand* call);
-  void CheckMisused(const POperand& arg);
-  void CheckDistinct(std::string_view op, const POperand& a,
-                     const POperand& b);
-  void CheckOrderable(std::string_view op, const POperand& x);
-  void ConditionComplete();
-  Condition FunctionCondition(POperand call);
-
-  // Converts a checked operand; false if it cannot appear in the AST (only
-  // possible when an error has been recorded).
-  bool ToOperand(POperand p, Operand* out);
-  bool ToOperandImpl(POperand p, Operand* out);
-
-  Slot parens_;
-  Slot unknown_function_;
-  Slot misused_function_;
-  Slot operand_count_;
-  Slot distinct_;
-  Slot function_;
-  Slot condition_;  // the first condition that had any of the four above
-  bool incomplete_ = false;
-};
 
 Result<ConditionExpression> ConditionParser::Run() {
   PNode root;
@@ -227,7 +50,7 @@ Result<ConditionExpression> ConditionParser::Run() {
   ConditionComplete();
   for (const Slot* slot : {&parens_, &unknown_function_, &misused_function_,
                            &reserved_, &condition_}) {
-    if (*slot) return internal::InvalidExpression(kind_, **slot);
+    if (*slot) return InvalidExpression(kind_, **slot);
   }
   if (incomplete_) {
     // Unreachable: an operand is only dropped when an error was recorded.
@@ -293,13 +116,15 @@ bool ConditionParser::ParsePrimary(PNode* out, bool allow_operand) {
     if (!ParseOr(&inner, true) || !Expect(TokenKind::kRParen)) return false;
     LeaveNesting();
     if (!inner.is_operand) {
-      if (inner.parens > 0) Note(parens_, "The expression has redundant parentheses;");
+      if (inner.parens > 0)
+        Note(parens_, "The expression has redundant parentheses;");
       *out = std::move(inner);
       out->parens++;
       return true;
     }
     POperand& op = inner.operand;
-    if (op.parens > 0) Note(parens_, "The expression has redundant parentheses;");
+    if (op.parens > 0)
+      Note(parens_, "The expression has redundant parentheses;");
     op.parens++;
     if (op.kind == POperand::Kind::kPath &&
         (cur().kind == TokenKind::kDot || cur().kind == TokenKind::kLBracket)) {
@@ -356,30 +181,13 @@ bool ConditionParser::ParseConditionTail(POperand left, PNode* out) {
     CheckOrderable("BETWEEN", left);
     CheckOrderable("BETWEEN", lo);
     CheckOrderable("BETWEEN", hi);
-    if (lo.kind == POperand::Kind::kValue && hi.kind == POperand::Kind::kValue &&
-        lo.resolved && hi.resolved) {
-      std::string bounds = "lower bound operand: AttributeValue: " +
-                           RenderConstant(lo.value) +
-                           ", upper bound operand: AttributeValue: " +
-                           RenderConstant(hi.value);
-      if (lo.value.type() != hi.value.type()) {
-        Note(function_,
-             "The BETWEEN operator requires same data type for lower and "
-             "upper bounds; " +
-                 bounds);
-      } else if (IsScalarType(lo.value.type()) &&
-                 CompareScalars(lo.value, hi.value) > 0) {
-        Note(function_,
-             "The BETWEEN operator requires upper bound to be greater than or "
-             "equal to lower bound; " +
-                 bounds);
-      }
-    }
+    CheckBetweenBounds(lo, hi);
     Operand x, l, h;
     bool ok = ToOperand(std::move(left), &x);
     ok = ToOperand(std::move(lo), &l) && ok;
     ok = ToOperand(std::move(hi), &h) && ok;
-    if (ok) out->cond = Condition::Between(std::move(x), std::move(l), std::move(h));
+    if (ok)
+      out->cond = Condition::Between(std::move(x), std::move(l), std::move(h));
     ConditionComplete();
     return true;
   }
@@ -392,7 +200,7 @@ bool ConditionParser::ParseConditionTail(POperand left, PNode* out) {
       if (!ParseOperand(&item)) return false;
       list.push_back(std::move(item));
       if (list.size() > static_cast<size_t>(kMaxInOperands)) {
-        return Fail(internal::InvalidExpression(
+        return Fail(InvalidExpression(
             kind_,
             "The IN operator is provided with too many operands; number of "
             "operands: " +
@@ -465,7 +273,8 @@ bool ConditionParser::ParseOperand(POperand* out) {
       Advance();
       if (!ParseOperand(out) || !Expect(TokenKind::kRParen)) return false;
       LeaveNesting();
-      if (out->parens > 0) Note(parens_, "The expression has redundant parentheses;");
+      if (out->parens > 0)
+        Note(parens_, "The expression has redundant parentheses;");
       out->parens++;
       if (out->kind == POperand::Kind::kPath &&
           (cur().kind == TokenKind::kDot ||
@@ -476,7 +285,7 @@ bool ConditionParser::ParseOperand(POperand* out) {
     }
     case TokenKind::kValuePlaceholder: {
       out->kind = POperand::Kind::kValue;
-      const AttributeValue* v = ResolveValue(t);
+      const value::AttributeValue* v = ResolveValue(t);
       if (v != nullptr) {
         out->value = *v;
         out->has_type = true;
@@ -515,202 +324,13 @@ bool ConditionParser::ParseOperand(POperand* out) {
   }
 }
 
-void ConditionParser::CheckMisused(const POperand& arg) {
-  if (arg.kind == POperand::Kind::kFunction && arg.name != "size") {
-    Note(misused_function_, MisusedMessage(arg.name));
-  }
-}
-
-void ConditionParser::CheckDistinct(std::string_view op, const POperand& a,
-                                    const POperand& b) {
-  if (a.kind != POperand::Kind::kPath || b.kind != POperand::Kind::kPath ||
-      !a.resolved || !b.resolved || !(a.path == b.path)) {
-    return;
-  }
-  Note(distinct_,
-       "The first operand must be distinct from the remaining operands for "
-       "this operator or function; operator: " +
-           std::string(op) + ", first operand: " + RenderPath(a.path));
-}
-
-void ConditionParser::CheckOrderable(std::string_view op, const POperand& x) {
-  if (x.kind == POperand::Kind::kValue && x.has_type &&
-      !IsScalarType(x.type)) {
-    Note(function_,
-         OperandTypeMessage(op, AttributeValue::TypeName(x.type)));
-  }
-}
-
-void ConditionParser::CheckFunctionCall(POperand* call) {
-  for (const POperand& arg : call->args) CheckMisused(arg);
-  const Func f = LookupFunction(call->name);
-  if (f == Func::kUnknown) {
-    Note(unknown_function_,
-         "Invalid function name; function: " + std::string(call->name));
-    return;
-  }
-  if (f == Func::kUpdateOnly) {
-    Note(misused_function_, MisusedMessage(call->name));
-    return;
-  }
-  if (call->args.size() != Arity(f)) {
-    Note(operand_count_,
-         "Incorrect number of operands for operator or function; operator or "
-         "function: " +
-             std::string(call->name) +
-             ", number of operands: " + std::to_string(call->args.size()));
-    return;
-  }
-  if (call->args.size() == 2) {
-    CheckDistinct(call->name, call->args[0], call->args[1]);
-  }
-  const POperand& a0 = call->args[0];
-  switch (f) {
-    case Func::kAttributeExists:
-    case Func::kAttributeNotExists:
-      if (a0.kind != POperand::Kind::kPath) {
-        Note(function_,
-             "Operator or function requires a document path; operator or "
-             "function: " +
-                 std::string(call->name));
-      }
-      break;
-    case Func::kBeginsWith:
-      for (const POperand& arg : call->args) {
-        if (arg.has_type && arg.type != Type::kS && arg.type != Type::kB) {
-          Note(function_, OperandTypeMessage(
-                              "begins_with", AttributeValue::TypeName(arg.type)));
-          break;
-        }
-      }
-      break;
-    case Func::kAttributeType: {
-      const POperand& t = call->args[1];
-      if (!t.has_type) {
-        if (t.resolved) {
-          Note(function_, OperandTypeMessage("attribute_type",
-                                             "{NS,SS,L,BS,N,M,B,BOOL,NULL,S}"));
-        }
-      } else if (t.type != Type::kS) {
-        Note(function_, OperandTypeMessage("attribute_type",
-                                           AttributeValue::TypeName(t.type)));
-      } else {
-        Type ignored;
-        if (t.kind != POperand::Kind::kValue ||
-            !AttributeValue::TypeFromName(t.value.s(), &ignored)) {
-          Note(function_,
-               "Invalid attribute type name found; type: " +
-                   (t.kind == POperand::Kind::kValue ? t.value.s()
-                                                     : std::string()) +
-                   ", valid types: {B,NULL,SS,BOOL,L,BS,N,NS,S,M}");
-        }
-      }
-      break;
-    }
-    case Func::kSize:
-      if (a0.has_type && (a0.type == Type::kN || a0.type == Type::kBool ||
-                          a0.type == Type::kNull)) {
-        Note(function_,
-             OperandTypeMessage("size", AttributeValue::TypeName(a0.type)));
-      }
-      break;
-    default:
-      break;
-  }
-  call->has_type = true;
-  call->type = f == Func::kSize ? Type::kN : Type::kBool;
-}
-
-void ConditionParser::ConditionComplete() {
-  if (condition_) return;
-  for (Slot* slot :
-       {&undefined_any_, &operand_count_, &distinct_, &function_}) {
-    if (*slot) {
-      condition_ = *slot;
-      return;
-    }
-  }
-}
-
-Condition ConditionParser::FunctionCondition(POperand call) {
-  const Func f = LookupFunction(call.name);
-  Condition c;
-  if (f == Func::kSize) Note(misused_function_, MisusedMessage(call.name));
-  if (!IsBooleanFunction(f) || call.args.size() != Arity(f)) {
-    incomplete_ = true;
-  } else {
-    switch (f) {
-      case Func::kAttributeExists:
-        c.kind = Condition::Kind::kAttributeExists;
-        break;
-      case Func::kAttributeNotExists:
-        c.kind = Condition::Kind::kAttributeNotExists;
-        break;
-      case Func::kAttributeType:
-        c.kind = Condition::Kind::kAttributeType;
-        break;
-      case Func::kBeginsWith:
-        c.kind = Condition::Kind::kBeginsWith;
-        break;
-      default:
-        c.kind = Condition::Kind::kContains;
-        break;
-    }
-    if (f == Func::kAttributeType) {
-      const POperand& t = call.args[1];
-      if (t.kind == POperand::Kind::kValue && t.resolved &&
-          t.value.type() == Type::kS) {
-        AttributeValue::TypeFromName(t.value.s(), &c.attribute_type);
-      }
-      call.args.pop_back();
-    }
-    for (POperand& arg : call.args) {
-      Operand o;
-      if (ToOperand(std::move(arg), &o)) c.operands.push_back(std::move(o));
-    }
-  }
-  ConditionComplete();
-  return c;
-}
-
-bool ConditionParser::ToOperand(POperand p, Operand* out) {
-  if (!p.resolved || !ToOperandImpl(std::move(p), out)) {
-    incomplete_ = true;
-    return false;
-  }
-  return true;
-}
-
-bool ConditionParser::ToOperandImpl(POperand p, Operand* out) {
-  switch (p.kind) {
-    case POperand::Kind::kPath:
-      *out = Operand::Path(std::move(p.path));
-      return true;
-    case POperand::Kind::kValue:
-      *out = Operand::Value(std::move(p.value));
-      return true;
-    case POperand::Kind::kFunction:
-      if (p.name != "size" || p.args.size() != 1) return false;
-      if (p.args[0].kind == POperand::Kind::kPath && p.args[0].resolved) {
-        *out = Operand::SizeOf(std::move(p.args[0].path));
-        return true;
-      }
-      if (p.args[0].kind == POperand::Kind::kValue && p.args[0].resolved) {
-        *out = Operand::SizeOfValue(std::move(p.args[0].value));
-        return true;
-      }
-      return false;
-  }
-  return false;
-}
-
-}  // namespace
+}  // namespace internal
 
 Result<ConditionExpression> ParseCondition(std::string_view text,
                                            ExpressionKind kind,
                                            Placeholders& ph) {
   if (auto e = internal::CheckExpressionText(text, kind)) return *std::move(e);
-  ConditionParser parser(text, kind, ph);
+  internal::ConditionParser parser(text, kind, ph);
   return parser.Run();
 }
 

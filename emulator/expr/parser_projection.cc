@@ -38,7 +38,8 @@ class ProjectionParser final : public internal::ParserBase {
         }
       }
     }
-    for (const Slot* slot : {&reserved_, &undefined_name_, &overlap, &conflict}) {
+    for (const Slot* slot :
+         {&reserved_, &undefined_name_, &overlap, &conflict}) {
       if (*slot) return internal::InvalidExpression(kind_, **slot);
     }
     return expr;

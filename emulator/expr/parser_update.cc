@@ -137,7 +137,8 @@ Result<UpdateExpression> UpdateParser::Run() {
         if (!ParseSetValue(&value)) return *std::move(fatal_);
         UpdateValue v;
         if (ToValue(std::move(value), &v) && resolved) {
-          expr.actions.push_back(UpdateAction::Set(std::move(path), std::move(v)));
+          expr.actions.push_back(
+              UpdateAction::Set(std::move(path), std::move(v)));
         } else {
           incomplete_ = true;
         }
@@ -154,10 +155,9 @@ Result<UpdateExpression> UpdateParser::Run() {
     }
   } while (cur().kind != TokenKind::kEof);
 
-  for (const Slot* slot :
-       {&reserved_, &unknown_function_, &misused_function_, &section_,
-        &undefined_name_, &undefined_value_, &overlap_, &conflict_,
-        &operand_type_, &function_}) {
+  for (const Slot* slot : {&reserved_, &unknown_function_, &misused_function_,
+                           &section_, &undefined_name_, &undefined_value_,
+                           &overlap_, &conflict_, &operand_type_, &function_}) {
     if (*slot) return internal::InvalidExpression(kind_, **slot);
   }
   if (incomplete_) {
@@ -318,8 +318,8 @@ void UpdateParser::CheckFunction(const UOperand& call) {
   const bool arithmetic = name == "+" || name == "-";
   const bool list_append = name == "list_append";
   if (!arithmetic && !list_append && name != "if_not_exists") {
-    Note(unknown_function_, "Invalid function name; function: " +
-                                std::string(name));
+    Note(unknown_function_,
+         "Invalid function name; function: " + std::string(name));
     return;
   }
   if (list_append) {

@@ -23,8 +23,8 @@ namespace ddblab::expr {
 inline constexpr size_t kMaxPathDepth = 32;
 
 struct PathElement {
-  std::string name;     // a map member (or the top-level attribute)
-  uint32_t index = 0;   // a list index, when is_index
+  std::string name;    // a map member (or the top-level attribute)
+  uint32_t index = 0;  // a list index, when is_index
   bool is_index = false;
 
   static PathElement Name(std::string n) {

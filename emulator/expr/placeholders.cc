@@ -24,9 +24,9 @@ bool IsPlaceholderKey(std::string_view key, char sigil) {
 // (shared/spec/wire.md "SerializationException messages").
 Error NotAStringError(const nlohmann::json& j) {
   if (j.is_boolean()) {
-    return Error::Serialization(j.get<bool>()
-                                    ? "TRUE_VALUE cannot be converted to String"
-                                    : "FALSE_VALUE cannot be converted to String");
+    return Error::Serialization(
+        j.get<bool>() ? "TRUE_VALUE cannot be converted to String"
+                      : "FALSE_VALUE cannot be converted to String");
   }
   if (j.is_number_integer()) {
     return Error::Serialization("NUMBER_VALUE cannot be converted to String");
@@ -95,8 +95,9 @@ Result<Placeholders> Placeholders::Create(const nlohmann::json* names,
         Error e = std::move(decoded).error();
         if (e.type != ErrorType::kValidation) return e;
         if (!value_error) {
-          e.message = "ExpressionAttributeValues contains invalid value: " +
-                      e.message + " for key " + key;
+          e.message =
+              "ExpressionAttributeValues contains invalid value: " + e.message +
+              " for key " + key;
           value_error = std::move(e);
         }
         continue;

@@ -2,8 +2,10 @@
 // ExpressionAttributeValues.
 //
 // Create() validates both maps the way DynamoDB does, in its order
-// (shared/spec/expressions.md §6): names map emptiness and key syntax, then
-// values map emptiness and key syntax, then each value's contents. Parsing an
+// (shared/spec/expressions.md §6): JSON shape first (a name that is not a
+// string, a value that does not decode: SerializationException), then names
+// map emptiness and key syntax, values map emptiness and key syntax, and each
+// value's contents. Parsing an
 // expression looks placeholders up here, which marks them used;
 // CheckAllUsed() then reports any name or value no expression of the request
 // referenced. Entries are kept sorted by key in flat vectors: lookups are a
@@ -31,7 +33,8 @@ class Placeholders {
   //   "ExpressionAttributeValues contains invalid value: <inner> for key <:k>"
   //   for a ValidationException from value::DecodeAttributeValue. A
   //   SerializationException from decoding (wrong JSON shape) is returned
-  //   unchanged, as DynamoDB's JSON layer reports it before validation.
+  //   unchanged and first, as DynamoDB's deserializer reports it before any
+  //   validation.
   static Result<Placeholders> Create(const nlohmann::json* names,
                                      const nlohmann::json* values);
 

@@ -85,7 +85,8 @@ value::Item Project(const ProjectionExpression& p, const value::Item& item) {
     sel->whole = true;
     sel->value = *v;
   }
-  for (const auto& [name, sel] : nested) out.insert_or_assign(name, sel.Build());
+  for (const auto& [name, sel] : nested)
+    out.insert_or_assign(name, sel.Build());
   return out;
 }
 

@@ -1,6 +1,7 @@
 // ExecuteStatement and the helpers the three PartiQL operations share.
 #include "emulator/partiql/executor.h"
 
+#include <cctype>
 #include <cstdint>
 #include <cstdio>
 #include <utility>

@@ -1,6 +1,6 @@
 #include "emulator/partiql/literal.h"
 
-#include <set>
+#include <cstdint>
 #include <string>
 #include <utility>
 
@@ -52,12 +52,68 @@ Error ParameterCountMismatch() {
       "Number of parameters in request and statement don't match.");
 }
 
+namespace {
+
+// A number DynamoDB's PartiQL reads like Java's BigDecimal: an exponent that
+// does not fit a 32-bit integer can't be converted at all (pinned on AWS:
+// partiqlParameterNumbers.test.ts, "The parameter cannot be converted to a
+// numeric value: 1e99999999999").
+bool ExponentFits(const std::string& text) {
+  size_t e = text.find_first_of("eE");
+  if (e == std::string::npos) return true;
+  size_t i = e + 1;
+  if (i < text.size() && (text[i] == '+' || text[i] == '-')) ++i;
+  int64_t exponent = 0;
+  for (; i < text.size(); ++i) {
+    if (text[i] < '0' || text[i] > '9') return true;  // Number::Parse words it
+    exponent = exponent * 10 + (text[i] - '0');
+    if (exponent > 2147483648LL) return false;
+  }
+  bool negative = text.find('-', e) != std::string::npos;
+  return negative ? exponent <= 2147483648LL : exponent <= 2147483647LL;
+}
+
+// The first number in `value` (document order) whose exponent doesn't fit.
+const Json* UnconvertibleNumber(const Json& value) {
+  if (!value.is_object() || value.size() != 1) return nullptr;
+  auto first = value.begin();
+  const std::string& type = first.key();
+  const Json& body = first.value();
+  if (type == "N" && body.is_string() &&
+      !ExponentFits(body.get<std::string>())) {
+    return &body;
+  }
+  if (type == "NS" && body.is_array()) {
+    for (const Json& n : body) {
+      if (n.is_string() && !ExponentFits(n.get<std::string>())) return &n;
+    }
+  }
+  if (type == "L" && body.is_array()) {
+    for (const Json& element : body) {
+      if (const Json* bad = UnconvertibleNumber(element)) return bad;
+    }
+  }
+  if (type == "M" && body.is_object()) {
+    for (const auto& [name, member] : body.items()) {
+      if (const Json* bad = UnconvertibleNumber(member)) return bad;
+    }
+  }
+  return nullptr;
+}
+
+}  // namespace
+
 Status ValidateParameters(const Json& parameters) {
   if (parameters.is_null()) return OkStatus();
   if (!parameters.is_array()) {
     return Error::Serialization("Unexpected field type");
   }
   for (const Json& parameter : parameters) {
+    if (const Json* bad = UnconvertibleNumber(parameter)) {
+      return Error::Validation(
+          "The parameter cannot be converted to a numeric value: " +
+          bad->get<std::string>());
+    }
     Result<value::AttributeValue> decoded =
         value::DecodeAttributeValue(parameter);
     if (!decoded.ok()) {

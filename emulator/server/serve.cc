@@ -3,7 +3,11 @@
 #include <pthread.h>
 #include <signal.h>
 
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
 #include <mutex>
+#include <stop_token>
 #include <thread>
 #include <utility>
 
@@ -14,6 +18,9 @@
 
 namespace ddblab::server {
 namespace {
+
+// How long shutdown waits for open (idle keep-alive) connections to close.
+constexpr auto kConnectionGrace = std::chrono::milliseconds(500);
 
 sigset_t ShutdownSignals() {
   sigset_t set;
@@ -142,8 +149,10 @@ int RunServe(const ServeConfig& config, const ServeHooks& hooks,
   pthread_t main_thread = pthread_self();
   std::mutex stop_mu;
   bool stopping = false;  // guarded by stop_mu
-  std::thread serving([&server, &stop_mu, &stopping, main_thread] {
+  std::stop_source served;
+  std::thread serving([&server, &stop_mu, &stopping, &served, main_thread] {
     server.Serve();
+    served.request_stop();
     // Wake the main thread if serving ended on its own (not by Shutdown).
     std::lock_guard<std::mutex> lock(stop_mu);
     if (!stopping) pthread_kill(main_thread, SIGTERM);
@@ -155,18 +164,31 @@ int RunServe(const ServeConfig& config, const ServeHooks& hooks,
     std::lock_guard<std::mutex> lock(stop_mu);
     stopping = true;
   }
-  logger.Log(LogLevel::kInfo, "shutting down: finishing in-flight requests");
+  logger.Log(LogLevel::kInfo, "shutting down");
   server.Shutdown();
   handler.Reset();  // closes the database
-  logger.Log(LogLevel::kInfo, "database closed; waiting for open connections");
+  logger.Log(LogLevel::kDebug,
+             "database closed; waiting for open connections to finish");
   // Consume any signal already pending, then let a second signal end the
   // process at once: nothing is left to save.
   const timespec zero{0, 0};
   while (sigtimedwait(&signals, nullptr, &zero) > 0) {
   }
   pthread_sigmask(SIG_UNBLOCK, &signals, nullptr);
+  // Idle keep-alive connections hold their workers until the keep-alive
+  // timeout; give them a moment, then leave without them (every request
+  // was answered and the database is closed).
+  bool finished =
+      !clock->SleepUntil(clock->Now() + kConnectionGrace, served.get_token());
+  if (!finished) {
+    logger.Log(LogLevel::kDebug, "leaving idle connections behind");
+    out.flush();
+    err.flush();
+    std::fflush(nullptr);
+    std::_Exit(0);  // the workers still reference `server`: do not unwind
+  }
   serving.join();
-  logger.Log(LogLevel::kInfo, "stopped");
+  logger.Log(LogLevel::kDebug, "stopped");
   return 0;
 }
 

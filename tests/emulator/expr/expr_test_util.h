@@ -58,8 +58,8 @@ template <class T>
   if (r.ok()) return ::testing::AssertionFailure() << "succeeded";
   if (r.error().type != type || r.error().message != message) {
     return ::testing::AssertionFailure()
-           << "got " << ToString(r.error()) << "\nwant "
-           << ErrorTypeName(type) << ": " << message;
+           << "got " << ToString(r.error()) << "\nwant " << ErrorTypeName(type)
+           << ": " << message;
   }
   return ::testing::AssertionSuccess();
 }

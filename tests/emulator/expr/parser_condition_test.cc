@@ -39,9 +39,11 @@ std::string Syntax(std::string_view param, std::string_view token,
 
 TEST(ParseConditionTest, EmptyExpression) {
   EXPECT_TRUE(IsValidation(
-      Cond(""), "Invalid ConditionExpression: The expression can not be empty;"));
+      Cond(""),
+      "Invalid ConditionExpression: The expression can not be empty;"));
   EXPECT_TRUE(IsValidation(
-      Filter(""), "Invalid FilterExpression: The expression can not be empty;"));
+      Filter(""),
+      "Invalid FilterExpression: The expression can not be empty;"));
   Placeholders ph;
   EXPECT_TRUE(IsValidation(
       ParseCondition("", ExpressionKind::kKeyCondition, ph),
@@ -49,23 +51,28 @@ TEST(ParseConditionTest, EmptyExpression) {
 }
 
 TEST(ParseConditionTest, SyntaxErrorsNameTheTokenAndItsNeighbours) {
-  EXPECT_TRUE(IsValidation(Cond("foo"), Syntax("ConditionExpression", "<EOF>", "foo")));
+  EXPECT_TRUE(
+      IsValidation(Cond("foo"), Syntax("ConditionExpression", "<EOF>", "foo")));
   EXPECT_TRUE(IsValidation(Cond("attribute_not_exists("),
                            Syntax("ConditionExpression", "<EOF>", "(")));
   EXPECT_TRUE(IsValidation(Filter("contains (themes, :theme"),
                            Syntax("FilterExpression", "<EOF>", ":theme")));
-  EXPECT_TRUE(IsValidation(Cond("a-b"), Syntax("ConditionExpression", "-", "a-b")));
-  EXPECT_TRUE(IsValidation(Filter("tenantAgent:abc123-"),
-                           Syntax("FilterExpression", ":abc123",
-                                  "tenantAgent:abc123-")));
+  EXPECT_TRUE(
+      IsValidation(Cond("a-b"), Syntax("ConditionExpression", "-", "a-b")));
+  EXPECT_TRUE(IsValidation(
+      Filter("tenantAgent:abc123-"),
+      Syntax("FilterExpression", ":abc123", "tenantAgent:abc123-")));
   EXPECT_TRUE(IsValidation(Filter("a = :s AND ()"),
                            Syntax("FilterExpression", ")", "()")));
-  EXPECT_TRUE(IsValidation(Filter("a > 4"), Syntax("FilterExpression", "4", "> 4")));
+  EXPECT_TRUE(
+      IsValidation(Filter("a > 4"), Syntax("FilterExpression", "4", "> 4")));
   EXPECT_TRUE(IsValidation(Filter("hits : incr"),
                            Syntax("FilterExpression", ":", "hits : incr")));
-  EXPECT_TRUE(IsValidation(Filter("\xC3\xBC > a"),
-                           Syntax("FilterExpression", "\xC3\xBC", "\xC3\xBC >")));
-  EXPECT_TRUE(IsValidation(Filter("   "), Syntax("FilterExpression", "<EOF>", "")));
+  EXPECT_TRUE(
+      IsValidation(Filter("\xC3\xBC > a"),
+                   Syntax("FilterExpression", "\xC3\xBC", "\xC3\xBC >")));
+  EXPECT_TRUE(
+      IsValidation(Filter("   "), Syntax("FilterExpression", "<EOF>", "")));
 }
 
 TEST(ParseConditionTest, OtherSyntaxErrors) {
@@ -110,25 +117,50 @@ TEST(ParseConditionTest, OtherSyntaxErrors) {
     auto r = Filter(text, R"({"#n": "n", "#d": "d", "#_": "u"})");
     ASSERT_FALSE(r.ok()) << text;
     EXPECT_EQ(r.error().type, ErrorType::kValidation);
-    EXPECT_EQ(r.error().message.rfind("Invalid FilterExpression: Syntax error; ", 0), 0u)
+    EXPECT_EQ(
+        r.error().message.rfind("Invalid FilterExpression: Syntax error; ", 0),
+        0u)
         << text << " -> " << r.error().message;
   }
 }
 
 TEST(ParseConditionTest, AcceptsTheGrammar) {
   for (const char* text : {
-           "a = :s", "a <> :s", "a < :n", "a <= :n", "a > :n", "a >= :n",
-           ":n = a", "a BETWEEN :n AND :n2", "a IN (:s)", "a IN (:s, :a, b)",
-           "attribute_exists(a)", "attribute_not_exists(a.b[2].c)",
-           "attribute_type(a, :t)", "begins_with(a, :s)", "contains(a, :s)",
-           "size(a) > :n", ":n < size(a)", "size(:s) = :n", "NOT a = :s",
-           "NOT NOT NOT NOT a < b", "a = :s AND b = :s OR c = :s",
+           "a = :s",
+           "a <> :s",
+           "a < :n",
+           "a <= :n",
+           "a > :n",
+           "a >= :n",
+           ":n = a",
+           "a BETWEEN :n AND :n2",
+           "a IN (:s)",
+           "a IN (:s, :a, b)",
+           "attribute_exists(a)",
+           "attribute_not_exists(a.b[2].c)",
+           "attribute_type(a, :t)",
+           "begins_with(a, :s)",
+           "contains(a, :s)",
+           "size(a) > :n",
+           ":n < size(a)",
+           "size(:s) = :n",
+           "NOT a = :s",
+           "NOT NOT NOT NOT a < b",
+           "a = :s AND b = :s OR c = :s",
            "(a = :s OR b = :s) AND (c = :s AND (d = :s OR e = :s))",
-           "((a<b) and c<d)", "(a) = :s", "a = (:s)", "(a).b = :s",
-           "(size(a)) > :n", "(attribute_exists(a))",
-           "a = :s aNd b = :s oR NOT c = :s", "attribute_exists (b.x)",
-           "a.b[0][1].#n = :s", "b BETWEEN a AND c AND a < b",
-           "contains(a, size(b))", "begins_with(:s, a)", "a IN (:s) AND b IN (:n)",
+           "((a<b) and c<d)",
+           "(a) = :s",
+           "a = (:s)",
+           "(a).b = :s",
+           "(size(a)) > :n",
+           "(attribute_exists(a))",
+           "a = :s aNd b = :s oR NOT c = :s",
+           "attribute_exists (b.x)",
+           "a.b[0][1].#n = :s",
+           "b BETWEEN a AND c AND a < b",
+           "contains(a, size(b))",
+           "begins_with(:s, a)",
+           "a IN (:s) AND b IN (:n)",
        }) {
     auto r = Filter(text, R"({"#n": "n"})");
     EXPECT_TRUE(r.ok()) << text << " -> "
@@ -154,7 +186,8 @@ TEST(ParseConditionTest, AstShape) {
 
   auto t = Filter("attribute_type(a, :t) AND size(:s) = :n");
   ASSERT_TRUE(t.ok());
-  EXPECT_EQ(t->root.children[0].attribute_type, value::AttributeValue::Type::kSS);
+  EXPECT_EQ(t->root.children[0].attribute_type,
+            value::AttributeValue::Type::kSS);
   ASSERT_EQ(t->root.children[0].operands.size(), 1u);
   EXPECT_EQ(t->root.children[1].operands[0].kind, Operand::Kind::kSize);
   EXPECT_TRUE(t->root.children[1].operands[0].path.empty());
@@ -178,9 +211,9 @@ TEST(ParseConditionTest, RedundantParentheses) {
                              "redundant parentheses;"))
         << text;
   }
-  EXPECT_TRUE(IsValidation(
-      Cond("((a < :n))"),
-      "Invalid ConditionExpression: The expression has redundant parentheses;"));
+  EXPECT_TRUE(IsValidation(Cond("((a < :n))"),
+                           "Invalid ConditionExpression: The expression has "
+                           "redundant parentheses;"));
 }
 
 TEST(ParseConditionTest, InvalidFunctionName) {
@@ -264,11 +297,14 @@ TEST(ParseConditionTest, IncorrectNumberOfOperands) {
       "Invalid FilterExpression: Incorrect number of operands for operator or "
       "function; operator or function: ";
   for (auto [text, want] : std::vector<std::pair<const char*, const char*>>{
-           {"attribute_exists(things, a) and a=a", "attribute_exists, number of operands: 2"},
-           {"attribute_not_exists(things, b)", "attribute_not_exists, number of operands: 2"},
+           {"attribute_exists(things, a) and a=a",
+            "attribute_exists, number of operands: 2"},
+           {"attribute_not_exists(things, b)",
+            "attribute_not_exists, number of operands: 2"},
            {"attribute_type(things)", "attribute_type, number of operands: 1"},
            {"begins_with(things)", "begins_with, number of operands: 1"},
-           {"begins_with(things, size(a), b)", "begins_with, number of operands: 3"},
+           {"begins_with(things, size(a), b)",
+            "begins_with, number of operands: 3"},
            {"contains(things)", "contains, number of operands: 1"},
            {"size(things, a) > b", "size, number of operands: 2"},
        }) {
@@ -280,8 +316,9 @@ TEST(ParseConditionTest, IncorrectOperandTypes) {
   const std::string prefix =
       "Invalid FilterExpression: Incorrect operand type for operator or "
       "function; operator or function: ";
-  EXPECT_TRUE(IsValidation(Filter("attribute_type(a, size(a)) and a=a and a=:n"),
-                           prefix + "attribute_type, operand type: N"));
+  EXPECT_TRUE(
+      IsValidation(Filter("attribute_type(a, size(a)) and a=a and a=:n"),
+                   prefix + "attribute_type, operand type: N"));
   EXPECT_TRUE(IsValidation(Filter("begins_with(a, size(a)) and a=:n"),
                            prefix + "begins_with, operand type: N"));
   EXPECT_TRUE(IsValidation(Filter("size(size(a)) > :n"),
@@ -295,23 +332,33 @@ TEST(ParseConditionTest, IncorrectOperandTypes) {
   EXPECT_TRUE(IsValidation(Filter("attribute_type(ab.bc[1].a, SS)"),
                            prefix + "attribute_type, operand type: "
                                     "{NS,SS,L,BS,N,M,B,BOOL,NULL,S}"));
-  for (auto [ph, type] : std::vector<std::pair<const char*, const char*>>{
-           {":n", "N"}, {":b", "B"}, {":bool", "BOOL"}, {":null", "NULL"},
-           {":l", "L"}, {":m", "M"}, {":ss", "SS"}, {":ns", "NS"},
-           {":bs", "BS"}}) {
-    EXPECT_TRUE(IsValidation(
-        Filter("attribute_type(a, " + std::string(ph) + ")"),
-        prefix + "attribute_type, operand type: " + type));
+  for (auto [ph, type] :
+       std::vector<std::pair<const char*, const char*>>{{":n", "N"},
+                                                        {":b", "B"},
+                                                        {":bool", "BOOL"},
+                                                        {":null", "NULL"},
+                                                        {":l", "L"},
+                                                        {":m", "M"},
+                                                        {":ss", "SS"},
+                                                        {":ns", "NS"},
+                                                        {":bs", "BS"}}) {
+    EXPECT_TRUE(
+        IsValidation(Filter("attribute_type(a, " + std::string(ph) + ")"),
+                     prefix + "attribute_type, operand type: " + type));
   }
-  for (auto [ph, type] : std::vector<std::pair<const char*, const char*>>{
-           {":n", "N"}, {":bool", "BOOL"}, {":null", "NULL"}, {":l", "L"},
-           {":m", "M"}, {":ss", "SS"}, {":ns", "NS"}, {":bs", "BS"}}) {
-    EXPECT_TRUE(IsValidation(
-        Filter("begins_with(a, " + std::string(ph) + ")"),
-        prefix + "begins_with, operand type: " + type));
-    EXPECT_TRUE(IsValidation(
-        Filter("begins_with(" + std::string(ph) + ", a)"),
-        prefix + "begins_with, operand type: " + type));
+  for (auto [ph, type] :
+       std::vector<std::pair<const char*, const char*>>{{":n", "N"},
+                                                        {":bool", "BOOL"},
+                                                        {":null", "NULL"},
+                                                        {":l", "L"},
+                                                        {":m", "M"},
+                                                        {":ss", "SS"},
+                                                        {":ns", "NS"},
+                                                        {":bs", "BS"}}) {
+    EXPECT_TRUE(IsValidation(Filter("begins_with(a, " + std::string(ph) + ")"),
+                             prefix + "begins_with, operand type: " + type));
+    EXPECT_TRUE(IsValidation(Filter("begins_with(" + std::string(ph) + ", a)"),
+                             prefix + "begins_with, operand type: " + type));
   }
   EXPECT_TRUE(IsValidation(
       Cond("size(:n) = :n"),
@@ -330,7 +377,8 @@ TEST(ParseConditionTest, AttributeTypeNames) {
       Filter("attribute_type(a, :one)"),
       "Invalid FilterExpression: Invalid attribute type name found; type: 1, "
       "valid types: {B,NULL,SS,BOOL,L,BS,N,NS,S,M}"));
-  for (const char* t : {"S", "SS", "N", "NS", "B", "BS", "BOOL", "NULL", "L", "M"}) {
+  for (const char* t :
+       {"S", "SS", "N", "NS", "B", "BS", "BOOL", "NULL", "L", "M"}) {
     std::string values = std::string(R"({":t": {"S": ")") + t + "\"}}";
     EXPECT_TRUE(Filter("attribute_type(a, :t)", "", values).ok()) << t;
   }
@@ -357,9 +405,12 @@ TEST(ParseConditionTest, DistinctOperands) {
            {"a > #a", ">, first operand: [a]"},
            {"((a=a) OR (a=a))", "=, first operand: [a]"},
            {"((a=a) AND (a=a))", "=, first operand: [a]"},
-           {"contains(ab.bc[1].a, ab.bc[1].#a)", "contains, first operand: [ab, bc, [1], a]"},
-           {"attribute_type(ab.bc[1].#a, ab.bc[1].a)", "attribute_type, first operand: [ab, bc, [1], a]"},
-           {"begins_with(ab.bc[1].a, ab.bc[1].#a)", "begins_with, first operand: [ab, bc, [1], a]"},
+           {"contains(ab.bc[1].a, ab.bc[1].#a)",
+            "contains, first operand: [ab, bc, [1], a]"},
+           {"attribute_type(ab.bc[1].#a, ab.bc[1].a)",
+            "attribute_type, first operand: [ab, bc, [1], a]"},
+           {"begins_with(ab.bc[1].a, ab.bc[1].#a)",
+            "begins_with, first operand: [ab, bc, [1], a]"},
        }) {
     EXPECT_TRUE(IsValidation(Filter(text, names), prefix + want)) << text;
   }
@@ -449,7 +500,8 @@ TEST(ParseConditionTest, PathDepthLimit) {
 
 TEST(ParseConditionTest, DeepNestingIsAnErrorNotACrash) {
   for (int depth : {300, 2046}) {
-    std::string text = std::string(depth, '(') + "a<b" + std::string(depth, ')');
+    std::string text =
+        std::string(depth, '(') + "a<b" + std::string(depth, ')');
     auto r = Cond(text);
     ASSERT_FALSE(r.ok());
     EXPECT_EQ(r.error().type, ErrorType::kValidation);

@@ -11,7 +11,9 @@ using testing::ItemOf;
 using testing::N;
 using testing::S;
 
-DocumentPath P(std::vector<PathElement> e) { return DocumentPath::Of(std::move(e)); }
+DocumentPath P(std::vector<PathElement> e) {
+  return DocumentPath::Of(std::move(e));
+}
 PathElement Nm(const char* n) { return PathElement::Name(n); }
 PathElement Ix(uint32_t i) { return PathElement::Index(i); }
 

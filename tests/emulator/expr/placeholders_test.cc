@@ -35,12 +35,12 @@ TEST(PlaceholdersTest, EmptyMapsAreRejected) {
 }
 
 TEST(PlaceholdersTest, KeySyntax) {
-  EXPECT_TRUE(IsValidation(
-      Create(R"({"a": "a"})", ""),
-      "ExpressionAttributeNames contains invalid key: Syntax error; key: \"a\""));
-  EXPECT_TRUE(IsValidation(
-      Create(R"({"#": "a"})", ""),
-      "ExpressionAttributeNames contains invalid key: Syntax error; key: \"#\""));
+  EXPECT_TRUE(IsValidation(Create(R"({"a": "a"})", ""),
+                           "ExpressionAttributeNames contains invalid key: "
+                           "Syntax error; key: \"a\""));
+  EXPECT_TRUE(IsValidation(Create(R"({"#": "a"})", ""),
+                           "ExpressionAttributeNames contains invalid key: "
+                           "Syntax error; key: \"#\""));
   EXPECT_TRUE(IsValidation(Create(R"({"#a-b": "a"})", ""),
                            "ExpressionAttributeNames contains invalid key: "
                            "Syntax error; key: \"#a-b\""));
@@ -51,7 +51,9 @@ TEST(PlaceholdersTest, KeySyntax) {
                            "ExpressionAttributeValues contains invalid key: "
                            "Syntax error; key: \":\""));
   // Any of [A-Za-z0-9_] after the sigil, digits and '_' first included.
-  EXPECT_TRUE(Create(R"({"#_": "a", "#1": "b"})", R"({":_": {"S": "x"}, ":9": {"S": "y"}})").ok());
+  EXPECT_TRUE(Create(R"({"#_": "a", "#1": "b"})",
+                     R"({":_": {"S": "x"}, ":9": {"S": "y"}})")
+                  .ok());
 }
 
 TEST(PlaceholdersTest, NamesAreCheckedBeforeValues) {
@@ -118,25 +120,28 @@ TEST(PlaceholdersTest, LookupsMarkUsedAndUnusedAreReportedSorted) {
   ph.FindName("#b");
   s = ph.CheckAllUsed();
   ASSERT_FALSE(s.ok());
-  EXPECT_EQ(s.error().message,
-            "Value provided in ExpressionAttributeValues unused in expressions: "
-            "keys: {:x, :y}");
+  EXPECT_EQ(
+      s.error().message,
+      "Value provided in ExpressionAttributeValues unused in expressions: "
+      "keys: {:x, :y}");
   ASSERT_NE(ph.FindValue(":y"), nullptr);
   EXPECT_EQ(*ph.FindValue(":y"), N("1"));
   s = ph.CheckAllUsed();
   ASSERT_FALSE(s.ok());
   EXPECT_EQ(s.error().type, ErrorType::kValidation);
-  EXPECT_EQ(s.error().message,
-            "Value provided in ExpressionAttributeValues unused in expressions: "
-            "keys: {:x}");
+  EXPECT_EQ(
+      s.error().message,
+      "Value provided in ExpressionAttributeValues unused in expressions: "
+      "keys: {:x}");
   ph.FindValue(":x");
   EXPECT_TRUE(ph.CheckAllUsed().ok());
 }
 
 TEST(PlaceholdersTest, UseAcrossSeveralExpressionsCounts) {
-  Placeholders ph = testing::Ph(R"({"#k": "pk", "#p": "a"})",
-                                R"({":v": {"S": "x"}})");
-  ASSERT_TRUE(ParseCondition("#k = :v", ExpressionKind::kKeyCondition, ph).ok());
+  Placeholders ph =
+      testing::Ph(R"({"#k": "pk", "#p": "a"})", R"({":v": {"S": "x"}})");
+  ASSERT_TRUE(
+      ParseCondition("#k = :v", ExpressionKind::kKeyCondition, ph).ok());
   EXPECT_FALSE(ph.CheckAllUsed().ok());
   ASSERT_TRUE(ParseProjection("#p", ph).ok());
   EXPECT_TRUE(ph.CheckAllUsed().ok());

@@ -1,0 +1,141 @@
+"""`ddblab serve --auth verify`: SigV4 signatures checked against the
+configured credentials, with AWS's error types and texts (wire.md §6).
+
+The rejections need no engine; the accepted calls (ListTables,
+DynamoDB Streams ListStreams) do.
+"""
+import datetime
+import os
+import re
+import tempfile
+import unittest
+
+from botocore.exceptions import ClientError
+
+from ddblab_server import (ACCESS_KEY_ID, SECRET_ACCESS_KEY, DdblabServer,
+                           ServerModule)
+from wire import post
+
+server = ServerModule(["--auth", "verify", "--access-key-id", ACCESS_KEY_ID,
+                       "--secret-access-key", SECRET_ACCESS_KEY])
+
+
+def setUpModule():
+    server.start()
+
+
+def tearDownModule():
+    server.stop()
+
+
+MISMATCH = ("The request signature we calculated does not match the "
+            "signature you provided. Check your AWS Secret Access Key and "
+            "signing method. Consult the service documentation for details.")
+
+
+class VerifyTest(unittest.TestCase):
+    def assertClientError(self, call, code, message=None, pattern=None):
+        with self.assertRaises(ClientError) as caught:
+            call()
+        error = caught.exception.response["Error"]
+        self.assertEqual(error["Code"], code)
+        if message is not None:
+            self.assertEqual(error["Message"], message)
+        if pattern is not None:
+            self.assertRegex(error["Message"], pattern)
+        self.assertEqual(
+            caught.exception.response["ResponseMetadata"]["HTTPStatusCode"],
+            400)
+        return error
+
+    def test_right_secret_is_accepted(self):
+        client = server.boto3_client()
+        self.assertIn("TableNames", client.list_tables())
+
+    def test_right_secret_streams(self):
+        client = server.boto3_client("dynamodbstreams")
+        self.assertIn("Streams", client.list_streams())
+
+    def test_wrong_secret(self):
+        client = server.boto3_client(secret_access_key="wrong")
+        error = self.assertClientError(client.list_tables,
+                                       "InvalidSignatureException")
+        self.assertTrue(error["Message"].startswith(
+            MISMATCH + "\n\nThe Canonical String for this request should "
+            "have been\n'POST\n/\n\n"), error["Message"])
+        self.assertIn("\n\nThe String-to-Sign should have been\n"
+                      "'AWS4-HMAC-SHA256\n", error["Message"])
+
+    def test_wrong_secret_streams(self):
+        client = server.boto3_client("dynamodbstreams",
+                                     secret_access_key="wrong")
+        self.assertClientError(client.list_streams,
+                               "InvalidSignatureException",
+                               pattern="^" + re.escape(MISMATCH))
+
+    def test_unknown_access_key(self):
+        client = server.boto3_client(access_key_id="AKIDNOBODY")
+        self.assertClientError(
+            client.list_tables, "UnrecognizedClientException",
+            "The security token included in the request is invalid.")
+
+    def test_wrong_region(self):
+        client = server.boto3_client(region="eu-west-1")
+        self.assertClientError(
+            client.list_tables, "InvalidSignatureException",
+            "Credential should be scoped to a valid region, not "
+            "'eu-west-1'. ")
+
+    def test_clock_skew(self):
+        old = datetime.datetime(2020, 1, 1, 0, 0, 0)
+        status, _, body = post(server.endpoint,
+                               "DynamoDB_20120810.ListTables", "{}", when=old)
+        self.assertEqual(status, 400)
+        self.assertRegex(
+            body.decode(),
+            r'^\{"__type":"com\.amazon\.coral\.service#'
+            r'InvalidSignatureException","message":"Signature expired: '
+            r'20200101T000000Z is now earlier than \d{8}T\d{6}Z '
+            r'\(\d{8}T\d{6}Z - 15 min\.\)"\}$')
+        future = datetime.datetime.utcnow() + datetime.timedelta(hours=1)
+        status, _, body = post(server.endpoint,
+                               "DynamoDB_20120810.ListTables", "{}",
+                               when=future)
+        self.assertEqual(status, 400)
+        self.assertIn('"message":"Signature not yet current: ', body.decode())
+
+    def test_missing_signature(self):
+        status, _, body = post(server.endpoint,
+                               "DynamoDB_20120810.ListTables", "{}",
+                               signed=False)
+        self.assertEqual(status, 400)
+        self.assertIn(b"MissingAuthenticationTokenException", body)
+
+
+class CredentialsFileTest(unittest.TestCase):
+    def test_every_profile_is_accepted(self):
+        with tempfile.NamedTemporaryFile("w", suffix=".ini",
+                                         delete=False) as f:
+            f.write("[default]\naws_access_key_id = AKIDONE\n"
+                    "aws_secret_access_key = one\n\n[other]\n"
+                    "aws_access_key_id=AKIDTWO\naws_secret_access_key=two\n")
+        other = DdblabServer.start(["--auth", "verify", "--credentials-file",
+                                    f.name])
+        try:
+            for key, secret in (("AKIDONE", "one"), ("AKIDTWO", "two")):
+                client = other.boto3_client(access_key_id=key,
+                                            secret_access_key=secret)
+                self.assertIn("TableNames", client.list_tables())
+            bad = other.boto3_client(access_key_id="AKIDONE",
+                                     secret_access_key="two")
+            with self.assertRaises(ClientError) as caught:
+                bad.list_tables()
+            self.assertEqual(caught.exception.response["Error"]["Code"],
+                             "InvalidSignatureException")
+        finally:
+            self.assertEqual(other.stop(), 0)
+            os.unlink(f.name)
+
+
+if __name__ == "__main__":
+    unittest.main()
