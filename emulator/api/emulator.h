@@ -13,9 +13,13 @@
 // once; conditional writes on one item are linearizable.
 #pragma once
 
+#include <cstdint>
 #include <memory>
 #include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
 #include <string_view>
+#include <vector>
 
 #include "emulator/api/clock.h"
 #include "emulator/api/options.h"
@@ -26,6 +30,13 @@ namespace ddblab {
 namespace engine {
 class EmulatorImpl;
 }
+
+// TTL deletions waiting in one table (Emulator::TtlStatus).
+struct TtlTableStatus {
+  std::string table_name;
+  int64_t waiting = 0;               // items with a scheduled deletion
+  std::optional<int64_t> next_due;   // epoch seconds of the earliest one
+};
 
 class Emulator {
  public:
@@ -44,6 +55,15 @@ class Emulator {
 
   const Options& options() const;
   Clock& clock();
+
+  // TTL (ttl-streams.md Part 1). Deletes every item whose TTL deletion is
+  // due at clock().Now() (expiry + delay, Options.ttl_delay), exactly as the
+  // background sweeper would, and returns how many it deleted. With a
+  // ManualClock there is no background thread: Call/CallStreams run this
+  // first, so advancing the clock is enough.
+  Result<int64_t> SweepTtl();
+  // Every table with TTL enabled (by name): its scheduled deletions.
+  Result<std::vector<TtlTableStatus>> TtlStatus();
 
   // The engine behind the facade, for the layers that extend it (server
   // control endpoints, TTL and streams controls). Not for harness code.

@@ -32,6 +32,21 @@ struct Options {
   // table ("Time to live has been modified multiple times within a fixed
   // interval"). AWS: about an hour (30 min observed). Zero disables it.
   Duration ttl_update_cooldown = Duration::zero();
+  // How long after expiry a TTL deletion is due (engine/ttl_delay.h): "0"
+  // (the first sweep after expiry; the default), fixed ("90s", "15m"),
+  // uniform ("1m..48h") or "aws" (most within minutes, a tail up to 48 h).
+  // Each item's delay comes from the seed and its key. Open fails with a
+  // ValidationException on a bad spec.
+  std::string ttl_delay = "0";
+  // How often the background TTL sweeper runs; there is a sweeper thread
+  // only on a SystemClock. With any other clock (ManualClock), due deletions
+  // run at the start of every call and on Emulator::SweepTtl().
+  Duration ttl_sweep_interval = std::chrono::seconds(1);
+  // DynamoDB Streams: open shards per stream (items are spread over them by
+  // partition-key hash) and how long a shard stays open before it is closed
+  // and replaced by a child (zero: never). Applied lazily on the clock.
+  int stream_shards = 1;
+  Duration shard_rollover = std::chrono::hours(4);
 };
 
 }  // namespace ddblab

@@ -35,7 +35,7 @@ void RegisterAllOps(Dispatcher& dynamodb, Dispatcher& streams) {
   RegisterPartiqlOps(dynamodb);
   // Later families: RegisterQueryOps(dynamodb); RegisterBatchOps(dynamodb);
   // RegisterTransactOps(dynamodb); RegisterStreamsOps(streams); ...
-  (void)streams;
+  RegisterStreamsOps(streams);
 }
 
 }  // namespace ddblab::engine

@@ -49,6 +49,8 @@ class Dispatcher {
 void RegisterTableOps(Dispatcher& dispatcher);  // ops_table*.cc, ops_ttl.cc,
                                                 // ops_tags.cc
 void RegisterItemOps(Dispatcher& dispatcher);   // ops_item.cc
+// DynamoDB Streams API:
+void RegisterStreamsOps(Dispatcher& dispatcher);  // ops_streams.cc
 
 // Every family, for the DynamoDB API and the DynamoDB Streams API.
 void RegisterAllOps(Dispatcher& dynamodb, Dispatcher& streams);

@@ -4,6 +4,7 @@
 #include <utility>
 
 #include "emulator/engine/emulator_impl.h"
+#include "emulator/engine/ttl_sweeper.h"
 
 namespace ddblab {
 
@@ -31,5 +32,11 @@ Result<nlohmann::json> Emulator::CallStreams(std::string_view operation,
 const Options& Emulator::options() const { return impl_->options(); }
 
 Clock& Emulator::clock() { return impl_->clock(); }
+
+Result<int64_t> Emulator::SweepTtl() { return impl_->ttl().SweepDue(); }
+
+Result<std::vector<TtlTableStatus>> Emulator::TtlStatus() {
+  return impl_->ttl().Status();
+}
 
 }  // namespace ddblab

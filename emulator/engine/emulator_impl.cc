@@ -4,6 +4,8 @@
 #include <exception>
 #include <utility>
 
+#include "emulator/engine/stream_sink.h"
+#include "emulator/engine/ttl_sweeper.h"
 #include "emulator/storage/sqlite_item_store.h"
 
 namespace ddblab::engine {
@@ -15,7 +17,9 @@ EmulatorImpl::EmulatorImpl(Options options, std::shared_ptr<Clock> clock,
       rng_(options_.seed),
       store_(std::move(store)) {}
 
-EmulatorImpl::~EmulatorImpl() = default;
+EmulatorImpl::~EmulatorImpl() {
+  ttl_.reset();  // stops the TTL sweeper thread before anything it uses
+}
 
 Result<std::unique_ptr<EmulatorImpl>> EmulatorImpl::Open(Options options) {
   std::shared_ptr<Clock> clock = options.clock;
@@ -31,6 +35,17 @@ Result<std::unique_ptr<EmulatorImpl>> EmulatorImpl::Open(Options options) {
     DDBLAB_RETURN_IF_ERROR(impl->catalog_.Load(*impl->store_));
   }
   RegisterAllOps(impl->dispatcher_, impl->streams_dispatcher_);
+  DDBLAB_RETURN_IF_ERROR(InstallStreams(*impl));
+  {  // TTL: the deletion queue, its sink, and the sweeper thread if the
+     // clock is real (else RunDueWork drives it).
+    DDBLAB_ASSIGN_OR_RETURN(TtlDelay delay,
+                            TtlDelay::Parse(impl->options_.ttl_delay));
+    auto lock = impl->Lock();
+    DDBLAB_ASSIGN_OR_RETURN(impl->ttl_, TtlSweeper::Create(*impl, delay));
+  }
+  if (dynamic_cast<SystemClock*>(impl->clock_.get()) != nullptr) {
+    impl->ttl_->StartThread(impl->options_.ttl_sweep_interval);
+  }
   return impl;
 }
 
@@ -52,16 +67,22 @@ Result<nlohmann::json> Guarded(const Dispatcher& d, EmulatorImpl& impl,
 
 Result<nlohmann::json> EmulatorImpl::Call(std::string_view operation,
                                           const nlohmann::json& request) {
+  RunDueWork();
   return Guarded(dispatcher_, *this, operation, request);
 }
 
 Result<nlohmann::json> EmulatorImpl::CallStreams(
     std::string_view operation, const nlohmann::json& request) {
+  RunDueWork();
   return Guarded(streams_dispatcher_, *this, operation, request);
 }
 
 void EmulatorImpl::AddChangeSink(std::shared_ptr<ChangeSink> sink) {
   sinks_.push_back(std::move(sink));
+}
+
+void EmulatorImpl::RunDueWork() {
+  if (ttl_ && !ttl_->has_thread()) (void)ttl_->RunIfDue();
 }
 
 std::optional<std::string> EmulatorImpl::TableNameOf(
@@ -76,9 +97,10 @@ std::string EmulatorImpl::TableArn(std::string_view name) const {
   return MakeTableArn(options_.region, options_.account_id, name);
 }
 
-std::string EmulatorImpl::NewUuid() {
-  uint64_t hi = rng_.Next();
-  uint64_t lo = rng_.Next();
+std::string EmulatorImpl::NewUuid(std::string_view salt) const {
+  std::string text(salt);
+  uint64_t hi = Rng::Hash(options_.seed, text + "/hi");
+  uint64_t lo = Rng::Hash(options_.seed, text + "/lo");
   hi = (hi & 0xFFFFFFFFFFFF0FFFULL) | 0x0000000000004000ULL;  // version 4
   lo = (lo & 0x3FFFFFFFFFFFFFFFULL) | 0x8000000000000000ULL;  // variant 10
   char buf[40];

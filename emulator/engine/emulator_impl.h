@@ -46,6 +46,8 @@ enum class TableLookup {
   kControl,
 };
 
+class TtlSweeper;
+
 class EmulatorImpl {
  public:
   static Result<std::unique_ptr<EmulatorImpl>> Open(Options options);
@@ -68,6 +70,13 @@ class EmulatorImpl {
   // Adds a sink for item and table changes. Call while building the
   // emulator (before concurrent use) or with the lock held.
   void AddChangeSink(std::shared_ptr<ChangeSink> sink);
+
+  // Background work due at clock().Now() (TTL deletions) when no thread
+  // drives it, i.e. on any clock but a SystemClock: Call and CallStreams run
+  // it first. Call WITHOUT the lock. Errors are retried on the next call.
+  void RunDueWork();
+  // The TTL service (ttl_sweeper.h): queue, sweeps, status.
+  TtlSweeper& ttl() { return *ttl_; }
 
   // ---- The engine lock and what it guards.
   [[nodiscard]] std::unique_lock<std::mutex> Lock() {
@@ -92,8 +101,10 @@ class EmulatorImpl {
   // account, or of a non-table resource, gives nullopt).
   std::optional<std::string> TableNameOf(std::string_view name_or_arn) const;
   std::string TableArn(std::string_view name) const;
-  // Lock held. A random (seeded) RFC 4122 version-4 UUID.
-  std::string NewUuid();
+  // An RFC 4122 version-4 style UUID derived from the seed and `salt`: the
+  // same seed and salt give the same UUID (deterministic runs); use a salt
+  // that is unique in the database (e.g. the never-reused table id).
+  std::string NewUuid(std::string_view salt) const;
 
   // Lock held. Persists `table` (UpdateTable on the catalog row) inside txn.
   static Status SaveTable(const Table& table, storage::WriteTransaction& txn);
@@ -114,6 +125,7 @@ class EmulatorImpl {
   Dispatcher dispatcher_;
   Dispatcher streams_dispatcher_;
   std::vector<std::shared_ptr<ChangeSink>> sinks_;
+  std::unique_ptr<TtlSweeper> ttl_;  // reset first by ~EmulatorImpl (thread)
 };
 
 }  // namespace ddblab::engine

@@ -193,7 +193,6 @@ Result<Json> CreateTable(EmulatorImpl& impl, const Json& request) {
   const TimePoint now = impl.Now();
   const Duration delay = impl.options().table_status_delay;
   table.name = r.name;
-  table.uuid = impl.NewUuid();
   table.arn = impl.TableArn(r.name);
   table.created = now;
   table.status = delay > Duration::zero() ? TableStatus::kCreating
@@ -230,11 +229,21 @@ Result<Json> CreateTable(EmulatorImpl& impl, const Json& request) {
       !table.sse_description.contains("KMSMasterKeyArn")) {
     table.sse_description["KMSMasterKeyArn"] =
         "arn:aws:kms:" + impl.options().region + ":" +
-        impl.options().account_id + ":key/" + impl.NewUuid();
+        impl.options().account_id + ":key/";
   }
 
   DDBLAB_ASSIGN_OR_RETURN(auto txn, impl.store().Begin());
   DDBLAB_ASSIGN_OR_RETURN(table.id, txn->CreateTable(table.name, "{}"));
+  const std::string salt = "table/" + std::to_string(table.id) + "/" + table.name;
+  table.uuid = impl.NewUuid(salt);
+  if (!table.sse_description.is_null() &&
+      table.sse_description["KMSMasterKeyArn"] ==
+          "arn:aws:kms:" + impl.options().region + ":" +
+              impl.options().account_id + ":key/") {
+    table.sse_description["KMSMasterKeyArn"] =
+        table.sse_description["KMSMasterKeyArn"].get<std::string>() +
+        impl.NewUuid(salt + "/kms");
+  }
   DDBLAB_RETURN_IF_ERROR(EmulatorImpl::SaveTable(table, *txn));
   for (const auto& sink : impl.sinks()) {
     DDBLAB_RETURN_IF_ERROR(sink->OnTableCreated(table, *txn));

@@ -377,7 +377,9 @@ Result<Json> UpdateTable(EmulatorImpl& impl, const Json& request) {
     if (enabled) {
       next.sse_description = Json{{"Status", "ENABLED"}, {"SSEType", "KMS"}};
       std::string key = "arn:aws:kms:" + impl.options().region + ":" +
-                        impl.options().account_id + ":key/" + impl.NewUuid();
+                        impl.options().account_id + ":key/" +
+                        impl.NewUuid("table/" + std::to_string(next.id) +
+                                     "/kms");
       if (auto it = r.sse->find("KMSMasterKeyId");
           it != r.sse->end() && it->is_string()) {
         key = it->get<std::string>();

@@ -126,6 +126,7 @@ struct Condition {
     Condition c;
     c.kind = Kind::kCompare;
     c.op = op;
+    c.operands.reserve(2);
     c.operands.push_back(std::move(a));
     c.operands.push_back(std::move(b));
     return c;
@@ -133,6 +134,7 @@ struct Condition {
   static Condition Between(Operand x, Operand lo, Operand hi) {
     Condition c;
     c.kind = Kind::kBetween;
+    c.operands.reserve(3);
     c.operands.push_back(std::move(x));
     c.operands.push_back(std::move(lo));
     c.operands.push_back(std::move(hi));

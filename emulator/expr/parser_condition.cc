@@ -65,6 +65,7 @@ bool ConditionParser::ParseOr(PNode* out, bool allow_operand) {
   if (!ParseAnd(out, allow_operand)) return false;
   if (out->is_operand || !cur().IsKeyword("OR")) return true;
   std::vector<Condition> children;
+  children.reserve(2);
   children.push_back(std::move(out->cond));
   while (cur().IsKeyword("OR")) {
     if (!CountOperator()) return false;
@@ -82,6 +83,7 @@ bool ConditionParser::ParseAnd(PNode* out, bool allow_operand) {
   if (!ParseNot(out, allow_operand)) return false;
   if (out->is_operand || !cur().IsKeyword("AND")) return true;
   std::vector<Condition> children;
+  children.reserve(2);
   children.push_back(std::move(out->cond));
   while (cur().IsKeyword("AND")) {
     if (!CountOperator()) return false;
@@ -303,6 +305,7 @@ bool ConditionParser::ParseOperand(POperand* out) {
         Advance();
         Advance();
         if (!EnterNesting()) return false;
+        out->args.reserve(2);
         while (true) {
           POperand arg;
           if (!ParseOperand(&arg)) return false;

@@ -276,6 +276,7 @@ Condition ConditionParser::FunctionCondition(POperand call) {
       }
       call.args.pop_back();
     }
+    c.operands.reserve(call.args.size());
     for (POperand& arg : call.args) {
       Operand o;
       if (ToOperand(std::move(arg), &o)) c.operands.push_back(std::move(o));

@@ -25,7 +25,7 @@ const Json& NullJson() {
 // The prefixes the engine puts before expression errors; PartiQL's texts
 // have none.
 constexpr std::string_view kExpressionPrefixes[] = {
-    "Invalid FilterExpression: ",     "Invalid ConditionExpression: ",
+    "Invalid FilterExpression: ",       "Invalid ConditionExpression: ",
     "Invalid KeyConditionExpression: ", "Invalid UpdateExpression: ",
     "Invalid ProjectionExpression: ",
 };
@@ -169,8 +169,8 @@ using Json = nlohmann::json;
 
 PartiqlExecutor::PartiqlExecutor(CallFn call) : call_(std::move(call)) {}
 
-Result<Statement> PartiqlExecutor::ParseWithParameters(
-    const std::string& text, const Json& parameters) {
+Result<Statement> PartiqlExecutor::ParseWithParameters(const std::string& text,
+                                                       const Json& parameters) {
   DDBLAB_ASSIGN_OR_RETURN(Statement statement, Parse(text));
   size_t given = parameters.is_array() ? parameters.size() : 0;
   // Extra parameters are accepted (recorded on DynamoDB Local: "Too many
@@ -203,8 +203,7 @@ Result<Plan> PartiqlExecutor::Prepare(const std::string& text,
                                       const PlanOptions& options) {
   DDBLAB_ASSIGN_OR_RETURN(Statement statement,
                           ParseWithParameters(text, parameters));
-  DDBLAB_ASSIGN_OR_RETURN(TableInfo table,
-                          Describe(StatementTable(statement)));
+  DDBLAB_ASSIGN_OR_RETURN(TableInfo table, Describe(StatementTable(statement)));
   return Translate(statement, table, parameters, options);
 }
 
@@ -221,7 +220,8 @@ Result<Json> PartiqlExecutor::RunWrite(const Plan& plan,
     *consumed = (*response)["ConsumedCapacity"];
   }
   Json items = Json::array();
-  if (response->contains("Attributes")) items.push_back((*response)["Attributes"]);
+  if (response->contains("Attributes"))
+    items.push_back((*response)["Attributes"]);
   return items;
 }
 

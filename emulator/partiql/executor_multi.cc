@@ -121,7 +121,8 @@ Result<Json> PartiqlExecutor::BatchExecuteStatement(const Json& request) {
         // statement's response carries TableName: boto3 issue #3834).
         table_name = StatementTable(*parsed[i]);
         Json call_request = plan->request;
-        if (!capacity.empty()) call_request["ReturnConsumedCapacity"] = capacity;
+        if (!capacity.empty())
+          call_request["ReturnConsumedCapacity"] = capacity;
         Result<Json> answer = call_(plan->op, call_request);
         if (!answer.ok()) {
           error = internal::MapError(std::move(answer).error(), &*plan);
@@ -212,7 +213,8 @@ Result<Json> PartiqlExecutor::ExecuteTransaction(const Json& request) {
   if (!response.ok()) {
     Error error = std::move(response).error();
     if (error.type == ErrorType::kTransactionCanceled &&
-        error.extra.is_object() && error.extra.contains("CancellationReasons") &&
+        error.extra.is_object() &&
+        error.extra.contains("CancellationReasons") &&
         error.extra["CancellationReasons"].is_array()) {
       Json& reasons = error.extra["CancellationReasons"];
       std::string codes;
@@ -234,8 +236,8 @@ Result<Json> PartiqlExecutor::ExecuteTransaction(const Json& request) {
   // A transaction of writes answers an empty Responses list (pinned on AWS:
   // paritysuite/dynamodb-conformance tests/tier2/partiql/
   // writeResponses.test.ts); one of reads one entry per statement.
-  Json out = {{"Responses", writes ? Json::array()
-                                   : Member(*response, "Responses")}};
+  Json out = {
+      {"Responses", writes ? Json::array() : Member(*response, "Responses")}};
   if (out["Responses"].is_null()) out["Responses"] = Json::array();
   if (response->contains("ConsumedCapacity")) {
     out["ConsumedCapacity"] = (*response)["ConsumedCapacity"];

@@ -95,8 +95,7 @@ Status CheckConditionFunction(const Expr& e) {
 std::string ExprWriter::Name(const std::string& attribute) {
   auto it = name_placeholders_.find(attribute);
   if (it != name_placeholders_.end()) return it->second;
-  std::string placeholder =
-      "#n" + std::to_string(name_placeholders_.size());
+  std::string placeholder = "#n" + std::to_string(name_placeholders_.size());
   name_placeholders_[attribute] = placeholder;
   names_json_[placeholder] = attribute;
   return placeholder;
@@ -109,7 +108,8 @@ std::string ExprWriter::Value(Json value) {
 }
 
 void ExprWriter::AddTo(Json* request) const {
-  if (!names_json_.empty()) (*request)["ExpressionAttributeNames"] = names_json_;
+  if (!names_json_.empty())
+    (*request)["ExpressionAttributeNames"] = names_json_;
   if (!values_json_.empty()) {
     (*request)["ExpressionAttributeValues"] = values_json_;
   }
@@ -238,8 +238,8 @@ Result<std::string> ExprWriter::Is(const Expr& e) {
   DDBLAB_ASSIGN_OR_RETURN(std::string path, Path(operand));
   const std::string& type = e.type_name;
   if (type == "MISSING") {
-    return (e.negated ? "attribute_exists(" : "attribute_not_exists(") +
-           path + ")";
+    return (e.negated ? "attribute_exists(" : "attribute_not_exists(") + path +
+           ")";
   }
   std::string dynamo_type;
   if (type == "NULL") {

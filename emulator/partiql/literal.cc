@@ -210,8 +210,8 @@ Result<Json> ValueBuilder::BuildAt(const Expr& e,
         }
         if (map.contains(key.text)) {
           // DynamoDB Local's message catalog (ValidationExceptionMessages).
-          return Error::Validation("Duplicate keys in tuple. Key: " +
-                                   key.text + " under " + path);
+          return Error::Validation("Duplicate keys in tuple. Key: " + key.text +
+                                   " under " + path);
         }
         if (val.kind == ExprKind::kLiteral &&
             val.literal == LiteralKind::kMissing) {

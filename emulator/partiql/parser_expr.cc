@@ -64,12 +64,12 @@ bool IsOperatorKeyword(const std::string& word) {
 // PartiQL's type names after IS (single-word ones).
 bool IsTypeWord(const std::string& upper) {
   static const char* const kTypes[] = {
-      "MISSING", "NULL",     "BOOL",     "BOOLEAN",   "SMALLINT", "INT2",
-      "INTEGER2", "INT",     "INT4",     "INTEGER4",  "INTEGER",  "INT8",
-      "INTEGER8", "BIGINT",  "FLOAT",    "REAL",      "DECIMAL",  "DEC",
-      "NUMERIC",  "TIMESTAMP", "CHAR",   "CHARACTER", "VARCHAR",  "STRING",
-      "SYMBOL",   "CLOB",    "BLOB",     "STRUCT",    "TUPLE",    "LIST",
-      "SEXP",     "BAG",     "DATE",     "TIME",      "ANY"};
+      "MISSING",  "NULL",      "BOOL",  "BOOLEAN",   "SMALLINT", "INT2",
+      "INTEGER2", "INT",       "INT4",  "INTEGER4",  "INTEGER",  "INT8",
+      "INTEGER8", "BIGINT",    "FLOAT", "REAL",      "DECIMAL",  "DEC",
+      "NUMERIC",  "TIMESTAMP", "CHAR",  "CHARACTER", "VARCHAR",  "STRING",
+      "SYMBOL",   "CLOB",      "BLOB",  "STRUCT",    "TUPLE",    "LIST",
+      "SEXP",     "BAG",       "DATE",  "TIME",      "ANY"};
   for (const char* t : kTypes) {
     if (upper == t) return true;
   }
@@ -90,7 +90,8 @@ Error Parser::UnexpectedHere() const {
 
 Status Parser::NeedRightHandSide() const {
   if (AtEnd()) {
-    return NotWellFormed("Missing right-hand side expression of infix operator");
+    return NotWellFormed(
+        "Missing right-hand side expression of infix operator");
   }
   return OkStatus();
 }
@@ -172,16 +173,16 @@ Result<ExprPtr> Parser::ParsePredicate() {
       continue;
     }
     bool negated = false;
-    if (IsKeyword("NOT") &&
-        (IsKeyword("IN", 1) || IsKeyword("BETWEEN", 1) || IsKeyword("LIKE", 1))) {
+    if (IsKeyword("NOT") && (IsKeyword("IN", 1) || IsKeyword("BETWEEN", 1) ||
+                             IsKeyword("LIKE", 1))) {
       Take();
       negated = true;
     }
     if (IsKeyword("IN")) {
       Token op_token = Take();
       DDBLAB_RETURN_IF_ERROR(NeedRightHandSide());
-      DDBLAB_ASSIGN_OR_RETURN(
-          left, ParseInRight(std::move(left), negated, op_token));
+      DDBLAB_ASSIGN_OR_RETURN(left,
+                              ParseInRight(std::move(left), negated, op_token));
       continue;
     }
     if (IsKeyword("BETWEEN")) {

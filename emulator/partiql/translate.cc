@@ -64,7 +64,8 @@ bool IsRangeCondition(const Expr& e, const std::string& range) {
        e.op == BinaryOp::kGe)) {
     const Expr& l = *e.args[0];
     const Expr& r = *e.args[1];
-    return (l.IsTopLevelName() && l.text == range && ValueBuilder::IsValue(r)) ||
+    return (l.IsTopLevelName() && l.text == range &&
+            ValueBuilder::IsValue(r)) ||
            (r.IsTopLevelName() && r.text == range && ValueBuilder::IsValue(l));
   }
   if (e.kind == ExprKind::kBetween && !e.negated) {
@@ -129,13 +130,13 @@ Error IncompleteKey() {
 
 Status CheckKeyValue(const TableInfo& table, const std::string& attribute,
                      const Json& value) {
-  std::string type = value.is_object() && !value.empty()
-                         ? value.begin().key()
-                         : std::string("NULL");
+  std::string type = value.is_object() && !value.empty() ? value.begin().key()
+                                                         : std::string("NULL");
   if (type != "S" && type != "N" && type != "B") {
     // DynamoDB Local's message catalog (ValidationExceptionMessages).
-    return Error::Validation("Key value must be of type S, N, or B. Key name: " +
-                             attribute + ", Key type: " + type);
+    return Error::Validation(
+        "Key value must be of type S, N, or B. Key name: " + attribute +
+        ", Key type: " + type);
   }
   auto it = table.attribute_types.find(attribute);
   if (it != table.attribute_types.end() && it->second != type) {
@@ -193,8 +194,8 @@ Result<Plan> TranslateSelect(const SelectStmt& select, const TableInfo& table,
     if (index == nullptr) {
       // The engine's Query/Scan text for an unknown index (operations.md
       // §0.1); UNVERIFIED for PartiQL.
-      return Error::Validation(
-          "The table does not have the specified index: " + *select.index);
+      return Error::Validation("The table does not have the specified index: " +
+                               *select.index);
     }
     if (index->global && options.consistent_read) {
       return Error::Validation(kConsistentGsi);
@@ -210,8 +211,8 @@ Result<Plan> TranslateSelect(const SelectStmt& select, const TableInfo& table,
   std::string projection;
   std::vector<std::string> unprojected;
   // A GSI that does not project everything can't serve other attributes.
-  bool check_projection = index != nullptr && index->global &&
-                          index->projection_type != "ALL";
+  bool check_projection =
+      index != nullptr && index->global && index->projection_type != "ALL";
   std::set<std::string> projected;
   if (check_projection) {
     for (const std::string& n : table.keys.Names()) projected.insert(n);
@@ -294,11 +295,13 @@ Result<Plan> TranslateSelect(const SelectStmt& select, const TableInfo& table,
   if (!select.order_by.empty()) {
     if (select.where == nullptr) return Error::Validation(kOrderByNoWhere);
     for (const OrderBy& order : select.order_by) {
-      if (!order.key->IsTopLevelName() || key_names.count(order.key->text) == 0) {
+      if (!order.key->IsTopLevelName() ||
+          key_names.count(order.key->text) == 0) {
         // DynamoDB Local's message catalog (ValidationExceptionMessages).
         return Error::Validation(
             "Variable reference " +
-            (order.key->IsPath() ? order.key->text : std::string("expression")) +
+            (order.key->IsPath() ? order.key->text
+                                 : std::string("expression")) +
             " in ORDER BY clause must be part of the primary key");
       }
       if (keys.range && order.key->text == *keys.range) {

@@ -76,9 +76,9 @@ Result<std::string> SetFunction(const Expr& target, const Expr& call,
                              " must equal the assignment value" + at);
   }
   const Expr& set = *call.args[1];
-  Error not_a_set = Error::Validation(
-      "The second argument to " + upper +
-      " must be a value with type SET at " + call.args[0]->pos.ToString());
+  Error not_a_set = Error::Validation("The second argument to " + upper +
+                                      " must be a value with type SET at " +
+                                      call.args[0]->pos.ToString());
   if (set.kind != ExprKind::kBag && set.kind != ExprKind::kParameter) {
     return not_a_set;
   }
@@ -207,8 +207,7 @@ Result<Plan> TranslateUpdate(const UpdateStmt& update, const TableInfo& table,
   // ConditionalCheckFailedException and creates nothing (pinned on AWS:
   // paritysuite/dynamodb-conformance tests/tier2/partiql/setFunctions.test.ts
   // and fromFirstUpdate.test.ts).
-  std::string condition =
-      "attribute_exists(" + w.Name(table.keys.hash) + ")";
+  std::string condition = "attribute_exists(" + w.Name(table.keys.hash) + ")";
   if (!key.rest.empty()) {
     DDBLAB_ASSIGN_OR_RETURN(std::string rest, w.Conjunction(key.rest));
     condition += " AND " + rest;
@@ -236,10 +235,11 @@ Result<Plan> TranslateDelete(const DeleteStmt& del, const TableInfo& table,
       del.returning != Returning::kAllOld) {
     // DynamoDB Local's message catalog; an emulator (dynoxide) pins the
     // same text on AWS.
-    return Error::Validation(std::string("Invalid returning clause: RETURNING ") +
-                             ReturningText(del.returning) +
-                             ". Only RETURNING ALL OLD * is allowed in DELETE "
-                             "statements.");
+    return Error::Validation(
+        std::string("Invalid returning clause: RETURNING ") +
+        ReturningText(del.returning) +
+        ". Only RETURNING ALL OLD * is allowed in DELETE "
+        "statements.");
   }
   DDBLAB_ASSIGN_OR_RETURN(KeyAndRest key,
                           KeyFromWhere(del.where.get(), table, values));

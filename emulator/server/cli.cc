@@ -37,6 +37,16 @@ bool IsRegionName(std::string_view s) {
   return true;
 }
 
+bool IsKnownFlag(std::string_view flag) {
+  for (std::string_view known :
+       {"--host", "--port", "--db", "--region", "--account-id", "--auth",
+        "--access-key-id", "--secret-access-key", "--credentials-file",
+        "--log-level", "--seed"}) {
+    if (flag == known) return true;
+  }
+  return false;
+}
+
 Status SetFlag(ServeConfig& config, std::string_view flag,
                const std::string& value) {
   auto bad = [&](std::string_view expected) {
@@ -105,13 +115,15 @@ Result<Command> ParseServe(const std::vector<std::string>& args) {
     if (!arg.starts_with("--")) {
       return Usage("unexpected argument '" + args[i] + "' for ddblab serve");
     }
-    std::string flag;
+    size_t eq = arg.find('=');
+    std::string flag(arg.substr(0, eq));
     std::string value;
-    if (size_t eq = arg.find('='); eq != std::string_view::npos) {
-      flag = std::string(arg.substr(0, eq));
+    if (!IsKnownFlag(flag)) {
+      return Usage("unknown flag '" + flag + "' for ddblab serve");
+    }
+    if (eq != std::string_view::npos) {
       value = std::string(arg.substr(eq + 1));
     } else {
-      flag = std::string(arg);
       if (i + 1 >= args.size()) return Usage("flag " + flag + " needs a value");
       value = args[++i];
     }

@@ -7,7 +7,7 @@ namespace {
 
 constexpr std::string_view kCoreV1 = R"sql(
 CREATE TABLE IF NOT EXISTS tables (
-  table_id INTEGER PRIMARY KEY,
+  table_id INTEGER PRIMARY KEY AUTOINCREMENT,
   name TEXT NOT NULL UNIQUE,
   meta TEXT NOT NULL
 );

@@ -9,7 +9,8 @@
 //
 // Core tables (keys are value::EncodeKey bytes, so memcmp order is DynamoDB's
 // order; sk is the empty blob for hash-only tables and hash-only GSIs):
-//   tables(table_id INTEGER PRIMARY KEY, name TEXT UNIQUE, meta TEXT)
+//   tables(table_id INTEGER PRIMARY KEY AUTOINCREMENT, name TEXT UNIQUE,
+//          meta TEXT)             ids are never reused
 //   items(table_id, pk, sk, size, item)           PK (table_id, pk, sk)
 //   index_entries(table_id, index_id, ipk, isk, pk, sk, size, item)
 //                                  PK (table_id, index_id, ipk, isk, pk, sk)

@@ -72,16 +72,18 @@ std::string Show(const Result<Json>& r) {
 TEST(ExecuteStatementTest, SelectByKeyIsGetItem) {
   FakeDynamo fake;
   PartiqlExecutor executor(fake.Fn());
-  fake.Answer(Json::parse(R"j({"Item": {"pk": {"S": "a"}, "v": {"N": "1"}}})j"));
+  fake.Answer(
+      Json::parse(R"j({"Item": {"pk": {"S": "a"}, "v": {"N": "1"}}})j"));
   EXPECT_EQ(Show(executor.ExecuteStatement(
                 {{"Statement", "SELECT * FROM Tbl WHERE pk = ?"},
                  {"Parameters", Json::parse(R"j([{"S": "a"}])j")},
                  {"ConsistentRead", true}})),
             R"j({"Items":[{"pk":{"S":"a"},"v":{"N":"1"}}]})j");
-  EXPECT_EQ(fake.AllCalls(),
-            (std::vector<std::string>{
-                R"j(DescribeTable {"TableName":"Tbl"})j",
-                R"j(GetItem {"ConsistentRead":true,"Key":{"pk":{"S":"a"}},"TableName":"Tbl"})j"}));
+  EXPECT_EQ(
+      fake.AllCalls(),
+      (std::vector<std::string>{
+          R"j(DescribeTable {"TableName":"Tbl"})j",
+          R"j(GetItem {"ConsistentRead":true,"Key":{"pk":{"S":"a"}},"TableName":"Tbl"})j"}));
   // No item: no Items entry.
   fake.Answer(Json::object());
   EXPECT_EQ(Show(executor.ExecuteStatement(
@@ -108,11 +110,12 @@ TEST(ExecuteStatementTest, ScanPagesThroughNextToken) {
   second_request["NextToken"] = (*first)["NextToken"];
   EXPECT_EQ(Show(executor.ExecuteStatement(second_request)),
             R"j({"Items":[]})j");
-  EXPECT_EQ(fake.Calls().back(),
-            R"j(Scan {"ExclusiveStartKey":{"pk":{"S":"a"}},)j"
-            R"j("ExpressionAttributeNames":{"#n0":"v"},"ExpressionAttributeValues":)j"
-            R"j({":v0":{"N":"1"}},"FilterExpression":"#n0 > :v0","Limit":1,)j"
-            R"j("TableName":"Tbl"})j");
+  EXPECT_EQ(
+      fake.Calls().back(),
+      R"j(Scan {"ExclusiveStartKey":{"pk":{"S":"a"}},)j"
+      R"j("ExpressionAttributeNames":{"#n0":"v"},"ExpressionAttributeValues":)j"
+      R"j({":v0":{"N":"1"}},"FilterExpression":"#n0 > :v0","Limit":1,)j"
+      R"j("TableName":"Tbl"})j");
 
   // The token belongs to its statement.
   Json other = {{"Statement", "SELECT * FROM Tbl WHERE v > 2"},
@@ -141,26 +144,29 @@ TEST(ExecuteStatementTest, InsertOfAnExistingKeyIsDuplicateItem) {
 TEST(ExecuteStatementTest, UpdateReturningAndMissingItem) {
   FakeDynamo fake;
   PartiqlExecutor executor(fake.Fn());
-  fake.Answer(Json::parse(R"j({"Attributes": {"pk": {"S": "a"}, "v": {"N": "2"}}})j"));
+  fake.Answer(
+      Json::parse(R"j({"Attributes": {"pk": {"S": "a"}, "v": {"N": "2"}}})j"));
   EXPECT_EQ(Show(executor.ExecuteStatement(
                 {{"Statement",
                   "UPDATE Tbl SET v = 2 WHERE pk = 'a' RETURNING ALL NEW *"},
                  {"ReturnConsumedCapacity", "TOTAL"}})),
             R"j({"Items":[{"pk":{"S":"a"},"v":{"N":"2"}}]})j");
-  EXPECT_EQ(fake.Calls().back(),
-            R"j(UpdateItem {"ConditionExpression":"attribute_exists(#n1)",)j"
-            R"j("ExpressionAttributeNames":{"#n0":"v","#n1":"pk"},)j"
-            R"j("ExpressionAttributeValues":{":v0":{"N":"2"}},"Key":{"pk":)j"
-            R"j({"S":"a"}},"ReturnConsumedCapacity":"TOTAL","ReturnValues":)j"
-            R"j("ALL_NEW","TableName":"Tbl","UpdateExpression":"SET #n0 = :v0"})j");
+  EXPECT_EQ(
+      fake.Calls().back(),
+      R"j(UpdateItem {"ConditionExpression":"attribute_exists(#n1)",)j"
+      R"j("ExpressionAttributeNames":{"#n0":"v","#n1":"pk"},)j"
+      R"j("ExpressionAttributeValues":{":v0":{"N":"2"}},"Key":{"pk":)j"
+      R"j({"S":"a"}},"ReturnConsumedCapacity":"TOTAL","ReturnValues":)j"
+      R"j("ALL_NEW","TableName":"Tbl","UpdateExpression":"SET #n0 = :v0"})j");
   Error failed =
       Error::ConditionalCheckFailed("The conditional request failed");
   failed.extra = Json::parse(R"j({"Item": {"pk": {"S": "a"}}})j");
   fake.Answer(failed);
-  EXPECT_EQ(Show(executor.ExecuteStatement(
-                {{"Statement", "UPDATE Tbl SET v = 2 WHERE pk = 'a' AND v = 9"},
-                 {"ReturnValuesOnConditionCheckFailure", "ALL_OLD"}})),
-            R"j(ConditionalCheckFailedException: The conditional request failed {"Item":{"pk":{"S":"a"}}})j");
+  EXPECT_EQ(
+      Show(executor.ExecuteStatement(
+          {{"Statement", "UPDATE Tbl SET v = 2 WHERE pk = 'a' AND v = 9"},
+           {"ReturnValuesOnConditionCheckFailure", "ALL_OLD"}})),
+      R"j(ConditionalCheckFailedException: The conditional request failed {"Item":{"pk":{"S":"a"}}})j");
 }
 
 TEST(ExecuteStatementTest, EngineErrorsAsPartiqlWordsThem) {
@@ -176,9 +182,10 @@ TEST(ExecuteStatementTest, EngineErrorsAsPartiqlWordsThem) {
                 {{"Statement", "SELECT * FROM Tbl WHERE v IN [1]"}})),
             "ValidationException: The IN operator is provided with too many "
             "operands; number of operands: 101");
-  EXPECT_EQ(Show(executor.ExecuteStatement({{"Statement", "SELECT * FROM ab"}})),
-            "ValidationException: Table name should be within the length [3, "
-            "255] and only contain 'a-z', 'A-Z', '0-9', '-', '_', '.'.");
+  EXPECT_EQ(
+      Show(executor.ExecuteStatement({{"Statement", "SELECT * FROM ab"}})),
+      "ValidationException: Table name should be within the length [3, "
+      "255] and only contain 'a-z', 'A-Z', '0-9', '-', '_', '.'.");
 }
 
 TEST(ExecuteStatementTest, ParameterChecks) {
@@ -193,7 +200,8 @@ TEST(ExecuteStatementTest, ParameterChecks) {
   EXPECT_EQ(Show(executor.ExecuteStatement(
                 {{"Statement", "SELECT * FROM Tbl WHERE pk = ?"},
                  {"Parameters",
-                  Json::parse(R"j([{"L": [{"N": "1"}, {"N": "1e99999999999"}]}])j")}})),
+                  Json::parse(
+                      R"j([{"L": [{"N": "1"}, {"N": "1e99999999999"}]}])j")}})),
             "ValidationException: The parameter cannot be converted to a "
             "numeric value: 1e99999999999");
   EXPECT_EQ(Show(executor.ExecuteStatement(
@@ -211,10 +219,11 @@ TEST(ExecuteStatementTest, ParameterChecks) {
             "supported limit");
   // Extra parameters are accepted.
   fake.Answer(Json::object());
-  EXPECT_EQ(Show(executor.ExecuteStatement(
-                {{"Statement", "SELECT * FROM Tbl WHERE pk = ?"},
-                 {"Parameters", Json::parse(R"j([{"S": "a"}, {"S": "b"}])j")}})),
-            R"j({"Items":[]})j");
+  EXPECT_EQ(
+      Show(executor.ExecuteStatement(
+          {{"Statement", "SELECT * FROM Tbl WHERE pk = ?"},
+           {"Parameters", Json::parse(R"j([{"S": "a"}, {"S": "b"}])j")}})),
+      R"j({"Items":[]})j");
 }
 
 TEST(BatchExecuteStatementTest, EachStatementHasItsOwnAnswer) {
@@ -245,10 +254,11 @@ TEST(BatchExecuteStatementTest, EachStatementHasItsOwnAnswer) {
       R"j(not found"}},)j"
       R"j({"Error":{"Code":"ValidationError","Message":"Statement wasn't )j"
       R"j(well formed, can't be processed: Expected data manipulation"}}]})j");
-  EXPECT_EQ(fake.Calls(),
-            (std::vector<std::string>{
-                R"j(GetItem {"Key":{"pk":{"S":"a"}},"ReturnConsumedCapacity":"TOTAL","TableName":"Tbl"})j",
-                R"j(GetItem {"ConsistentRead":true,"Key":{"pk":{"S":"b"}},"ReturnConsumedCapacity":"TOTAL","TableName":"Tbl"})j"}));
+  EXPECT_EQ(
+      fake.Calls(),
+      (std::vector<std::string>{
+          R"j(GetItem {"Key":{"pk":{"S":"a"}},"ReturnConsumedCapacity":"TOTAL","TableName":"Tbl"})j",
+          R"j(GetItem {"ConsistentRead":true,"Key":{"pk":{"S":"b"}},"ReturnConsumedCapacity":"TOTAL","TableName":"Tbl"})j"}));
 }
 
 TEST(BatchExecuteStatementTest, WriteErrorsCarryCodeMessageAndItem) {
@@ -320,18 +330,20 @@ TEST(ExecuteTransactionTest, WritesAreOneTransactWriteItems) {
 TEST(ExecuteTransactionTest, ReadsAreOneTransactGetItems) {
   FakeDynamo fake;
   PartiqlExecutor executor(fake.Fn());
-  fake.Answer(Json::parse(R"j({"Responses": [{"Item": {"pk": {"S": "a"}}}, {}]})j"));
+  fake.Answer(
+      Json::parse(R"j({"Responses": [{"Item": {"pk": {"S": "a"}}}, {}]})j"));
   EXPECT_EQ(Show(executor.ExecuteTransaction(Json::parse(R"j({
       "TransactStatements": [
         {"Statement": "SELECT * FROM Tbl WHERE pk = 'a'"},
         {"Statement": "SELECT v FROM Tbl WHERE pk = 'b'"}]})j"))),
             R"j({"Responses":[{"Item":{"pk":{"S":"a"}}},{}]})j");
-  EXPECT_EQ(fake.Calls(),
-            (std::vector<std::string>{
-                R"j(TransactGetItems {"TransactItems":[{"Get":{"Key":{"pk":{"S":"a"}},)j"
-                R"j("TableName":"Tbl"}},{"Get":{"ExpressionAttributeNames":{"#n0":"v"},)j"
-                R"j("Key":{"pk":{"S":"b"}},"ProjectionExpression":"#n0",)j"
-                R"j("TableName":"Tbl"}}]})j"}));
+  EXPECT_EQ(
+      fake.Calls(),
+      (std::vector<std::string>{
+          R"j(TransactGetItems {"TransactItems":[{"Get":{"Key":{"pk":{"S":"a"}},)j"
+          R"j("TableName":"Tbl"}},{"Get":{"ExpressionAttributeNames":{"#n0":"v"},)j"
+          R"j("Key":{"pk":{"S":"b"}},"ProjectionExpression":"#n0",)j"
+          R"j("TableName":"Tbl"}}]})j"}));
 }
 
 TEST(ExecuteTransactionTest, CancellationNamesDuplicateInserts) {

@@ -121,18 +121,17 @@ TEST(ParserTest, OrderBy) {
 // dynamodb-conformance tests/tier3/error-messages/partiqlGrammar.test.ts,
 // grammar.test.ts and partiqlFunctions.test.ts.
 TEST(ParserTest, LeftoverTokens) {
-  for (const char* text :
-       {"SELECT * FROM \"N\" WHERE pk = 1 foo",
-        "SELECT * FROM \"N\" WHERE pk = 1 e5",
-        "INSERT INTO \"N\" VALUE {'pk': 970001} foo",
-        "UPDATE \"N\" SET a = 9 WHERE pk = 970002 foo",
-        "DELETE FROM \"N\" WHERE pk = 970003 foo",
-        "SELECT * FROM \"N\" WHERE pk = 1)",
-        "DELETE FROM \"N\" WHERE pk = 970004 ORDER BY pk",
-        "SELECT * FROM \"N\" ORDER BY pk WHERE pk = 1",
-        "INSERT INTO \"S\" t VALUE {'pk': 'x'}",
-        "FROM \"S\" SET c = 1 WHERE pk = 'x'",
-        "FROM \"S\" SET c = 1 WHERE pk = 'x' SET d = 2"}) {
+  for (const char* text : {"SELECT * FROM \"N\" WHERE pk = 1 foo",
+                           "SELECT * FROM \"N\" WHERE pk = 1 e5",
+                           "INSERT INTO \"N\" VALUE {'pk': 970001} foo",
+                           "UPDATE \"N\" SET a = 9 WHERE pk = 970002 foo",
+                           "DELETE FROM \"N\" WHERE pk = 970003 foo",
+                           "SELECT * FROM \"N\" WHERE pk = 1)",
+                           "DELETE FROM \"N\" WHERE pk = 970004 ORDER BY pk",
+                           "SELECT * FROM \"N\" ORDER BY pk WHERE pk = 1",
+                           "INSERT INTO \"S\" t VALUE {'pk': 'x'}",
+                           "FROM \"S\" SET c = 1 WHERE pk = 'x'",
+                           "FROM \"S\" SET c = 1 WHERE pk = 'x' SET d = 2"}) {
     EXPECT_EQ(Err(text), Malformed("Unexpected token after expression"))
         << text;
   }

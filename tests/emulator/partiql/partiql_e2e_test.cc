@@ -26,9 +26,9 @@ bool EngineLacks(const Result<Json>& r) {
          r.error().message.find("not supported yet") != std::string::npos;
 }
 
-#define SKIP_IF_ENGINE_LACKS(r)                                       \
-  if (EngineLacks(r)) {                                               \
-    GTEST_SKIP() << "waits on the engine: " << ToString(r.error());   \
+#define SKIP_IF_ENGINE_LACKS(r)                                     \
+  if (EngineLacks(r)) {                                             \
+    GTEST_SKIP() << "waits on the engine: " << ToString(r.error()); \
   }
 
 std::string Show(const Result<Json>& r) {
@@ -56,10 +56,10 @@ class PartiqlE2eTest : public ::testing::Test {
           {"AttributeName": "SongTitle", "AttributeType": "S"}]})j"));
     Ok("PutItem", Json::parse(R"j({"TableName": "Music", "Item": {
         "Artist": {"S": "Acme"}, "SongTitle": {"S": "PartiQL Rocks"},
-        "Year": {"N": "2021"}}})j"));
+        "Released": {"N": "2021"}}})j"));
     Ok("PutItem", Json::parse(R"j({"TableName": "Music", "Item": {
         "Artist": {"S": "Acme"}, "SongTitle": {"S": "Zebra"},
-        "Year": {"N": "2023"}}})j"));
+        "Released": {"N": "2023"}}})j"));
   }
 
   Json Ok(std::string_view op, const Json& request) {
@@ -72,23 +72,25 @@ class PartiqlE2eTest : public ::testing::Test {
     return emu_->Call("ExecuteStatement", extra);
   }
   Json GetSong(const std::string& title) {
-    return Ok("GetItem", {{"TableName", "Music"},
-                          {"Key",
-                           {{"Artist", {{"S", "Acme"}}},
-                            {"SongTitle", {{"S", title}}}}}});
+    return Ok("GetItem",
+              {{"TableName", "Music"},
+               {"Key",
+                {{"Artist", {{"S", "Acme"}}}, {"SongTitle", {{"S", title}}}}}});
   }
 
   std::unique_ptr<Emulator> emu_;
 };
 
 TEST_F(PartiqlE2eTest, SelectByFullKey) {
-  EXPECT_EQ(Show(Exec(R"(SELECT * FROM "Music" WHERE Artist = 'Acme' AND )"
-                      R"(SongTitle = 'PartiQL Rocks')")),
-            R"j({"Items":[{"Artist":{"S":"Acme"},"SongTitle":{"S":"PartiQL Rocks"},"Year":{"N":"2021"}}]})j");
-  EXPECT_EQ(Show(Exec(R"(SELECT * FROM Music WHERE Artist = ? AND SongTitle = ?)",
-                      {{"Parameters",
-                        Json::parse(R"j([{"S": "Acme"}, {"S": "Nope"}])j")}})),
-            R"j({"Items":[]})j");
+  EXPECT_EQ(
+      Show(Exec(R"(SELECT * FROM "Music" WHERE Artist = 'Acme' AND )"
+                R"(SongTitle = 'PartiQL Rocks')")),
+      R"j({"Items":[{"Artist":{"S":"Acme"},"Released":{"N":"2021"},"SongTitle":{"S":"PartiQL Rocks"}}]})j");
+  EXPECT_EQ(
+      Show(Exec(R"(SELECT * FROM Music WHERE Artist = ? AND SongTitle = ?)",
+                {{"Parameters",
+                  Json::parse(R"j([{"S": "Acme"}, {"S": "Nope"}])j")}})),
+      R"j({"Items":[]})j");
 }
 
 TEST_F(PartiqlE2eTest, DeleteByFullKeyAndOfAMissingItem) {
@@ -135,13 +137,24 @@ TEST_F(PartiqlE2eTest, RequestShapeErrors) {
 TEST_F(PartiqlE2eTest, BatchReadsAndDeletes) {
   EXPECT_EQ(
       Show(emu_->Call("BatchExecuteStatement", Json::parse(R"j({"Statements": [
-          {"Statement": "SELECT Year FROM Music WHERE Artist = 'Acme' AND SongTitle = 'Zebra'"},
+          {"Statement": "SELECT * FROM Music WHERE Artist = 'Acme' AND SongTitle = 'Zebra'"},
           {"Statement": "SELECT * FROM Music WHERE Artist = 'Acme' AND SongTitle = 'None'"},
           {"Statement": "SELECT * FROM Music WHERE Artist = 'Acme'"}]})j"))),
-      R"j({"Responses":[{"Item":{"Year":{"N":"2023"}},"TableName":"Music"},)j"
+      R"j({"Responses":[{"Item":{"Artist":{"S":"Acme"},"Released":{"N":"2023"},)j"
+      R"j("SongTitle":{"S":"Zebra"}},"TableName":"Music"},)j"
       R"j({"TableName":"Music"},{"Error":{"Code":"ValidationError","Message":)j"
       R"j("Select statements within BatchExecuteStatement must specify the )j"
       R"j(primary key in the where clause."}}]})j");
+}
+
+TEST_F(PartiqlE2eTest, SelectWithProjection) {
+  Result<Json> r = Exec(
+      "SELECT Released, \"SongTitle\" FROM Music WHERE Artist = 'Acme' AND "
+      "SongTitle = 'Zebra'");
+  SKIP_IF_ENGINE_LACKS(r);
+  EXPECT_EQ(
+      Show(r),
+      R"j({"Items":[{"Released":{"N":"2023"},"SongTitle":{"S":"Zebra"}}]})j");
 }
 
 TEST_F(PartiqlE2eTest, BatchDeletes) {
@@ -160,10 +173,11 @@ TEST_F(PartiqlE2eTest, InsertThenDuplicate) {
       "'Tags': <<'a', 'b'>>, 'Info': {'len': 3.50, 'x': [1, null]}}");
   SKIP_IF_ENGINE_LACKS(r);
   EXPECT_EQ(Show(r), R"j({"Items":[]})j");
-  EXPECT_EQ(GetSong("New").dump(),
-            R"j({"Item":{"Artist":{"S":"Acme"},"Info":{"M":{"len":{"N":"3.5"},)j"
-            R"j("x":{"L":[{"N":"1"},{"NULL":true}]}}},"SongTitle":{"S":"New"},)j"
-            R"j("Tags":{"SS":["a","b"]}}})j");
+  EXPECT_EQ(
+      GetSong("New").dump(),
+      R"j({"Item":{"Artist":{"S":"Acme"},"Info":{"M":{"len":{"N":"3.5"},)j"
+      R"j("x":{"L":[{"N":"1"},{"NULL":true}]}}},"SongTitle":{"S":"New"},)j"
+      R"j("Tags":{"SS":["a","b"]}}})j");
   EXPECT_EQ(Show(Exec("INSERT INTO Music VALUE {'Artist': 'Acme', "
                       "'SongTitle': 'New'}")),
             "DuplicateItemException: Duplicate primary key exists in table");
@@ -171,14 +185,19 @@ TEST_F(PartiqlE2eTest, InsertThenDuplicate) {
 
 TEST_F(PartiqlE2eTest, UpdateExistingAndMissingItems) {
   Result<Json> r = Exec(
-      "UPDATE Music SET Year = Year + 1 SET Tags = set_add(Tags, <<'x'>>) "
-      "REMOVE Nothing WHERE Artist = 'Acme' AND SongTitle = 'Zebra' "
+      "UPDATE Music SET Released = Released + 1 SET Tags = set_add(Tags, "
+      "<<'x'>>) "
+      "REMOVE Gone WHERE Artist = 'Acme' AND SongTitle = 'Zebra' "
       "RETURNING MODIFIED NEW *");
   SKIP_IF_ENGINE_LACKS(r);
-  EXPECT_EQ(Show(r), R"j({"Items":[{"Tags":{"SS":["x"]},"Year":{"N":"2024"}}]})j");
+  EXPECT_EQ(Show(r),
+            R"j({"Items":[{"Tags":{"SS":["x"]},"Released":{"N":"2024"}}]})j");
   // An UPDATE of a missing item fails and creates nothing.
-  EXPECT_EQ(Show(Exec("UPDATE Music SET Year = 1 WHERE Artist = 'Acme' AND "
-                      "SongTitle = 'Missing'")),
+  Result<Json> missing = Exec(
+      "UPDATE Music SET Released = 1 WHERE Artist = 'Acme' AND SongTitle = "
+      "'Missing'");
+  SKIP_IF_ENGINE_LACKS(missing);
+  EXPECT_EQ(Show(missing),
             "ConditionalCheckFailedException: The conditional request failed");
   EXPECT_EQ(GetSong("Missing").dump(), "{}");
 }
@@ -188,7 +207,8 @@ TEST_F(PartiqlE2eTest, QueryPagesWithNextToken) {
       Exec("SELECT SongTitle FROM Music WHERE Artist = 'Acme'", {{"Limit", 1}});
   SKIP_IF_ENGINE_LACKS(first);
   ASSERT_TRUE(first.ok()) << Show(first);
-  EXPECT_EQ((*first)["Items"].dump(), R"j([{"SongTitle":{"S":"PartiQL Rocks"}}])j");
+  EXPECT_EQ((*first)["Items"].dump(),
+            R"j([{"SongTitle":{"S":"PartiQL Rocks"}}])j");
   ASSERT_TRUE(first->contains("NextToken"));
   Result<Json> second =
       Exec("SELECT SongTitle FROM Music WHERE Artist = 'Acme'",
@@ -198,12 +218,13 @@ TEST_F(PartiqlE2eTest, QueryPagesWithNextToken) {
   Result<Json> desc = Exec(
       "SELECT SongTitle FROM Music WHERE Artist = 'Acme' ORDER BY SongTitle "
       "DESC");
-  EXPECT_EQ(Show(desc),
-            R"j({"Items":[{"SongTitle":{"S":"Zebra"}},{"SongTitle":{"S":"PartiQL Rocks"}}]})j");
+  EXPECT_EQ(
+      Show(desc),
+      R"j({"Items":[{"SongTitle":{"S":"Zebra"}},{"SongTitle":{"S":"PartiQL Rocks"}}]})j");
 }
 
 TEST_F(PartiqlE2eTest, ScanWithFilter) {
-  Result<Json> r = Exec("SELECT SongTitle FROM Music WHERE Year > 2022");
+  Result<Json> r = Exec("SELECT SongTitle FROM Music WHERE Released > 2022");
   SKIP_IF_ENGINE_LACKS(r);
   EXPECT_EQ(Show(r), R"j({"Items":[{"SongTitle":{"S":"Zebra"}}]})j");
 }
@@ -212,7 +233,7 @@ TEST_F(PartiqlE2eTest, TransactionIsAllOrNothing) {
   Result<Json> r = emu_->Call("ExecuteTransaction", Json::parse(R"j({
       "TransactStatements": [
         {"Statement": "INSERT INTO Music VALUE {'Artist': 'Acme', 'SongTitle': 'T1'}"},
-        {"Statement": "UPDATE Music SET Year = 1 WHERE Artist = 'Acme' AND SongTitle = 'Missing'"}]})j"));
+        {"Statement": "UPDATE Music SET Released = 1 WHERE Artist = 'Acme' AND SongTitle = 'Missing'"}]})j"));
   SKIP_IF_ENGINE_LACKS(r);
   EXPECT_EQ(Show(r),
             "TransactionCanceledException: Transaction cancelled, please refer "
@@ -222,17 +243,29 @@ TEST_F(PartiqlE2eTest, TransactionIsAllOrNothing) {
             R"j("ConditionalCheckFailed","Message":"The conditional request )j"
             R"j(failed"}]})j");
   EXPECT_EQ(GetSong("T1").dump(), "{}");
-  EXPECT_EQ(Show(emu_->Call("ExecuteTransaction", Json::parse(R"j({
+  Result<Json> writes = emu_->Call("ExecuteTransaction", Json::parse(R"j({
       "TransactStatements": [
         {"Statement": "INSERT INTO Music VALUE {'Artist': 'Acme', 'SongTitle': 'T1'}"},
-        {"Statement": "DELETE FROM Music WHERE Artist = 'Acme' AND SongTitle = 'Zebra'"}]})j"))),
-            R"j({"Responses":[]})j");
+        {"Statement": "DELETE FROM Music WHERE Artist = 'Acme' AND SongTitle = 'Zebra'"}]})j"));
+  EXPECT_EQ(Show(writes), R"j({"Responses":[]})j");
   EXPECT_EQ(GetSong("Zebra").dump(), "{}");
-  EXPECT_EQ(Show(emu_->Call("ExecuteTransaction", Json::parse(R"j({
+}
+
+TEST_F(PartiqlE2eTest, TransactionOfReads) {
+  Result<Json> r = emu_->Call("ExecuteTransaction", Json::parse(R"j({
       "TransactStatements": [
-        {"Statement": "SELECT Year FROM Music WHERE Artist = 'Acme' AND SongTitle = 'PartiQL Rocks'"},
-        {"Statement": "SELECT * FROM Music WHERE Artist = 'Acme' AND SongTitle = 'Zebra'"}]})j"))),
-            R"j({"Responses":[{"Item":{"Year":{"N":"2021"}}},{}]})j");
+        {"Statement": "SELECT Released FROM Music WHERE Artist = 'Acme' AND SongTitle = 'PartiQL Rocks'"},
+        {"Statement": "SELECT * FROM Music WHERE Artist = 'Acme' AND SongTitle = 'Nope'"}]})j"));
+  SKIP_IF_ENGINE_LACKS(r);
+  EXPECT_EQ(Show(r),
+            R"j({"Responses":[{"Item":{"Released":{"N":"2021"}}},{}]})j");
+}
+
+TEST_F(PartiqlE2eTest, ReservedWordsNeedQuotes) {
+  EXPECT_EQ(Show(Exec("SELECT * FROM Music WHERE Artist = 'Acme' AND "
+                      "SongTitle = 'Zebra' AND Year = 1")),
+            "ValidationException: Statement wasn't well formed, can't be "
+            "processed: Unexpected keyword");
 }
 
 }  // namespace

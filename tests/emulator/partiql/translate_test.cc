@@ -76,21 +76,23 @@ TEST(TableInfoTest, ReadsKeysTypesAndIndexes) {
 }
 
 TEST(TranslateSelectTest, FullKeyEqualityIsGetItem) {
-  EXPECT_EQ(Plan1(Composite(), "SELECT * FROM T WHERE pk = 'a' AND sk = 1"),
-            R"j(GetItem {"Key":{"pk":{"S":"a"},"sk":{"N":"1"}},"TableName":"T"})j");
-  EXPECT_EQ(Plan1(HashOnly(), "SELECT a, b.c FROM H WHERE ? = pk", Json::parse(
-                                  R"j([{"S": "k"}])j")),
-            R"j(GetItem {"ExpressionAttributeNames":{"#n0":"a","#n1":"b","#n2":"c"},)j"
-            R"j("Key":{"pk":{"S":"k"}},"ProjectionExpression":"#n0, #n1.#n2",)j"
-            R"j("TableName":"H"})j");
+  EXPECT_EQ(
+      Plan1(Composite(), "SELECT * FROM T WHERE pk = 'a' AND sk = 1"),
+      R"j(GetItem {"Key":{"pk":{"S":"a"},"sk":{"N":"1"}},"TableName":"T"})j");
+  EXPECT_EQ(
+      Plan1(HashOnly(), "SELECT a, b.c FROM H WHERE ? = pk",
+            Json::parse(R"j([{"S": "k"}])j")),
+      R"j(GetItem {"ExpressionAttributeNames":{"#n0":"a","#n1":"b","#n2":"c"},)j"
+      R"j("Key":{"pk":{"S":"k"}},"ProjectionExpression":"#n0, #n1.#n2",)j"
+      R"j("TableName":"H"})j");
 }
 
 TEST(TranslateSelectTest, ConsistentReadIsPassedOn) {
   PlanOptions options;
   options.consistent_read = true;
-  EXPECT_EQ(Plan1(HashOnly(), "SELECT * FROM H WHERE pk = 'a'", nullptr,
-                  options),
-            R"j(GetItem {"ConsistentRead":true,"Key":{"pk":{"S":"a"}},"TableName":"H"})j");
+  EXPECT_EQ(
+      Plan1(HashOnly(), "SELECT * FROM H WHERE pk = 'a'", nullptr, options),
+      R"j(GetItem {"ConsistentRead":true,"Key":{"pk":{"S":"a"}},"TableName":"H"})j");
 }
 
 TEST(TranslateSelectTest, PartitionKeyEqualityIsQuery) {
@@ -105,10 +107,11 @@ TEST(TranslateSelectTest, PartitionKeyEqualityIsQuery) {
 }
 
 TEST(TranslateSelectTest, ReversedSortKeyComparisonIsFlipped) {
-  EXPECT_EQ(Plan1(Composite(), "SELECT * FROM T WHERE pk = 'a' AND 5 < sk"),
-            R"j(Query {"ExpressionAttributeNames":{"#n0":"pk","#n1":"sk"},)j"
-            R"j("ExpressionAttributeValues":{":v0":{"S":"a"},":v1":{"N":"5"}},)j"
-            R"j("KeyConditionExpression":"#n0 = :v0 AND #n1 > :v1","TableName":"T"})j");
+  EXPECT_EQ(
+      Plan1(Composite(), "SELECT * FROM T WHERE pk = 'a' AND 5 < sk"),
+      R"j(Query {"ExpressionAttributeNames":{"#n0":"pk","#n1":"sk"},)j"
+      R"j("ExpressionAttributeValues":{":v0":{"S":"a"},":v1":{"N":"5"}},)j"
+      R"j("KeyConditionExpression":"#n0 = :v0 AND #n1 > :v1","TableName":"T"})j");
 }
 
 TEST(TranslateSelectTest, BeginsWithOnSortKeyAndOrderByDesc) {
@@ -120,20 +123,22 @@ TEST(TranslateSelectTest, BeginsWithOnSortKeyAndOrderByDesc) {
             {"AttributeName": "pk", "AttributeType": "S"},
             {"AttributeName": "sk", "AttributeType": "S"}]}})j"));
   ASSERT_TRUE(t.ok());
-  EXPECT_EQ(Plan1(*t,
-                  "SELECT * FROM S2 WHERE pk = 'a' AND begins_with(sk, 'x') "
-                  "ORDER BY sk DESC"),
-            R"j(Query {"ExpressionAttributeNames":{"#n0":"pk","#n1":"sk"},)j"
-            R"j("ExpressionAttributeValues":{":v0":{"S":"a"},":v1":{"S":"x"}},)j"
-            R"j("KeyConditionExpression":"#n0 = :v0 AND begins_with(#n1, :v1)",)j"
-            R"j("ScanIndexForward":false,"TableName":"S2"})j");
+  EXPECT_EQ(
+      Plan1(*t,
+            "SELECT * FROM S2 WHERE pk = 'a' AND begins_with(sk, 'x') "
+            "ORDER BY sk DESC"),
+      R"j(Query {"ExpressionAttributeNames":{"#n0":"pk","#n1":"sk"},)j"
+      R"j("ExpressionAttributeValues":{":v0":{"S":"a"},":v1":{"S":"x"}},)j"
+      R"j("KeyConditionExpression":"#n0 = :v0 AND begins_with(#n1, :v1)",)j"
+      R"j("ScanIndexForward":false,"TableName":"S2"})j");
 }
 
 TEST(TranslateSelectTest, KeyConditionsTheQueryCannotCarryMakeAScan) {
   // Two conditions on the sort key, or one inside OR, can't be a key
   // condition and a Query filter may not name key attributes: Scan.
   EXPECT_EQ(
-      Plan1(Composite(), "SELECT * FROM T WHERE pk = 'a' AND (sk = 1 OR sk = 2)"),
+      Plan1(Composite(),
+            "SELECT * FROM T WHERE pk = 'a' AND (sk = 1 OR sk = 2)"),
       R"j(Scan {"ExpressionAttributeNames":{"#n0":"pk","#n1":"sk"},)j"
       R"j("ExpressionAttributeValues":{":v0":{"S":"a"},":v1":{"N":"1"},)j"
       R"j(":v2":{"N":"2"}},"FilterExpression":"#n0 = :v0 AND (#n1 = :v1 OR )j"
@@ -160,7 +165,8 @@ TEST(TranslateSelectTest, FilterFunctionsIsAndIn) {
 
 TEST(TranslateSelectTest, ParenthesesOnlyWhereNeeded) {
   EXPECT_EQ(
-      Plan1(HashOnly(), "SELECT * FROM H WHERE ((a = 1)) OR NOT (b = 2 AND c = 3)"),
+      Plan1(HashOnly(),
+            "SELECT * FROM H WHERE ((a = 1)) OR NOT (b = 2 AND c = 3)"),
       R"j(Scan {"ExpressionAttributeNames":{"#n0":"a","#n1":"b","#n2":"c"},)j"
       R"j("ExpressionAttributeValues":{":v0":{"N":"1"},":v1":{"N":"2"},)j"
       R"j(":v2":{"N":"3"}},"FilterExpression":"#n0 = :v0 OR NOT (#n1 = :v1 AND )j"
@@ -168,34 +174,38 @@ TEST(TranslateSelectTest, ParenthesesOnlyWhereNeeded) {
 }
 
 TEST(TranslateSelectTest, IndexQueriesAndScans) {
-  EXPECT_EQ(Plan1(Composite(), R"j(SELECT a FROM T."byG" WHERE g = 'x')j"),
-            R"j(Query {"ExpressionAttributeNames":{"#n0":"a","#n1":"g"},)j"
-            R"j("ExpressionAttributeValues":{":v0":{"S":"x"}},"IndexName":"byG",)j"
-            R"j("KeyConditionExpression":"#n1 = :v0","ProjectionExpression":"#n0",)j"
-            R"j("TableName":"T"})j");
+  EXPECT_EQ(
+      Plan1(Composite(), R"j(SELECT a FROM T."byG" WHERE g = 'x')j"),
+      R"j(Query {"ExpressionAttributeNames":{"#n0":"a","#n1":"g"},)j"
+      R"j("ExpressionAttributeValues":{":v0":{"S":"x"}},"IndexName":"byG",)j"
+      R"j("KeyConditionExpression":"#n1 = :v0","ProjectionExpression":"#n0",)j"
+      R"j("TableName":"T"})j");
   // Without equality on the index's partition key: a scan of the index.
-  EXPECT_EQ(Plan1(Composite(), R"j(SELECT * FROM T."byG" WHERE pk = 'p')j"),
-            R"j(Scan {"ExpressionAttributeNames":{"#n0":"pk"},)j"
-            R"j("ExpressionAttributeValues":{":v0":{"S":"p"}},)j"
-            R"j("FilterExpression":"#n0 = :v0","IndexName":"byG","TableName":"T"})j");
+  EXPECT_EQ(
+      Plan1(Composite(), R"j(SELECT * FROM T."byG" WHERE pk = 'p')j"),
+      R"j(Scan {"ExpressionAttributeNames":{"#n0":"pk"},)j"
+      R"j("ExpressionAttributeValues":{":v0":{"S":"p"}},)j"
+      R"j("FilterExpression":"#n0 = :v0","IndexName":"byG","TableName":"T"})j");
 }
 
 TEST(TranslateSelectTest, IndexRefusals) {
   // Pinned on AWS (executeStatementIndex.test.ts).
-  EXPECT_EQ(Plan1(Composite(), R"j(SELECT zz, a, yy FROM T."byG" WHERE g = 'x')j"),
-            V("One or more parameter values were invalid: Global secondary "
-              "index byG does not project [zz, yy]"));
+  EXPECT_EQ(
+      Plan1(Composite(), R"j(SELECT zz, a, yy FROM T."byG" WHERE g = 'x')j"),
+      V("One or more parameter values were invalid: Global secondary "
+        "index byG does not project [zz, yy]"));
   PlanOptions consistent;
   consistent.consistent_read = true;
   EXPECT_EQ(Plan1(Composite(), R"j(SELECT * FROM T."byG" WHERE g = 'x')j",
                   nullptr, consistent),
             V("Strongly consistent read is not supported on Global Secondary "
               "Indexes"));
-  EXPECT_EQ(Plan1(Composite(), R"j(SELECT * FROM T."byL" WHERE pk = 'x')j",
-                  nullptr, consistent),
-            R"j(Query {"ConsistentRead":true,"ExpressionAttributeNames":{"#n0":"pk"},)j"
-            R"j("ExpressionAttributeValues":{":v0":{"S":"x"}},"IndexName":"byL",)j"
-            R"j("KeyConditionExpression":"#n0 = :v0","TableName":"T"})j");
+  EXPECT_EQ(
+      Plan1(Composite(), R"j(SELECT * FROM T."byL" WHERE pk = 'x')j", nullptr,
+            consistent),
+      R"j(Query {"ConsistentRead":true,"ExpressionAttributeNames":{"#n0":"pk"},)j"
+      R"j("ExpressionAttributeValues":{":v0":{"S":"x"}},"IndexName":"byL",)j"
+      R"j("KeyConditionExpression":"#n0 = :v0","TableName":"T"})j");
   EXPECT_EQ(Plan1(Composite(), R"j(SELECT * FROM T."nope")j"),
             V("The table does not have the specified index: nope"));
 }
@@ -203,13 +213,13 @@ TEST(TranslateSelectTest, IndexRefusals) {
 TEST(TranslateSelectTest, WhereRefusals) {
   // Pinned on AWS (partiqlFunctions.test.ts).
   const std::string stmt = "SELECT attribute_exists(ss) FROM H WHERE pk = 'a'";
-  EXPECT_EQ(Plan1(HashOnly(), stmt),
-            V("Unexpected path component at 1:8:16"));
+  EXPECT_EQ(Plan1(HashOnly(), stmt), V("Unexpected path component at 1:8:16"));
   EXPECT_EQ(Plan1(HashOnly(), "SELECT * FROM H WHERE pk = 'a' AND EXISTS(ss)"),
             V("Unrecognized function: exists at 1:36:6"));
-  EXPECT_EQ(Plan1(HashOnly(),
-                  "SELECT * FROM H WHERE pk = 'a' AND set_add(ss, <<'x'>>) = ss"),
-            V("Unrecognized function: set_add at 1:36:7"));
+  EXPECT_EQ(
+      Plan1(HashOnly(),
+            "SELECT * FROM H WHERE pk = 'a' AND set_add(ss, <<'x'>>) = ss"),
+      V("Unrecognized function: set_add at 1:36:7"));
   EXPECT_EQ(Plan1(HashOnly(), "SELECT * FROM H WHERE attribute_exists('ss')"),
             V("Operator or function requires a document path; operator or "
               "function: attribute_exists"));
@@ -265,9 +275,9 @@ TEST(TranslateSelectTest, BatchAndTransactionReadsNeedTheWholeKey) {
   const std::string transaction_message =
       V("Select statements within ExecuteTransaction must specify the "
         "primary key in the where clause.");
-  EXPECT_EQ(Plan1(Composite(), "SELECT * FROM T WHERE pk = 'a'", nullptr,
-                  batch),
-            batch_message);
+  EXPECT_EQ(
+      Plan1(Composite(), "SELECT * FROM T WHERE pk = 'a'", nullptr, batch),
+      batch_message);
   EXPECT_EQ(Plan1(HashOnly(),
                   "SELECT * FROM H WHERE pk = 'a' AND attribute_exists(ss)",
                   nullptr, batch),
@@ -315,12 +325,14 @@ TEST(TranslateWriteTest, InsertRefusals) {
   EXPECT_EQ(Plan1(HashOnly(), "INSERT INTO H VALUE {'pk': 'a', 'pk': 'b'}"),
             V("Duplicate keys in tuple. Key: pk under root"));
   // Pinned on AWS (partiqlGrammar.test.ts, partiqlFunctions.test.ts).
-  EXPECT_EQ(Plan1(HashOnly(), "INSERT INTO H VALUE {'pk': 'a', 'm': {'x': 1e126}}"),
-            V("Number overflow. Attempting to store a number with magnitude "
-              "larger than supported range under root.x"));
-  EXPECT_EQ(Plan1(HashOnly(), "INSERT INTO H VALUE {'pk': 'a', 'l': [1, 1e126]}"),
-            V("Number overflow. Attempting to store a number with magnitude "
-              "larger than supported range under root[1]"));
+  EXPECT_EQ(
+      Plan1(HashOnly(), "INSERT INTO H VALUE {'pk': 'a', 'm': {'x': 1e126}}"),
+      V("Number overflow. Attempting to store a number with magnitude "
+        "larger than supported range under root.x"));
+  EXPECT_EQ(
+      Plan1(HashOnly(), "INSERT INTO H VALUE {'pk': 'a', 'l': [1, 1e126]}"),
+      V("Number overflow. Attempting to store a number with magnitude "
+        "larger than supported range under root[1]"));
   EXPECT_EQ(Plan1(HashOnly(), "INSERT INTO H VALUE {'pk': 1e-131}"),
             V("Number underflow. Attempting to store a number with magnitude "
               "smaller than supported range under root"));
@@ -328,9 +340,10 @@ TEST(TranslateWriteTest, InsertRefusals) {
       "INSERT INTO H VALUE {'pk': 'a', 'ss': set_add(<<'a'>>, <<'b'>>)}";
   EXPECT_EQ(Plan1(HashOnly(), stmt),
             V("Unsupported data type: set_add under key root at 1:39:7"));
-  EXPECT_EQ(Plan1(HashOnly(), "INSERT INTO H VALUE {'pk': 'a', 's': <<'x', 'x'>>}"),
-            V("One or more parameter values were invalid: Input collection "
-              "[x, x] contains duplicates."));
+  EXPECT_EQ(
+      Plan1(HashOnly(), "INSERT INTO H VALUE {'pk': 'a', 's': <<'x', 'x'>>}"),
+      V("One or more parameter values were invalid: Input collection "
+        "[x, x] contains duplicates."));
   EXPECT_EQ(Plan1(HashOnly(), "INSERT INTO H VALUE {'pk': 'a', 's': <<?>>}",
                   Json::parse(R"j([{"S": "x"}])j")),
             V("Unsupported data type in Bag. DynamoDB only supports either "
@@ -360,9 +373,9 @@ TEST(TranslateWriteTest, UpdateIsUpdateItemOnAnExistingItem) {
 }
 
 TEST(TranslateWriteTest, UpdateRefusals) {
-  const std::string incomplete = V(
-      "Where clause does not contain a mandatory equality on all key "
-      "attributes");
+  const std::string incomplete =
+      V("Where clause does not contain a mandatory equality on all key "
+        "attributes");
   EXPECT_EQ(Plan1(Composite(), "UPDATE T SET a = 1 WHERE pk = 'k'"),
             incomplete);
   EXPECT_EQ(Plan1(HashOnly(), "UPDATE H SET a = 1"), incomplete);
@@ -382,9 +395,10 @@ TEST(TranslateWriteTest, UpdateRefusals) {
               "at 1:27:2"));
   EXPECT_EQ(Plan1(HashOnly(), "UPDATE H SET ss = set_add(ss)" + where),
             V("SET_ADD must have exactly two arguments at 1:19:7"));
-  EXPECT_EQ(Plan1(HashOnly(), "UPDATE H SET ss = set_delete(ss, ['x'])" + where),
-            V("The second argument to SET_DELETE must be a value with type SET "
-              "at 1:30:2"));
+  EXPECT_EQ(
+      Plan1(HashOnly(), "UPDATE H SET ss = set_delete(ss, ['x'])" + where),
+      V("The second argument to SET_DELETE must be a value with type SET "
+        "at 1:30:2"));
   EXPECT_EQ(Plan1(HashOnly(), "UPDATE H SET ss = set_add(ss, <<>>)" + where),
             V("Empty bags are not supported"));
   EXPECT_EQ(Plan1(HashOnly(), "UPDATE H SET a = 1e-131" + where),
@@ -392,10 +406,10 @@ TEST(TranslateWriteTest, UpdateRefusals) {
               "smaller than supported range under root"));
   PlanOptions transaction;
   transaction.surface = Surface::kTransaction;
-  EXPECT_EQ(Plan1(HashOnly(),
-                  "UPDATE H SET a = 1" + where + " RETURNING ALL NEW *",
-                  nullptr, transaction),
-            V("RETURNING clause is not supported in ExecuteTransaction."));
+  EXPECT_EQ(
+      Plan1(HashOnly(), "UPDATE H SET a = 1" + where + " RETURNING ALL NEW *",
+            nullptr, transaction),
+      V("RETURNING clause is not supported in ExecuteTransaction."));
 }
 
 TEST(TranslateWriteTest, DeleteWithAndWithoutCondition) {
@@ -403,14 +417,15 @@ TEST(TranslateWriteTest, DeleteWithAndWithoutCondition) {
             R"j(DeleteItem {"Key":{"pk":{"S":"a"}},"TableName":"H"})j");
   PlanOptions options;
   options.return_values_on_condition_check_failure = "ALL_OLD";
-  EXPECT_EQ(Plan1(HashOnly(),
-                  "DELETE FROM H WHERE attribute_exists(x) AND pk = ? "
-                  "RETURNING ALL OLD *",
-                  Json::parse(R"j([{"S": "a"}])j"), options),
-            R"j(DeleteItem {"ConditionExpression":"attribute_exists(#n0)",)j"
-            R"j("ExpressionAttributeNames":{"#n0":"x"},"Key":{"pk":{"S":"a"}},)j"
-            R"j("ReturnValues":"ALL_OLD","ReturnValuesOnConditionCheckFailure":)j"
-            R"j("ALL_OLD","TableName":"H"})j");
+  EXPECT_EQ(
+      Plan1(HashOnly(),
+            "DELETE FROM H WHERE attribute_exists(x) AND pk = ? "
+            "RETURNING ALL OLD *",
+            Json::parse(R"j([{"S": "a"}])j"), options),
+      R"j(DeleteItem {"ConditionExpression":"attribute_exists(#n0)",)j"
+      R"j("ExpressionAttributeNames":{"#n0":"x"},"Key":{"pk":{"S":"a"}},)j"
+      R"j("ReturnValues":"ALL_OLD","ReturnValuesOnConditionCheckFailure":)j"
+      R"j("ALL_OLD","TableName":"H"})j");
   EXPECT_EQ(Plan1(HashOnly(),
                   "DELETE FROM H WHERE pk = 'a' RETURNING MODIFIED OLD *"),
             V("Invalid returning clause: RETURNING MODIFIED OLD *. Only "
@@ -420,18 +435,19 @@ TEST(TranslateWriteTest, DeleteWithAndWithoutCondition) {
 TEST(TranslateWriteTest, ExistsIsAConditionCheckInTransactionsOnly) {
   PlanOptions transaction;
   transaction.surface = Surface::kTransaction;
-  EXPECT_EQ(Plan1(HashOnly(),
-                  "EXISTS(SELECT * FROM H WHERE pk = 'a' AND v > 1)", nullptr,
+  EXPECT_EQ(
+      Plan1(HashOnly(), "EXISTS(SELECT * FROM H WHERE pk = 'a' AND v > 1)",
+            nullptr, transaction),
+      R"j(ConditionCheck {"ConditionExpression":"#n0 > :v0",)j"
+      R"j("ExpressionAttributeNames":{"#n0":"v"},"ExpressionAttributeValues":)j"
+      R"j({":v0":{"N":"1"}},"Key":{"pk":{"S":"a"}},"TableName":"H"})j");
+  EXPECT_EQ(Plan1(HashOnly(), "EXISTS(SELECT * FROM H WHERE pk = 'a')", nullptr,
                   transaction),
-            R"j(ConditionCheck {"ConditionExpression":"#n0 > :v0",)j"
-            R"j("ExpressionAttributeNames":{"#n0":"v"},"ExpressionAttributeValues":)j"
-            R"j({":v0":{"N":"1"}},"Key":{"pk":{"S":"a"}},"TableName":"H"})j");
-  EXPECT_EQ(Plan1(HashOnly(), "EXISTS(SELECT * FROM H WHERE pk = 'a')",
-                  nullptr, transaction),
             V("EXISTS() must contain a single item read with additional "
               "condition"));
-  EXPECT_EQ(Plan1(HashOnly(), "EXISTS(SELECT * FROM H WHERE pk = 'a' AND v = 1)"),
-            V("EXISTS can only be used in ExecuteTransaction write requests."));
+  EXPECT_EQ(
+      Plan1(HashOnly(), "EXISTS(SELECT * FROM H WHERE pk = 'a' AND v = 1)"),
+      V("EXISTS can only be used in ExecuteTransaction write requests."));
 }
 
 }  // namespace

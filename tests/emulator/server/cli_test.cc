@@ -83,6 +83,10 @@ TEST(CliTest, Errors) {
   ExpectUsageError({"run"}, "unknown command 'run'");
   ExpectUsageError({"serve", "--bogus", "1"},
                    "unknown flag '--bogus' for ddblab serve");
+  ExpectUsageError({"serve", "--bogus"},
+                   "unknown flag '--bogus' for ddblab serve");
+  ExpectUsageError({"serve", "--bogus=1"},
+                   "unknown flag '--bogus' for ddblab serve");
   ExpectUsageError({"serve", "extra"},
                    "unexpected argument 'extra' for ddblab serve");
   ExpectUsageError({"serve", "--port"}, "flag --port needs a value");

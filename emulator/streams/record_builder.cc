@@ -1,0 +1,108 @@
+#include "emulator/streams/record_builder.h"
+
+#include <cstdio>
+
+#include "emulator/api/random.h"
+#include "emulator/streams/sequence_number.h"
+#include "emulator/value/codec.h"
+#include "emulator/value/item_codec.h"
+#include "emulator/value/item_size.h"
+
+namespace ddblab::streams {
+namespace {
+
+bool HasNew(ViewType v) {
+  return v == ViewType::kNewImage || v == ViewType::kNewAndOldImages;
+}
+bool HasOld(ViewType v) {
+  return v == ViewType::kOldImage || v == ViewType::kNewAndOldImages;
+}
+
+Result<nlohmann::json> DecodeImage(std::string_view bytes) {
+  DDBLAB_ASSIGN_OR_RETURN(value::Item item, value::DeserializeItem(bytes));
+  return value::EncodeItem(item);
+}
+
+}  // namespace
+
+bool IsNoOp(const Change& change) {
+  if (change.old_image == nullptr || change.new_image == nullptr) {
+    return change.old_image == nullptr && change.new_image == nullptr;
+  }
+  return *change.old_image == *change.new_image;
+}
+
+RecordRow BuildRecord(const Change& change, ViewType view, int64_t now_ms) {
+  RecordRow row;
+  row.created_ms = now_ms;
+  if (change.old_image == nullptr) {
+    row.event = EventName::kInsert;
+  } else if (change.new_image == nullptr) {
+    row.event = EventName::kRemove;
+  } else {
+    row.event = EventName::kModify;
+  }
+  row.service_delete = change.service_delete;
+  size_t size = value::ItemSize(*change.keys);
+  row.keys = value::SerializeItem(*change.keys);
+  if (HasNew(view) && change.new_image != nullptr) {
+    row.new_image = value::SerializeItem(*change.new_image);
+    size += value::ItemSize(*change.new_image);
+  }
+  if (HasOld(view) && change.old_image != nullptr) {
+    row.old_image = value::SerializeItem(*change.old_image);
+    size += value::ItemSize(*change.old_image);
+  }
+  row.size_bytes = static_cast<int64_t>(size);
+  return row;
+}
+
+std::string MakeEventId(uint64_t seed, std::string_view stream_arn,
+                        int64_t stream_id, int64_t seq) {
+  std::string tag(stream_arn);
+  tag += '#';
+  tag += std::to_string(stream_id);
+  tag += '#';
+  tag += std::to_string(seq);
+  uint64_t hi = Rng::Hash(seed, tag);
+  uint64_t lo = Rng::Hash(seed ^ 0x9e3779b97f4a7c15ULL, tag);
+  char buf[40];
+  std::snprintf(buf, sizeof(buf), "%016llx%016llx",
+                static_cast<unsigned long long>(hi),
+                static_cast<unsigned long long>(lo));
+  return buf;
+}
+
+Result<nlohmann::json> RenderRecord(const RecordRow& row, ViewType view,
+                                    std::string_view region) {
+  nlohmann::json dynamodb = nlohmann::json::object();
+  dynamodb["ApproximateCreationDateTime"] =
+      row.created_ms >= 0 ? row.created_ms / 1000
+                          : -((-row.created_ms + 999) / 1000);
+  DDBLAB_ASSIGN_OR_RETURN(dynamodb["Keys"], DecodeImage(row.keys));
+  if (row.new_image) {
+    DDBLAB_ASSIGN_OR_RETURN(dynamodb["NewImage"], DecodeImage(*row.new_image));
+  }
+  if (row.old_image) {
+    DDBLAB_ASSIGN_OR_RETURN(dynamodb["OldImage"], DecodeImage(*row.old_image));
+  }
+  dynamodb["SequenceNumber"] = FormatSequenceNumber(row.seq);
+  dynamodb["SizeBytes"] = row.size_bytes;
+  dynamodb["StreamViewType"] = std::string(ViewTypeName(view));
+
+  nlohmann::json record = {
+      {"eventID", row.event_id},
+      {"eventName", std::string(EventNameText(row.event))},
+      {"eventVersion", "1.1"},
+      {"eventSource", "aws:dynamodb"},
+      {"awsRegion", std::string(region)},
+      {"dynamodb", std::move(dynamodb)},
+  };
+  if (row.service_delete) {
+    record["userIdentity"] = {{"PrincipalId", "dynamodb.amazonaws.com"},
+                              {"Type", "Service"}};
+  }
+  return record;
+}
+
+}  // namespace ddblab::streams

@@ -1,0 +1,50 @@
+// emulator/streams/record_builder.h: from an item change to a stored stream
+// record, and from a stored record to the GetRecords JSON.
+//
+// What a record holds (ttl-streams.md §2.3): eventName INSERT (no old item),
+// MODIFY (both), REMOVE (no new item); Keys always; NewImage / OldImage per
+// the view type, where they exist; SizeBytes = item size of Keys + of each
+// image included; userIdentity {"PrincipalId": "dynamodb.amazonaws.com",
+// "Type": "Service"} on TTL deletions only. eventID is 32 hex digits derived
+// from the seed, the stream and the sequence number (unique, deterministic,
+// the same after a restart).
+//
+// Thread-safety: stateless functions.
+#pragma once
+
+#include <cstdint>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "emulator/api/result.h"
+#include "emulator/streams/stream_log.h"
+#include "emulator/value/attribute_value.h"
+
+namespace ddblab::streams {
+
+// One item change. Images are null where the item did not / does not exist.
+struct Change {
+  const value::Item* keys = nullptr;
+  const value::Item* old_image = nullptr;
+  const value::Item* new_image = nullptr;
+  bool service_delete = false;  // a TTL deletion
+};
+
+// Whether the change modifies nothing (both images exist and are equal, or
+// neither exists): such writes produce no record.
+bool IsNoOp(const Change& change);
+
+// The record for `change` under `view`, without seq and event id.
+RecordRow BuildRecord(const Change& change, ViewType view, int64_t now_ms);
+
+// 32 lower-case hex digits.
+std::string MakeEventId(uint64_t seed, std::string_view stream_arn,
+                        int64_t stream_id, int64_t seq);
+
+// The GetRecords "Records" element.
+Result<nlohmann::json> RenderRecord(const RecordRow& row, ViewType view,
+                                    std::string_view region);
+
+}  // namespace ddblab::streams

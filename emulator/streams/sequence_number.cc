@@ -1,0 +1,42 @@
+#include "emulator/streams/sequence_number.h"
+
+#include <cstdio>
+#include <limits>
+
+namespace ddblab::streams {
+
+std::string FormatSequenceNumber(int64_t n) {
+  char buf[32];
+  std::snprintf(buf, sizeof(buf), "1%020lld", static_cast<long long>(n));
+  return buf;
+}
+
+std::optional<SequenceNumber> ParseSequenceNumber(std::string_view text) {
+  if (text.size() < 21 || text.size() > 40) return std::nullopt;
+  for (char c : text) {
+    if (c < '0' || c > '9') return std::nullopt;
+  }
+  // Leading zeros make a 21+ digit string smaller than 10^20.
+  size_t first = text.find_first_not_of('0');
+  if (first == std::string_view::npos) {
+    return SequenceNumber{SequenceNumber::Kind::kBelow, 0};
+  }
+  std::string_view digits = text.substr(first);
+  if (digits.size() < 21) return SequenceNumber{SequenceNumber::Kind::kBelow, 0};
+  if (digits.size() > 21 || digits[0] != '1') {
+    return SequenceNumber{SequenceNumber::Kind::kAbove, 0};
+  }
+  // "1" + 20 digits: the counter is the 20 digits (may exceed int64).
+  constexpr int64_t kMax = std::numeric_limits<int64_t>::max();
+  int64_t value = 0;
+  for (char c : digits.substr(1)) {
+    int64_t d = c - '0';
+    if (value > (kMax - d) / 10) {
+      return SequenceNumber{SequenceNumber::Kind::kAbove, 0};
+    }
+    value = value * 10 + d;
+  }
+  return SequenceNumber{SequenceNumber::Kind::kValue, value};
+}
+
+}  // namespace ddblab::streams

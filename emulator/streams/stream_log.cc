@@ -1,0 +1,439 @@
+#include "emulator/streams/stream_log.h"
+
+#include <array>
+#include <utility>
+
+#include "emulator/storage/schema.h"
+
+namespace ddblab::streams {
+namespace {
+
+using storage::ScopedStatement;
+
+constexpr std::string_view kStreamsV1 = R"sql(
+CREATE TABLE stream_streams (
+  stream_id INTEGER PRIMARY KEY AUTOINCREMENT,
+  arn TEXT NOT NULL UNIQUE,
+  table_name TEXT NOT NULL,
+  label TEXT NOT NULL,
+  view_type TEXT NOT NULL,
+  key_schema TEXT NOT NULL,
+  created_ms INTEGER NOT NULL,
+  disabled_ms INTEGER,
+  next_seq INTEGER NOT NULL,
+  next_shard INTEGER NOT NULL
+);
+CREATE TABLE stream_shards (
+  stream_id INTEGER NOT NULL,
+  ordinal INTEGER NOT NULL,
+  shard_id TEXT NOT NULL,
+  parent_shard_id TEXT NOT NULL,
+  hash_lo INTEGER NOT NULL,
+  hash_hi INTEGER NOT NULL,
+  created_ms INTEGER NOT NULL,
+  start_seq INTEGER NOT NULL,
+  end_seq INTEGER,
+  closed_ms INTEGER,
+  trim_seq INTEGER NOT NULL,
+  PRIMARY KEY (stream_id, ordinal)
+) WITHOUT ROWID;
+CREATE UNIQUE INDEX stream_shards_by_id ON stream_shards(stream_id, shard_id);
+CREATE TABLE stream_records (
+  stream_id INTEGER NOT NULL,
+  shard INTEGER NOT NULL,
+  seq INTEGER NOT NULL,
+  created_ms INTEGER NOT NULL,
+  event INTEGER NOT NULL,
+  service_delete INTEGER NOT NULL,
+  size_bytes INTEGER NOT NULL,
+  event_id TEXT NOT NULL,
+  keys BLOB NOT NULL,
+  new_image BLOB,
+  old_image BLOB,
+  PRIMARY KEY (stream_id, shard, seq)
+) WITHOUT ROWID;
+)sql";
+
+constexpr std::array<storage::Migration, 1> kMigrations = {{{1, kStreamsV1}}};
+
+constexpr std::string_view kStreamColumns =
+    "stream_id, arn, table_name, label, view_type, key_schema, created_ms, "
+    "disabled_ms, next_seq, next_shard";
+
+constexpr std::string_view kShardColumns =
+    "stream_id, ordinal, shard_id, parent_shard_id, hash_lo, hash_hi, "
+    "created_ms, start_seq, end_seq, closed_ms, trim_seq";
+
+std::string Sql(std::string_view a, std::string_view b, std::string_view c) {
+  std::string s(a);
+  s.append(b).append(c);
+  return s;
+}
+
+Result<StreamRow> ReadStream(const ScopedStatement& s) {
+  StreamRow row;
+  row.id = s.ColumnInt(0);
+  row.arn = std::string(s.ColumnText(1));
+  row.table_name = std::string(s.ColumnText(2));
+  row.label = std::string(s.ColumnText(3));
+  std::optional<ViewType> view = ParseViewType(s.ColumnText(4));
+  if (!view) return Error::Internal("corrupt stream row: bad view type");
+  row.view_type = *view;
+  row.key_schema = std::string(s.ColumnText(5));
+  row.created_ms = s.ColumnInt(6);
+  if (!s.ColumnIsNull(7)) row.disabled_ms = s.ColumnInt(7);
+  row.next_seq = s.ColumnInt(8);
+  row.next_shard = s.ColumnInt(9);
+  return row;
+}
+
+ShardRow ReadShard(const ScopedStatement& s) {
+  ShardRow row;
+  row.stream_id = s.ColumnInt(0);
+  row.ordinal = s.ColumnInt(1);
+  row.shard_id = std::string(s.ColumnText(2));
+  row.parent_shard_id = std::string(s.ColumnText(3));
+  row.hash_lo = static_cast<uint64_t>(s.ColumnInt(4));
+  row.hash_hi = static_cast<uint64_t>(s.ColumnInt(5));
+  row.created_ms = s.ColumnInt(6);
+  row.start_seq = s.ColumnInt(7);
+  if (!s.ColumnIsNull(8)) row.end_seq = s.ColumnInt(8);
+  if (!s.ColumnIsNull(9)) row.closed_ms = s.ColumnInt(9);
+  row.trim_seq = s.ColumnInt(10);
+  return row;
+}
+
+Result<std::vector<ShardRow>> CollectShards(ScopedStatement& s) {
+  std::vector<ShardRow> out;
+  while (true) {
+    DDBLAB_ASSIGN_OR_RETURN(bool row, s.Step());
+    if (!row) break;
+    out.push_back(ReadShard(s));
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string_view ViewTypeName(ViewType type) {
+  switch (type) {
+    case ViewType::kKeysOnly:
+      return "KEYS_ONLY";
+    case ViewType::kNewImage:
+      return "NEW_IMAGE";
+    case ViewType::kOldImage:
+      return "OLD_IMAGE";
+    case ViewType::kNewAndOldImages:
+      return "NEW_AND_OLD_IMAGES";
+  }
+  return "KEYS_ONLY";
+}
+
+std::optional<ViewType> ParseViewType(std::string_view name) {
+  for (ViewType t : {ViewType::kKeysOnly, ViewType::kNewImage,
+                     ViewType::kOldImage, ViewType::kNewAndOldImages}) {
+    if (ViewTypeName(t) == name) return t;
+  }
+  return std::nullopt;
+}
+
+std::string_view EventNameText(EventName name) {
+  switch (name) {
+    case EventName::kInsert:
+      return "INSERT";
+    case EventName::kModify:
+      return "MODIFY";
+    case EventName::kRemove:
+      return "REMOVE";
+  }
+  return "INSERT";
+}
+
+Status StreamLog::EnsureSchema(storage::Database& db) {
+  return storage::ApplyMigrations(db, "streams", kMigrations);
+}
+
+// ---------------------------------------------------------------------------
+// Streams
+
+Result<std::optional<StreamRow>> StreamLog::FindStream(std::string_view arn) {
+  static const std::string sql =
+      Sql("SELECT ", kStreamColumns, " FROM stream_streams WHERE arn=?1");
+  DDBLAB_ASSIGN_OR_RETURN(ScopedStatement s, db_.Prepare(sql));
+  s.BindText(1, arn);
+  DDBLAB_ASSIGN_OR_RETURN(bool row, s.Step());
+  if (!row) return std::optional<StreamRow>();
+  DDBLAB_ASSIGN_OR_RETURN(StreamRow stream, ReadStream(s));
+  return std::optional<StreamRow>(std::move(stream));
+}
+
+Result<std::vector<StreamRow>> StreamLog::ListStreams() {
+  static const std::string sql =
+      Sql("SELECT ", kStreamColumns, " FROM stream_streams ORDER BY arn");
+  DDBLAB_ASSIGN_OR_RETURN(ScopedStatement s, db_.Prepare(sql));
+  std::vector<StreamRow> out;
+  while (true) {
+    DDBLAB_ASSIGN_OR_RETURN(bool row, s.Step());
+    if (!row) break;
+    DDBLAB_ASSIGN_OR_RETURN(StreamRow stream, ReadStream(s));
+    out.push_back(std::move(stream));
+  }
+  return out;
+}
+
+Result<int64_t> StreamLog::InsertStream(const StreamRow& row) {
+  DDBLAB_ASSIGN_OR_RETURN(
+      ScopedStatement s,
+      db_.Prepare("INSERT INTO stream_streams(arn, table_name, label, "
+                  "view_type, key_schema, created_ms, disabled_ms, next_seq, "
+                  "next_shard) VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)"));
+  s.BindText(1, row.arn)
+      .BindText(2, row.table_name)
+      .BindText(3, row.label)
+      .BindText(4, ViewTypeName(row.view_type))
+      .BindText(5, row.key_schema)
+      .BindInt(6, row.created_ms)
+      .BindInt(8, row.next_seq)
+      .BindInt(9, row.next_shard);
+  if (row.disabled_ms) {
+    s.BindInt(7, *row.disabled_ms);
+  } else {
+    s.BindNull(7);
+  }
+  DDBLAB_RETURN_IF_ERROR(s.Run());
+  return db_.LastInsertRowId();
+}
+
+Status StreamLog::SaveCounters(const StreamRow& row) {
+  DDBLAB_ASSIGN_OR_RETURN(
+      ScopedStatement s,
+      db_.Prepare("UPDATE stream_streams SET next_seq=?2, next_shard=?3 "
+                  "WHERE stream_id=?1"));
+  s.BindInt(1, row.id).BindInt(2, row.next_seq).BindInt(3, row.next_shard);
+  return s.Run();
+}
+
+Status StreamLog::SetDisabled(int64_t stream_id, int64_t disabled_ms) {
+  DDBLAB_ASSIGN_OR_RETURN(
+      ScopedStatement s,
+      db_.Prepare(
+          "UPDATE stream_streams SET disabled_ms=?2 WHERE stream_id=?1"));
+  s.BindInt(1, stream_id).BindInt(2, disabled_ms);
+  return s.Run();
+}
+
+Status StreamLog::DeleteStream(int64_t stream_id) {
+  for (std::string_view sql :
+       {"DELETE FROM stream_records WHERE stream_id=?1",
+        "DELETE FROM stream_shards WHERE stream_id=?1",
+        "DELETE FROM stream_streams WHERE stream_id=?1"}) {
+    DDBLAB_ASSIGN_OR_RETURN(ScopedStatement s, db_.Prepare(sql));
+    s.BindInt(1, stream_id);
+    DDBLAB_RETURN_IF_ERROR(s.Run());
+  }
+  return OkStatus();
+}
+
+// ---------------------------------------------------------------------------
+// Shards
+
+Result<std::vector<ShardRow>> StreamLog::Shards(int64_t stream_id) {
+  static const std::string sql =
+      Sql("SELECT ", kShardColumns,
+          " FROM stream_shards WHERE stream_id=?1 ORDER BY shard_id");
+  DDBLAB_ASSIGN_OR_RETURN(ScopedStatement s, db_.Prepare(sql));
+  s.BindInt(1, stream_id);
+  return CollectShards(s);
+}
+
+Result<std::vector<ShardRow>> StreamLog::OpenShards(int64_t stream_id) {
+  static const std::string sql = Sql(
+      "SELECT ", kShardColumns,
+      " FROM stream_shards WHERE stream_id=?1 AND end_seq IS NULL "
+      "ORDER BY ordinal");
+  DDBLAB_ASSIGN_OR_RETURN(ScopedStatement s, db_.Prepare(sql));
+  s.BindInt(1, stream_id);
+  return CollectShards(s);
+}
+
+Result<std::optional<ShardRow>> StreamLog::FindShard(
+    int64_t stream_id, std::string_view shard_id) {
+  static const std::string sql =
+      Sql("SELECT ", kShardColumns,
+          " FROM stream_shards WHERE stream_id=?1 AND shard_id=?2");
+  DDBLAB_ASSIGN_OR_RETURN(ScopedStatement s, db_.Prepare(sql));
+  s.BindInt(1, stream_id).BindText(2, shard_id);
+  DDBLAB_ASSIGN_OR_RETURN(bool row, s.Step());
+  if (!row) return std::optional<ShardRow>();
+  return std::optional<ShardRow>(ReadShard(s));
+}
+
+Result<std::optional<ShardRow>> StreamLog::ShardByOrdinal(int64_t stream_id,
+                                                          int64_t ordinal) {
+  static const std::string sql =
+      Sql("SELECT ", kShardColumns,
+          " FROM stream_shards WHERE stream_id=?1 AND ordinal=?2");
+  DDBLAB_ASSIGN_OR_RETURN(ScopedStatement s, db_.Prepare(sql));
+  s.BindInt(1, stream_id).BindInt(2, ordinal);
+  DDBLAB_ASSIGN_OR_RETURN(bool row, s.Step());
+  if (!row) return std::optional<ShardRow>();
+  return std::optional<ShardRow>(ReadShard(s));
+}
+
+Status StreamLog::InsertShard(const ShardRow& row) {
+  static const std::string sql =
+      Sql("INSERT INTO stream_shards(", kShardColumns,
+          ") VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)");
+  DDBLAB_ASSIGN_OR_RETURN(ScopedStatement s, db_.Prepare(sql));
+  s.BindInt(1, row.stream_id)
+      .BindInt(2, row.ordinal)
+      .BindText(3, row.shard_id)
+      .BindText(4, row.parent_shard_id)
+      .BindInt(5, static_cast<int64_t>(row.hash_lo))
+      .BindInt(6, static_cast<int64_t>(row.hash_hi))
+      .BindInt(7, row.created_ms)
+      .BindInt(8, row.start_seq)
+      .BindInt(11, row.trim_seq);
+  if (row.end_seq) {
+    s.BindInt(9, *row.end_seq);
+  } else {
+    s.BindNull(9);
+  }
+  if (row.closed_ms) {
+    s.BindInt(10, *row.closed_ms);
+  } else {
+    s.BindNull(10);
+  }
+  return s.Run();
+}
+
+Status StreamLog::CloseShard(int64_t stream_id, int64_t ordinal,
+                             int64_t end_seq, int64_t closed_ms) {
+  DDBLAB_ASSIGN_OR_RETURN(
+      ScopedStatement s,
+      db_.Prepare("UPDATE stream_shards SET end_seq=?3, closed_ms=?4 "
+                  "WHERE stream_id=?1 AND ordinal=?2"));
+  s.BindInt(1, stream_id).BindInt(2, ordinal).BindInt(3, end_seq).BindInt(
+      4, closed_ms);
+  return s.Run();
+}
+
+Status StreamLog::DeleteShard(int64_t stream_id, int64_t ordinal) {
+  for (std::string_view sql :
+       {"DELETE FROM stream_records WHERE stream_id=?1 AND shard=?2",
+        "DELETE FROM stream_shards WHERE stream_id=?1 AND ordinal=?2"}) {
+    DDBLAB_ASSIGN_OR_RETURN(ScopedStatement s, db_.Prepare(sql));
+    s.BindInt(1, stream_id).BindInt(2, ordinal);
+    DDBLAB_RETURN_IF_ERROR(s.Run());
+  }
+  return OkStatus();
+}
+
+// ---------------------------------------------------------------------------
+// Records
+
+Status StreamLog::InsertRecord(int64_t stream_id, int64_t shard,
+                               const RecordRow& row) {
+  DDBLAB_ASSIGN_OR_RETURN(
+      ScopedStatement s,
+      db_.Prepare("INSERT INTO stream_records(stream_id, shard, seq, "
+                  "created_ms, event, service_delete, size_bytes, event_id, "
+                  "keys, new_image, old_image) VALUES(?1, ?2, ?3, ?4, ?5, "
+                  "?6, ?7, ?8, ?9, ?10, ?11)"));
+  s.BindInt(1, stream_id)
+      .BindInt(2, shard)
+      .BindInt(3, row.seq)
+      .BindInt(4, row.created_ms)
+      .BindInt(5, static_cast<int64_t>(row.event))
+      .BindInt(6, row.service_delete ? 1 : 0)
+      .BindInt(7, row.size_bytes)
+      .BindText(8, row.event_id)
+      .BindBlob(9, row.keys);
+  if (row.new_image) {
+    s.BindBlob(10, *row.new_image);
+  } else {
+    s.BindNull(10);
+  }
+  if (row.old_image) {
+    s.BindBlob(11, *row.old_image);
+  } else {
+    s.BindNull(11);
+  }
+  return s.Run();
+}
+
+Result<std::optional<int64_t>> StreamLog::LastSeq(int64_t stream_id,
+                                                  int64_t shard) {
+  DDBLAB_ASSIGN_OR_RETURN(
+      ScopedStatement s,
+      db_.Prepare("SELECT seq FROM stream_records WHERE stream_id=?1 AND "
+                  "shard=?2 ORDER BY seq DESC LIMIT 1"));
+  s.BindInt(1, stream_id).BindInt(2, shard);
+  DDBLAB_ASSIGN_OR_RETURN(bool row, s.Step());
+  if (!row) return std::optional<int64_t>();
+  return std::optional<int64_t>(s.ColumnInt(0));
+}
+
+Status StreamLog::ReadRecords(int64_t stream_id, int64_t shard,
+                              int64_t after_seq,
+                              const std::function<bool(RecordRow&&)>& visit) {
+  DDBLAB_ASSIGN_OR_RETURN(
+      ScopedStatement s,
+      db_.Prepare("SELECT seq, created_ms, event, service_delete, size_bytes, "
+                  "event_id, keys, new_image, old_image FROM stream_records "
+                  "WHERE stream_id=?1 AND shard=?2 AND seq>?3 ORDER BY seq"));
+  s.BindInt(1, stream_id).BindInt(2, shard).BindInt(3, after_seq);
+  while (true) {
+    DDBLAB_ASSIGN_OR_RETURN(bool has_row, s.Step());
+    if (!has_row) break;
+    RecordRow row;
+    row.seq = s.ColumnInt(0);
+    row.created_ms = s.ColumnInt(1);
+    int64_t event = s.ColumnInt(2);
+    if (event < 1 || event > 3) {
+      return Error::Internal("corrupt stream record: bad event");
+    }
+    row.event = static_cast<EventName>(event);
+    row.service_delete = s.ColumnInt(3) != 0;
+    row.size_bytes = s.ColumnInt(4);
+    row.event_id = std::string(s.ColumnText(5));
+    row.keys = std::string(s.ColumnBlob(6));
+    if (!s.ColumnIsNull(7)) row.new_image = std::string(s.ColumnBlob(7));
+    if (!s.ColumnIsNull(8)) row.old_image = std::string(s.ColumnBlob(8));
+    if (!visit(std::move(row))) break;
+  }
+  return OkStatus();
+}
+
+Result<bool> StreamLog::Trim(int64_t stream_id, int64_t shard,
+                             int64_t cutoff_ms) {
+  std::optional<int64_t> last;
+  {
+    DDBLAB_ASSIGN_OR_RETURN(
+        ScopedStatement s,
+        db_.Prepare("SELECT seq, created_ms FROM stream_records WHERE "
+                    "stream_id=?1 AND shard=?2 ORDER BY seq"));
+    s.BindInt(1, stream_id).BindInt(2, shard);
+    while (true) {
+      DDBLAB_ASSIGN_OR_RETURN(bool row, s.Step());
+      if (!row || s.ColumnInt(1) >= cutoff_ms) break;
+      last = s.ColumnInt(0);
+    }
+  }
+  if (!last) return false;
+  DDBLAB_ASSIGN_OR_RETURN(
+      ScopedStatement del,
+      db_.Prepare("DELETE FROM stream_records WHERE stream_id=?1 AND "
+                  "shard=?2 AND seq<=?3"));
+  del.BindInt(1, stream_id).BindInt(2, shard).BindInt(3, *last);
+  DDBLAB_RETURN_IF_ERROR(del.Run());
+  DDBLAB_ASSIGN_OR_RETURN(
+      ScopedStatement upd,
+      db_.Prepare("UPDATE stream_shards SET trim_seq=?3 WHERE stream_id=?1 "
+                  "AND ordinal=?2"));
+  upd.BindInt(1, stream_id).BindInt(2, shard).BindInt(3, *last);
+  DDBLAB_RETURN_IF_ERROR(upd.Run());
+  return true;
+}
+
+}  // namespace ddblab::streams

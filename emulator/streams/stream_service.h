@@ -1,0 +1,154 @@
+// emulator/streams/stream_service.h: DynamoDB Streams on top of the stream
+// log — the write side (enable, disable, append) and the read side
+// (ListStreams, DescribeStream, GetShardIterator, GetRecords semantics, with
+// typed inputs and results), plus on-demand shard splits.
+//
+// Every method takes the Database to run on and the engine's `now`: the
+// write path passes the connection of the item's open transaction, the
+// read operations one of their own. Rollover, trimming and expiry are
+// applied lazily here (appends roll over the target shard; reads apply
+// everything due on what they touch), so results only depend on the clock
+// values passed in.
+//
+// Error messages (ResourceNotFoundException / ValidationException /
+// ExpiredIteratorException / TrimmedDataAccessException) are the DynamoDB
+// Streams texts where known (see the .cc for the chosen ones).
+//
+// Ownership: holds its configuration and a small cache of when each stream
+// was last trimmed by the write path (an optimisation only).
+// Thread-safety: none; callers hold the engine lock.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "emulator/api/clock.h"
+#include "emulator/api/result.h"
+#include "emulator/storage/sqlite.h"
+#include "emulator/streams/record_builder.h"
+#include "emulator/streams/shards.h"
+#include "emulator/streams/stream_log.h"
+
+namespace ddblab::streams {
+
+struct StreamsConfig {
+  ShardPolicy shards;
+  Duration iterator_lifetime = std::chrono::minutes(15);
+  std::string region = "us-east-1";
+};
+
+// A table's stream as the engine knows it.
+struct StreamSpec {
+  std::string arn;
+  std::string table_name;
+  std::string label;
+  ViewType view_type = ViewType::kKeysOnly;
+  std::string key_schema;  // JSON text: [{"AttributeName":..,"KeyType":..}]
+  TimePoint created;
+};
+
+enum class IteratorType {
+  kTrimHorizon,
+  kLatest,
+  kAtSequenceNumber,
+  kAfterSequenceNumber
+};
+std::optional<IteratorType> ParseIteratorType(std::string_view name);
+
+// Whether `arn` has the shape arn:<partition>:dynamodb:<region>:<account>:
+// table/<name>/stream/<label>.
+bool IsStreamArn(std::string_view arn);
+
+struct StreamSummary {
+  std::string arn;
+  std::string table_name;
+  std::string label;
+};
+
+struct ListStreamsResult {
+  std::vector<StreamSummary> streams;
+  std::optional<std::string> last_evaluated_arn;
+};
+
+struct DescribeStreamResult {
+  StreamRow stream;
+  std::vector<ShardRow> shards;
+  std::optional<std::string> last_evaluated_shard_id;
+};
+
+struct GetRecordsResult {
+  nlohmann::json records = nlohmann::json::array();
+  std::optional<std::string> next_iterator;
+};
+
+struct SplitResult {
+  std::vector<std::string> closed;
+  std::vector<std::string> created;
+};
+
+// GetRecords stops before exceeding this many bytes (summed SizeBytes).
+inline constexpr int64_t kMaxGetRecordsBytes = 1 << 20;
+
+class StreamService {
+ public:
+  explicit StreamService(StreamsConfig config) : config_(std::move(config)) {}
+
+  const StreamsConfig& config() const { return config_; }
+
+  // Creates the stream tables (outside any transaction).
+  static Status EnsureSchema(storage::Database& db);
+
+  // ---- Write side.
+  // Creates the stream with its initial shards. Enabling an ARN that is
+  // already an enabled stream does nothing; a disabled stream under the same
+  // ARN (same table name and millisecond) is replaced.
+  Status Enable(storage::Database& db, const StreamSpec& spec);
+  // DISABLED; open shards closed. Unknown or already disabled: nothing.
+  Status Disable(storage::Database& db, std::string_view arn, TimePoint now);
+  // Appends the record of `change` to the enabled stream `arn`; no-op
+  // changes append nothing. Returns false (and appends nothing) if there is
+  // no enabled stream with that ARN: Enable it and call again.
+  Result<bool> Append(storage::Database& db, std::string_view arn,
+                      std::string_view partition_key, const Change& change,
+                      TimePoint now);
+
+  // ---- Read side.
+  Result<ListStreamsResult> ListStreams(
+      storage::Database& db, const std::optional<std::string>& table_name,
+      int limit, const std::optional<std::string>& exclusive_start_arn,
+      TimePoint now);
+  // `child_of`: ShardFilter CHILD_SHARDS of that shard id.
+  Result<DescribeStreamResult> DescribeStream(
+      storage::Database& db, std::string_view arn, int limit,
+      const std::optional<std::string>& exclusive_start_shard_id,
+      const std::optional<std::string>& child_of, TimePoint now);
+  Result<std::string> GetShardIterator(
+      storage::Database& db, std::string_view arn, std::string_view shard_id,
+      IteratorType type, const std::optional<std::string>& sequence_number,
+      TimePoint now);
+  Result<GetRecordsResult> GetRecords(storage::Database& db,
+                                      std::string_view iterator, int limit,
+                                      TimePoint now);
+
+  // ---- Control.
+  // Splits the open shard `shard_id`, or every open shard, of the enabled
+  // stream `arn` into two children each.
+  Result<SplitResult> Split(storage::Database& db, std::string_view arn,
+                            const std::optional<std::string>& shard_id,
+                            TimePoint now);
+
+ private:
+  // The stream `arn` after expiry is applied; not-found error if none.
+  Result<StreamRow> LiveStream(StreamLog& log, std::string_view arn,
+                               int64_t now_ms);
+
+  StreamsConfig config_;
+  std::map<int64_t, int64_t> next_trim_ms_;  // stream id -> clock ms
+};
+
+}  // namespace ddblab::streams
