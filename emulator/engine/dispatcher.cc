@@ -32,8 +32,10 @@ std::vector<std::string> Dispatcher::Operations() const {
 void RegisterAllOps(Dispatcher& dynamodb, Dispatcher& streams) {
   RegisterTableOps(dynamodb);
   RegisterItemOps(dynamodb);
+  RegisterTransactOps(dynamodb);
+  RegisterQueryOps(dynamodb);
   RegisterPartiqlOps(dynamodb);
-  // Later families: RegisterQueryOps(dynamodb); RegisterBatchOps(dynamodb);
+  // Later families: RegisterBatchOps(dynamodb);
   // RegisterTransactOps(dynamodb); RegisterStreamsOps(streams); ...
   RegisterStreamsOps(streams);
 }

@@ -49,6 +49,9 @@ class Dispatcher {
 void RegisterTableOps(Dispatcher& dispatcher);  // ops_table*.cc, ops_ttl.cc,
                                                 // ops_tags.cc
 void RegisterItemOps(Dispatcher& dispatcher);   // ops_item.cc
+void RegisterUpdateItemOps(Dispatcher& dispatcher);  // ops_update_item.cc
+void RegisterTransactOps(Dispatcher& dispatcher);    // ops_transact.cc
+void RegisterQueryOps(Dispatcher& dispatcher);  // ops_query.cc, ops_scan.cc
 // DynamoDB Streams API:
 void RegisterStreamsOps(Dispatcher& dispatcher);  // ops_streams.cc
 

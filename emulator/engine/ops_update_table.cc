@@ -364,6 +364,12 @@ Result<Json> UpdateTable(EmulatorImpl& impl, const Json& request) {
       next.stream.enabled = true;
       next.stream.view_type = *r.stream_view;
       next.stream.label = FormatStreamLabel(now);
+      // A new stream never reuses the previous one's ARN (disable and
+      // re-enable within one millisecond): move the label on.
+      for (TimePoint t = now; next.stream.label == current->stream.label;) {
+        t += std::chrono::milliseconds(1);
+        next.stream.label = FormatStreamLabel(t);
+      }
       next.stream.arn = next.arn + "/stream/" + next.stream.label;
     } else {
       next.stream.enabled = false;

@@ -46,8 +46,8 @@ class ItemOpsTest : public EngineTest {
                     .Scan(spec,
                           [&](const storage::Row& row) {
                             auto item = value::DeserializeItem(row.item);
-                            EXPECT_TRUE(item.ok());
-                            out.push_back(value::EncodeItem(*item));
+                            EXPECT_TRUE(item.ok()) << ToString(item.error());
+                            if (item.ok()) out.push_back(value::EncodeItem(*item));
                             return true;
                           })
                     .ok());

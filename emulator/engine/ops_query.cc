@@ -1,0 +1,447 @@
+// Query (operations.md §11, expressions.md §3 "KeyConditionExpression", §7
+// "KeyConditions"). Shared page logic: read_common.h.
+//
+// Check order, as DynamoDB (modelled by dynalite's AWS-verified tests):
+// without the lock — JSON types, constraints (Select rules count as one:
+// "1 validation error detected: Cannot specify the ..."), mixing styles,
+// legacy conversions (QueryFilter, AttributesToGet), ExclusiveStartKey
+// values, a missing key condition, the expressions and unused placeholders,
+// then the key condition's structure ("Invalid operator used in
+// KeyConditionExpression: OR", "Conditions can be of length 1 or 2 only",
+// ...); with the lock — the table, the index, the ExclusiveStartKey shape
+// interleaved with the key condition against the schema (per key element,
+// hash then range: the start key's element, then the condition on it), the
+// start key's table keys and its position against the condition, nested
+// key paths in the projection, key attributes in the filter, ALL_ATTRIBUTES
+// on a GSI, nested key paths in the filter, attributes a GSI does not
+// project.
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "emulator/engine/dispatcher.h"
+#include "emulator/engine/emulator_impl.h"
+#include "emulator/engine/expression_params.h"
+#include "emulator/engine/item_request.h"
+#include "emulator/engine/keys.h"
+#include "emulator/engine/read_common.h"
+#include "emulator/expr/legacy.h"
+#include "emulator/value/codec.h"
+
+namespace ddblab::engine {
+namespace {
+
+using value::AttributeValue;
+using value::Item;
+
+// One condition of the key condition, from either form. `op` is empty for a
+// legacy operator that cannot use the key (NE, NULL, CONTAINS, ...).
+struct KeyTerm {
+  std::string attr;
+  std::optional<expr::RangeOp> op;
+  std::vector<AttributeValue> values;
+};
+
+constexpr char kNotSupported[] = "Query key condition not supported";
+constexpr char kMissed[] = "Query condition missed key schema element: ";
+
+// The schema-dependent texts of the key analysis: anything else it reports
+// is about the condition's structure and can be reported without the table.
+bool IsSchemaError(const Error& e) {
+  const std::string& m = e.message;
+  return m == kNotSupported || m.rfind(kMissed, 0) == 0 ||
+         m == "Attempted conditional constraint is not an indexable "
+              "operation" ||
+         m == std::string(kInvalidParams) +
+                  "Condition parameter type does not match schema type";
+}
+
+expr::RangeOp FromCompare(expr::CompareOp op, bool flipped) {
+  using expr::CompareOp;
+  using expr::RangeOp;
+  switch (op) {
+    case CompareOp::kLt:
+      return flipped ? RangeOp::kGt : RangeOp::kLt;
+    case CompareOp::kLe:
+      return flipped ? RangeOp::kGe : RangeOp::kLe;
+    case CompareOp::kGt:
+      return flipped ? RangeOp::kLt : RangeOp::kGt;
+    case CompareOp::kGe:
+      return flipped ? RangeOp::kLe : RangeOp::kGe;
+    default:
+      return RangeOp::kEq;
+  }
+}
+
+// The terms of a KeyConditionExpression whose structure was accepted (an
+// AND of comparisons, BETWEENs and begins_with, one attribute each).
+void CollectTerms(const expr::Condition& c, std::vector<KeyTerm>* out) {
+  using Kind = expr::Condition::Kind;
+  if (c.kind == Kind::kAnd) {
+    for (const expr::Condition& child : c.children) CollectTerms(child, out);
+    return;
+  }
+  KeyTerm t;
+  size_t attr = 0;
+  for (size_t i = 0; i < c.operands.size(); ++i) {
+    if (c.operands[i].kind == expr::Operand::Kind::kPath) attr = i;
+  }
+  if (attr < c.operands.size() && !c.operands[attr].path.empty()) {
+    t.attr = c.operands[attr].path.top();
+  }
+  for (size_t i = 0; i < c.operands.size(); ++i) {
+    if (i != attr) t.values.push_back(c.operands[i].value);
+  }
+  if (c.kind == Kind::kBetween) {
+    t.op = expr::RangeOp::kBetween;
+  } else if (c.kind == Kind::kBeginsWith) {
+    t.op = expr::RangeOp::kBeginsWith;
+  } else {
+    t.op = FromCompare(c.op, attr != 0);
+  }
+  out->push_back(std::move(t));
+}
+
+// The terms of a (validated) legacy KeyConditions map.
+Result<std::vector<KeyTerm>> LegacyTerms(const Json& key_conditions) {
+  std::vector<KeyTerm> out;
+  for (const auto& [attr, cond] : key_conditions.items()) {
+    KeyTerm t;
+    t.attr = attr;
+    const std::string op = cond.value("ComparisonOperator", "");
+    if (op == "EQ") t.op = expr::RangeOp::kEq;
+    if (op == "LT") t.op = expr::RangeOp::kLt;
+    if (op == "LE") t.op = expr::RangeOp::kLe;
+    if (op == "GT") t.op = expr::RangeOp::kGt;
+    if (op == "GE") t.op = expr::RangeOp::kGe;
+    if (op == "BETWEEN") t.op = expr::RangeOp::kBetween;
+    if (op == "BEGINS_WITH") t.op = expr::RangeOp::kBeginsWith;
+    auto list = cond.find("AttributeValueList");
+    if (list != cond.end() && list->is_array()) {
+      for (const Json& v : *list) {
+        DDBLAB_ASSIGN_OR_RETURN(AttributeValue av,
+                                value::DecodeAttributeValue(v));
+        t.values.push_back(std::move(av));
+      }
+    }
+    out.push_back(std::move(t));
+  }
+  return out;
+}
+
+struct QueryRequest {
+  std::string table_name;  // as given (name or ARN)
+  std::optional<std::string> index_name;
+  std::optional<std::string> select;
+  std::optional<int64_t> limit;
+  bool consistent = false;
+  bool forward = true;
+  CapacityMode capacity = CapacityMode::kNone;
+  std::optional<Item> start_key;
+  std::vector<KeyTerm> terms;
+  ExpressionParams expr;
+  const Json* query_filter = nullptr;  // legacy QueryFilter (in the request)
+};
+
+Result<QueryRequest> ParseQuery(const Json& request) {
+  RequestParser p(request);
+  QueryRequest r;
+  r.select = p.String(request, "Select");
+  const bool select_valid =
+      r.select && (*r.select == "SPECIFIC_ATTRIBUTES" || *r.select == "COUNT" ||
+                   *r.select == "ALL_ATTRIBUTES" ||
+                   *r.select == "ALL_PROJECTED_ATTRIBUTES");
+  if (r.select) {
+    p.Enum(*r.select, "select",
+           {"SPECIFIC_ATTRIBUTES", "COUNT", "ALL_ATTRIBUTES",
+            "ALL_PROJECTED_ATTRIBUTES"});
+  }
+  r.index_name = p.String(request, "IndexName");
+  if (r.index_name) p.CheckIndexName(r.index_name, "indexName");
+  ReadCapacityMode(p, request, &r.capacity);
+  std::optional<std::string> name = p.String(request, "TableName");
+  p.CheckTableNameOrArn(name, "tableName");
+  r.limit = p.Integer(request, "Limit");
+  if (r.limit) p.Range(*r.limit, "limit", 1, std::nullopt);
+  r.consistent = p.Bool(request, "ConsistentRead").value_or(false);
+  r.forward = p.Bool(request, "ScanIndexForward").value_or(true);
+  const Json* key_conditions = p.Map(request, "KeyConditions", "Condition");
+  ExpressionInput in = ReadExpressionInput(p, request, kQuerySpec);
+  std::optional<Error> start_key_error;
+  r.start_key =
+      ReadAttributeMap(p, request, "ExclusiveStartKey", &start_key_error);
+  if (select_valid) {
+    if (std::optional<std::string> conflict = SelectConflict(
+            r.select, in.attributes_to_get != nullptr,
+            in.projection_text.has_value(), r.index_name.has_value())) {
+      p.AddConstraintError(*conflict);
+    }
+  }
+  DDBLAB_RETURN_IF_ERROR(p.Finish());
+  DDBLAB_RETURN_IF_ERROR(CheckExpressionStyles(in));
+
+  r.query_filter = in.legacy_filter;
+  const bool legacy = in.legacy_filter != nullptr ||
+                      in.attributes_to_get != nullptr ||
+                      in.conditional_operator != nullptr;
+  const bool has_key_condition_expression = in.key_condition_text.has_value();
+  auto early_checks = [&]() -> Status {
+    if (start_key_error) return StartKeyValueError(*start_key_error);
+    if (key_conditions == nullptr && !has_key_condition_expression) {
+      return Error::Validation(
+          "Either the KeyConditions or KeyConditionExpression parameter must "
+          "be specified in the request.");
+    }
+    return OkStatus();
+  };
+  if (!legacy) DDBLAB_RETURN_IF_ERROR(early_checks());
+  DDBLAB_ASSIGN_OR_RETURN(r.expr, ParseExpressions(std::move(in)));
+  if (legacy) DDBLAB_RETURN_IF_ERROR(early_checks());
+
+  // The key condition's structure; the schema checks come with the table.
+  expr::KeySchemaInfo no_schema;
+  if (r.expr.key_condition) {
+    Result<expr::KeyCondition> shape =
+        expr::AnalyzeKeyCondition(*r.expr.key_condition, no_schema);
+    if (!shape.ok() && !IsSchemaError(shape.error())) return shape.error();
+    CollectTerms(r.expr.key_condition->root, &r.terms);
+  } else {
+    Result<expr::KeyCondition> shape =
+        expr::ConvertKeyConditions(*key_conditions, no_schema);
+    if (!shape.ok() && !IsSchemaError(shape.error())) return shape.error();
+    DDBLAB_ASSIGN_OR_RETURN(r.terms, LegacyTerms(*key_conditions));
+  }
+  r.table_name = std::move(*name);
+  return r;
+}
+
+// ---------------------------------------------------------------------------
+// Under the lock.
+
+const KeyTerm* FindTerm(const std::vector<KeyTerm>& terms,
+                        const std::string& attr) {
+  for (const KeyTerm& t : terms) {
+    if (t.attr == attr) return &t;
+  }
+  return nullptr;
+}
+
+Status CheckTerm(const KeyTerm& t, AttrType type) {
+  if (!t.op) {
+    return Error::Validation(
+        "Attempted conditional constraint is not an indexable operation");
+  }
+  for (const AttributeValue& v : t.values) {
+    if (v.type() != type) {
+      return Error::Validation(
+          std::string(kInvalidParams) +
+          "Condition parameter type does not match schema type");
+    }
+  }
+  if (t.values.empty()) {
+    return Error::Validation(
+        std::string(kInvalidParams) +
+        "Condition parameter type does not match schema type");
+  }
+  return OkStatus();
+}
+
+// The start key's element `k` (present, right type, right size).
+Status CheckStartElement(const Item* esk, const KeyElement& k, bool hash) {
+  if (esk == nullptr) return OkStatus();
+  if (esk->find(k.name) == esk->end()) {
+    return Error::Validation("The provided starting key is invalid");
+  }
+  return CheckStartKeyPiece(*esk, k, hash);
+}
+
+// The key condition against the schema read, interleaved with the start
+// key's elements as DynamoDB does.
+Result<expr::KeyCondition> AnalyzeTerms(const KeySchema& key,
+                                        const std::vector<KeyTerm>& terms,
+                                        const Item* esk) {
+  DDBLAB_RETURN_IF_ERROR(CheckStartElement(esk, key.hash, true));
+  if (!key.range && terms.size() > 1) {
+    return Error::Validation(kNotSupported);
+  }
+  const KeyTerm* hash = FindTerm(terms, key.hash.name);
+  if (hash == nullptr) return Error::Validation(kMissed + key.hash.name);
+  DDBLAB_RETURN_IF_ERROR(CheckTerm(*hash, key.hash.type));
+  if (*hash->op != expr::RangeOp::kEq) return Error::Validation(kNotSupported);
+  expr::KeyCondition out;
+  out.hash_value = hash->values[0];
+  if (!key.range) return out;
+
+  DDBLAB_RETURN_IF_ERROR(CheckStartElement(esk, *key.range, false));
+  const KeyTerm* range = FindTerm(terms, key.range->name);
+  if (range == nullptr) {
+    if (terms.size() > 1) return Error::Validation(kMissed + key.range->name);
+    return out;
+  }
+  DDBLAB_RETURN_IF_ERROR(CheckTerm(*range, key.range->type));
+  expr::RangeCondition rc;
+  rc.op = *range->op;
+  rc.a = range->values[0];
+  if (range->values.size() > 1) rc.b = range->values[1];
+  out.range = std::move(rc);
+  return out;
+}
+
+// The start key's position against the key condition.
+Status CheckStartBounds(const KeySchema& key, bool base_table,
+                        const expr::KeyCondition& kc, const Item& esk) {
+  const bool same_hash = esk.at(key.hash.name) == kc.hash_value;
+  if (!key.range || !kc.range) {
+    if (!same_hash) {
+      return Error::Validation(
+          "The provided starting key is outside query boundaries based on "
+          "provided conditions");
+    }
+    if (!key.range && base_table) {
+      return Error::Validation(
+          "The query can return at most one row and cannot be restarted");
+    }
+    return OkStatus();
+  }
+  if (!expr::RangeMatches(*kc.range, esk.at(key.range->name))) {
+    return Error::Validation(
+        "The provided starting key does not match the range key predicate");
+  }
+  if (!same_hash) {
+    return Error::Validation(
+        "The query can return at most one row and cannot be restarted");
+  }
+  return OkStatus();
+}
+
+// "Filter Expression can only contain non-primary key attributes: Primary
+// key attribute: <a>" for the keys of the table or index read.
+Status CheckFilterKeys(const QueryRequest& r, const KeySchema& key) {
+  std::vector<std::string> names{key.hash.name};
+  if (key.range) names.push_back(key.range->name);
+  if (r.expr.legacy_filter) {
+    return r.query_filter != nullptr
+               ? expr::CheckQueryFilterKeys(*r.query_filter, names)
+               : OkStatus();
+  }
+  if (!r.expr.filter) return OkStatus();
+  const std::vector<const expr::DocumentPath*> paths =
+      expr::ReferencedPaths(r.expr.filter->root);
+  for (const std::string& name : names) {
+    for (const expr::DocumentPath* p : paths) {
+      if (p->top() == name) {
+        return Error::Validation(
+            "Filter Expression can only contain non-primary key attributes: "
+            "Primary key attribute: " +
+            name);
+      }
+    }
+  }
+  return OkStatus();
+}
+
+void SetBounds(const expr::RangeCondition& rc, storage::ScanSpec* spec) {
+  const std::string a = EncodeKeyValue(rc.a);
+  switch (rc.op) {
+    case expr::RangeOp::kEq:
+      spec->lower = storage::SortBound{a, true};
+      spec->upper = storage::SortBound{a, true};
+      break;
+    case expr::RangeOp::kLt:
+      spec->upper = storage::SortBound{a, false};
+      break;
+    case expr::RangeOp::kLe:
+      spec->upper = storage::SortBound{a, true};
+      break;
+    case expr::RangeOp::kGt:
+      spec->lower = storage::SortBound{a, false};
+      break;
+    case expr::RangeOp::kGe:
+      spec->lower = storage::SortBound{a, true};
+      break;
+    case expr::RangeOp::kBetween:
+      spec->lower = storage::SortBound{a, true};
+      spec->upper = storage::SortBound{EncodeKeyValue(rc.b), true};
+      break;
+    case expr::RangeOp::kBeginsWith:
+      spec->lower = storage::SortBound{a, true};
+      if (std::optional<std::string> end = storage::PrefixUpperBound(a)) {
+        spec->upper = storage::SortBound{*end, false};
+      }
+      break;
+  }
+}
+
+Result<Json> Query(EmulatorImpl& impl, const Json& request) {
+  DDBLAB_ASSIGN_OR_RETURN(QueryRequest r, ParseQuery(request));
+  const Item* esk = r.start_key ? &*r.start_key : nullptr;
+  std::shared_ptr<const Table> table;
+  const IndexDef* index = nullptr;
+  SelectMode select = SelectMode::kAllAttributes;
+  RawPage page;
+  {
+    auto lock = impl.Lock();
+    DDBLAB_ASSIGN_OR_RETURN(Catalog::Entry * entry,
+                            impl.FindTable(r.table_name, TableLookup::kData));
+    table = entry->table;
+    DDBLAB_ASSIGN_OR_RETURN(index,
+                            FindReadIndex(*table, r.index_name, r.consistent));
+    const KeySchema& key = ReadKeySchema(*table, index);
+    if (esk != nullptr && esk->size() != StartKeyNames(*table, index).size()) {
+      return Error::Validation("The provided starting key is invalid");
+    }
+    DDBLAB_ASSIGN_OR_RETURN(expr::KeyCondition kc,
+                            AnalyzeTerms(key, r.terms, esk));
+    if (esk != nullptr) {
+      DDBLAB_RETURN_IF_ERROR(CheckStartTableKey(*table, *esk));
+      DDBLAB_RETURN_IF_ERROR(CheckStartBounds(key, index == nullptr, kc, *esk));
+    }
+    DDBLAB_RETURN_IF_ERROR(
+        CheckNestedKeyPaths(*table, ProjectionPaths(r.expr.projection)));
+    DDBLAB_RETURN_IF_ERROR(CheckFilterKeys(r, key));
+    select = ResolveSelect(r.select, r.expr.projection.has_value(),
+                           index != nullptr);
+    DDBLAB_RETURN_IF_ERROR(CheckGsiSelect(index, select));
+    if (r.expr.filter) {
+      DDBLAB_RETURN_IF_ERROR(CheckNestedKeyPaths(
+          *table, expr::ReferencedPaths(r.expr.filter->root)));
+    }
+    DDBLAB_RETURN_IF_ERROR(
+        CheckGsiProjection(*table, index, r.expr.projection));
+
+    PageSpec spec;
+    spec.scan.table_id = table->id;
+    spec.scan.index_id = index != nullptr ? index->id : storage::kBaseTable;
+    spec.scan.partition = EncodeKeyValue(kc.hash_value);
+    if (kc.range) SetBounds(*kc.range, &spec.scan);
+    spec.scan.forward = r.forward;
+    if (esk != nullptr) spec.scan.start = StartPosition(*table, index, *esk);
+    spec.limit = r.limit;
+    spec.fetch_from_table = NeedsTableFetch(*table, index, select,
+                                            r.expr.projection, r.expr.filter);
+    DDBLAB_ASSIGN_OR_RETURN(page, ReadPage(impl.store(), *table, spec));
+    // A hash-only table holds at most one item per partition: the read
+    // always exhausts the key range.
+    if (index == nullptr && !table->key.range) page.stopped = false;
+  }
+  RenderSpec render;
+  render.table = table.get();
+  render.index = index;
+  render.select = select;
+  render.filter = r.expr.filter ? &*r.expr.filter : nullptr;
+  render.projection = r.expr.projection ? &*r.expr.projection : nullptr;
+  render.consistent = r.consistent;
+  render.capacity = r.capacity;
+  render.table_name = r.table_name;
+  return RenderPage(page, render);
+}
+
+}  // namespace
+
+void RegisterQueryOps(Dispatcher& d) {
+  d.Register("Query", Query);
+  RegisterScanOp(d);
+}
+
+}  // namespace ddblab::engine

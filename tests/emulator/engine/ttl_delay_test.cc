@@ -1,0 +1,176 @@
+#include "emulator/engine/ttl_delay.h"
+
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <set>
+#include <string>
+
+#include "emulator/api/random.h"
+
+namespace ddblab::engine {
+namespace {
+
+using std::chrono::hours;
+using std::chrono::milliseconds;
+using std::chrono::minutes;
+using std::chrono::seconds;
+
+std::string DurationError(std::string_view text) {
+  Result<Duration> d = ParseDuration(text);
+  return d.ok() ? "ok" : ToString(d.error());
+}
+
+std::string DelayError(std::string_view text) {
+  Result<TtlDelay> d = TtlDelay::Parse(text);
+  return d.ok() ? "ok" : ToString(d.error());
+}
+
+TEST(ParseDurationTest, UnitsAndBareSeconds) {
+  EXPECT_EQ(*ParseDuration("90s"), seconds(90));
+  EXPECT_EQ(*ParseDuration("15m"), minutes(15));
+  EXPECT_EQ(*ParseDuration("2h"), hours(2));
+  EXPECT_EQ(*ParseDuration("3d"), hours(72));
+  EXPECT_EQ(*ParseDuration("250ms"), milliseconds(250));
+  EXPECT_EQ(*ParseDuration("42"), seconds(42));
+  EXPECT_EQ(*ParseDuration("0"), Duration::zero());
+}
+
+TEST(ParseDurationTest, Errors) {
+  const std::string expected =
+      " (expected a whole number with an optional unit ms, s, m, h or d, "
+      "e.g. 90s, 15m, 2h)";
+  EXPECT_EQ(DurationError(""),
+            "ValidationException: invalid duration '': empty" + expected);
+  EXPECT_EQ(DurationError("s"),
+            "ValidationException: invalid duration 's': no number" + expected);
+  EXPECT_EQ(
+      DurationError("-1s"),
+      "ValidationException: invalid duration '-1s': no number" + expected);
+  EXPECT_EQ(DurationError("5x"),
+            "ValidationException: invalid duration '5x': unknown unit 'x'" +
+                expected);
+  EXPECT_EQ(DurationError("1.5h"),
+            "ValidationException: invalid duration '1.5h': unknown unit '.5h'" +
+                expected);
+  EXPECT_EQ(DurationError("99999999999999999999"),
+            "ValidationException: invalid duration '99999999999999999999': "
+            "number too large" +
+                expected);
+  EXPECT_EQ(DurationError("36501d"),
+            "ValidationException: invalid duration '36501d': longer than 100 "
+            "years" +
+                expected);
+  EXPECT_EQ(DurationError("36500d"), "ok");
+}
+
+TEST(TtlDelayTest, ParsesEveryModel) {
+  TtlDelay zero = *TtlDelay::Parse("0");
+  EXPECT_EQ(zero.kind(), TtlDelay::Kind::kNone);
+  EXPECT_EQ(zero.ToString(), "0");
+  EXPECT_EQ(zero.SecondsFor(1, "x"), 0);
+
+  TtlDelay fixed = *TtlDelay::Parse("90s");
+  EXPECT_EQ(fixed.kind(), TtlDelay::Kind::kFixed);
+  EXPECT_EQ(fixed.SecondsFor(1, "x"), 90);
+  EXPECT_EQ(fixed.SecondsFor(2, "y"), 90);
+  EXPECT_EQ(TtlDelay::Parse("15m")->SecondsFor(0, ""), 900);
+  EXPECT_EQ(fixed.ToString(), "90s");
+
+  TtlDelay range = *TtlDelay::Parse("1m..48h");
+  EXPECT_EQ(range.kind(), TtlDelay::Kind::kUniform);
+  EXPECT_EQ(range.low_seconds(), 60);
+  EXPECT_EQ(range.high_seconds(), 48 * 3600);
+  EXPECT_EQ(range.ToString(), "60s..172800s");
+  // A degenerate range is a fixed delay.
+  EXPECT_EQ(TtlDelay::Parse("2m..120s")->kind(), TtlDelay::Kind::kFixed);
+
+  TtlDelay aws = *TtlDelay::Parse("aws");
+  EXPECT_EQ(aws.kind(), TtlDelay::Kind::kAws);
+  EXPECT_EQ(aws.ToString(), "aws");
+}
+
+TEST(TtlDelayTest, Errors) {
+  const std::string tail =
+      " (expected 0, a duration like 90s or 15m, a range like 1m..48h, or "
+      "aws)";
+  EXPECT_EQ(DelayError("fast"),
+            "ValidationException: invalid TTL delay 'fast': invalid duration "
+            "'fast': no number (expected a whole number with an optional unit "
+            "ms, s, m, h or d, e.g. 90s, 15m, 2h)" +
+                tail);
+  EXPECT_EQ(DelayError("2h..1h"),
+            "ValidationException: invalid TTL delay '2h..1h': the range ends "
+            "before it starts" +
+                tail);
+  EXPECT_EQ(DelayError("500ms"),
+            "ValidationException: invalid TTL delay '500ms': delays are whole "
+            "seconds" +
+                tail);
+  EXPECT_NE(DelayError("1m.."), "ok");
+  EXPECT_NE(DelayError("..1m"), "ok");
+  EXPECT_NE(DelayError(""), "ok");
+  EXPECT_NE(DelayError("AWS"), "ok");
+}
+
+TEST(TtlDelayTest, UniformIsAFunctionOfSeedAndItem) {
+  TtlDelay range = *TtlDelay::Parse("1m..48h");
+  // Pinned: the same seed gives the same delays in every build.
+  EXPECT_EQ(range.SecondsFor(42, "item-1"), range.SecondsFor(42, "item-1"));
+  std::set<int64_t> seen;
+  int differs_by_seed = 0;
+  for (int i = 0; i < 1000; ++i) {
+    std::string id = "item-" + std::to_string(i);
+    int64_t d = range.SecondsFor(42, id);
+    EXPECT_GE(d, 60);
+    EXPECT_LE(d, 48 * 3600);
+    seen.insert(d);
+    if (range.SecondsFor(43, id) != d) ++differs_by_seed;
+  }
+  EXPECT_GT(seen.size(), 990u);
+  EXPECT_GT(differs_by_seed, 990);
+
+  // Both ends of a small range are reached.
+  TtlDelay small = *TtlDelay::Parse("1s..3s");
+  std::set<int64_t> values;
+  for (int i = 0; i < 200; ++i) {
+    values.insert(small.SecondsFor(7, "k" + std::to_string(i)));
+  }
+  EXPECT_EQ(values, (std::set<int64_t>{1, 2, 3}));
+}
+
+TEST(TtlDelayTest, AwsIsMostlyMinutesWithALongTail) {
+  TtlDelay aws = TtlDelay::Aws();
+  const int n = 100000;
+  int minutes_bucket = 0, middle = 0, tail = 0;
+  int64_t max = 0, min = INT64_MAX;
+  for (int i = 0; i < n; ++i) {
+    int64_t d = aws.SecondsFor(5, "item-" + std::to_string(i));
+    max = std::max(max, d);
+    min = std::min(min, d);
+    if (d <= 15 * 60) {
+      ++minutes_bucket;
+    } else if (d <= 6 * 3600) {
+      ++middle;
+    } else {
+      ++tail;
+    }
+  }
+  EXPECT_GE(min, 60);
+  EXPECT_LE(max, 48 * 3600);
+  EXPECT_GT(max, 40 * 3600);  // the tail reaches towards 48 h
+  EXPECT_NEAR(minutes_bucket / double(n), 0.90, 0.01);
+  EXPECT_NEAR(middle / double(n), 0.08, 0.01);
+  EXPECT_NEAR(tail / double(n), 0.02, 0.005);
+}
+
+TEST(TtlDelayTest, PinnedValues) {
+  // Guards the algorithm: changing it changes every seeded run's trace.
+  EXPECT_EQ(TtlDelay::Parse("1m..48h")->SecondsFor(42, "item-1"),
+            TtlDelay::Uniform(60, 172800).SecondsFor(42, "item-1"));
+  EXPECT_EQ(TtlDelay::Uniform(0, 999).SecondsFor(1, "a"),
+            static_cast<int64_t>(Rng::Hash(1, "a") % 1000));
+}
+
+}  // namespace
+}  // namespace ddblab::engine

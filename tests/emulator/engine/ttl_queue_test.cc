@@ -1,0 +1,261 @@
+// The TTL queue: kept in step with writes, TTL settings and the delay
+// model; the sweeper re-checks each item at its due time.
+#include "emulator/engine/ttl_queue.h"
+
+#include <gtest/gtest.h>
+
+#include <map>
+
+#include "tests/emulator/engine/ttl_test_util.h"
+
+namespace ddblab::engine::testing {
+namespace {
+
+class TtlQueueTest : public TtlEngineTest {};
+
+TEST_F(TtlQueueTest, EnablingCoversItemsAlreadyInTheTable) {
+  CreateTtlTable("t", /*enable=*/false);
+  Put("t", "past", N(kT0 - 50));
+  Put("t", "future", N(kT0 + 50));
+  Put("t", "none", nullptr);
+  Advance(10);
+  EXPECT_TRUE(Has("t", "past"));  // TTL is not on yet
+  EXPECT_EQ(Waiting("t"), -1);
+  EnableTtl("t");
+  EXPECT_FALSE(Has("t", "past"));
+  EXPECT_TRUE(Has("t", "future"));
+  EXPECT_EQ(Waiting("t"), 1);
+  EXPECT_EQ(QueueDue("t", "future"), kT0 + 50);
+  Advance(40);
+  EXPECT_FALSE(Has("t", "future"));
+  EXPECT_TRUE(Has("t", "none"));
+}
+
+TEST_F(TtlQueueTest, AnUpdateReschedules) {
+  CreateTtlTable();
+  Put("t", "a", N(kT0 + 10));
+  EXPECT_EQ(QueueDue("t", "a"), kT0 + 10);
+  Put("t", "a", N(kT0 + 100));  // pushed into the future
+  EXPECT_EQ(QueueDue("t", "a"), kT0 + 100);
+  Advance(10);
+  EXPECT_TRUE(Has("t", "a"));
+  Put("t", "a", N(kT0 + 50));  // and back
+  Advance(40);
+  EXPECT_FALSE(Has("t", "a"));
+  EXPECT_EQ(QueueDue("t", "a"), std::nullopt);
+}
+
+TEST_F(TtlQueueTest, RemovingOrRetypingTheValueCancels) {
+  CreateTtlTable();
+  Put("t", "removed", N(kT0 + 10));
+  Put("t", "retyped", N(kT0 + 10));
+  Put("t", "ancient", N(kT0 + 10));
+  Put("t", "removed", nullptr, {{"other", {{"S", "x"}}}});
+  Put("t", "retyped", {{"S", std::to_string(kT0 + 10)}});
+  Put("t", "ancient", N(100));  // more than five years ago: never
+  EXPECT_EQ(QueueDue("t", "removed"), std::nullopt);
+  EXPECT_EQ(QueueDue("t", "retyped"), std::nullopt);
+  EXPECT_EQ(QueueDue("t", "ancient"), std::nullopt);
+  Advance(3600);
+  EXPECT_EQ(Sweep(), 0);
+  EXPECT_TRUE(Has("t", "removed"));
+  EXPECT_TRUE(Has("t", "retyped"));
+  EXPECT_TRUE(Has("t", "ancient"));
+}
+
+TEST_F(TtlQueueTest, SameValueRewriteKeepsTheRow) {
+  CreateTtlTable();
+  Put("t", "a", N(kT0 + 10));
+  // Written differently, same value: still due at the same time.
+  Put("t", "a", N(std::to_string(kT0 + 10) + ".000"), {{"x", {{"N", "1"}}}});
+  EXPECT_EQ(QueueDue("t", "a"), kT0 + 10);
+  Ok("DeleteItem", {{"TableName", "t"}, {"Key", {{"pk", {{"S", "a"}}}}}});
+  EXPECT_EQ(QueueDue("t", "a"), std::nullopt);
+}
+
+TEST_F(TtlQueueTest, SweepRechecksTheItemAtDueTime) {
+  CreateTtlTable();
+  Put("t", "later", N(kT0 + 500));
+  Put("t", "untimed", nullptr);
+  const int64_t id = TableId("t");
+  auto pk = [](const char* s) {
+    return EncodeKeyValue(value::AttributeValue::S(s));
+  };
+  {
+    // Stale rows, as if the queue had missed a write: the item decides.
+    auto lock = impl().Lock();
+    TtlQueue& q = impl().ttl().queue();
+    ASSERT_TRUE(q.Put(id, pk("later"), "", kT0 - 1).ok());
+    ASSERT_TRUE(q.Put(id, pk("untimed"), "", kT0 - 1).ok());
+    ASSERT_TRUE(q.Put(id, pk("missing"), "", kT0 - 1).ok());
+    ASSERT_TRUE(q.Put(id + 1000, pk("no_table"), "", kT0 - 1).ok());
+  }
+  EXPECT_EQ(Sweep(), 0);
+  EXPECT_TRUE(Has("t", "later"));
+  EXPECT_TRUE(Has("t", "untimed"));
+  EXPECT_EQ(QueueDue("t", "later"), kT0 + 500);  // rescheduled
+  EXPECT_EQ(QueueDue("t", "untimed"), std::nullopt);
+  EXPECT_EQ(QueueDue("t", "missing"), std::nullopt);
+  EXPECT_EQ(Waiting("t"), 1);
+  auto lock = impl().Lock();
+  EXPECT_EQ(impl().ttl().queue().Stats()->size(), 1u);
+}
+
+TEST_F(TtlQueueTest, DisablingClearsTheQueue) {
+  CreateTtlTable();
+  Put("t", "a", N(kT0 + 10));
+  Put("t", "b", N(kT0 + 20));
+  EXPECT_EQ(Waiting("t"), 2);
+  DisableTtl("t");
+  EXPECT_EQ(Waiting("t"), -1);
+  Advance(30);
+  EXPECT_EQ(Sweep(), 0);
+  EXPECT_TRUE(Has("t", "a"));
+  // Writes to a table without TTL are not queued.
+  Put("t", "c", N(kT0));
+  EXPECT_EQ(Waiting("t"), -1);
+  // Enabling again takes everything in: all three are expired by now.
+  EnableTtl("t");
+  EXPECT_FALSE(Has("t", "a"));
+  EXPECT_FALSE(Has("t", "b"));
+  EXPECT_FALSE(Has("t", "c"));
+}
+
+TEST_F(TtlQueueTest, EnablingAnotherAttributeUsesIt) {
+  CreateTtlTable();
+  Put("t", "a", N(kT0 + 10), {{"until", N(kT0 + 99)}});
+  DisableTtl("t");
+  EnableTtl("t", "until");
+  EXPECT_EQ(QueueDue("t", "a"), kT0 + 99);
+  Advance(10);
+  EXPECT_TRUE(Has("t", "a"));
+  Advance(89);
+  EXPECT_FALSE(Has("t", "a"));
+}
+
+// Due times of items k0..k<n-1> written in the given order to a fresh
+// emulator with this seed and delay.
+std::map<std::string, int64_t> DueTimes(uint64_t seed, const std::string& delay,
+                                        bool reverse, int n) {
+  Options options;
+  options.clock = std::make_shared<ManualClock>();
+  options.seed = seed;
+  options.ttl_delay = delay;
+  auto emu = std::move(Emulator::Open(options)).value();
+  auto call = [&](std::string_view op, const Json& req) {
+    Result<Json> r = emu->Call(op, req);
+    EXPECT_TRUE(r.ok()) << ToString(r.error());
+  };
+  call("CreateTable",
+       {{"TableName", "t"},
+        {"BillingMode", "PAY_PER_REQUEST"},
+        {"AttributeDefinitions",
+         {{{"AttributeName", "pk"}, {"AttributeType", "S"}}}},
+        {"KeySchema", {{{"AttributeName", "pk"}, {"KeyType", "HASH"}}}}});
+  call("UpdateTimeToLive", {{"TableName", "t"},
+                            {"TimeToLiveSpecification",
+                             {{"Enabled", true}, {"AttributeName", "exp"}}}});
+  for (int j = 0; j < n; ++j) {
+    int i = reverse ? n - 1 - j : j;
+    call("PutItem", {{"TableName", "t"},
+                     {"Item",
+                      {{"pk", {{"S", "k" + std::to_string(i)}}},
+                       {"exp", {{"N", std::to_string(kT0 + 1000 + i)}}}}}});
+  }
+  std::map<std::string, int64_t> out;
+  auto lock = emu->impl().Lock();
+  int64_t id = emu->impl().catalog().Find("t")->table->id;
+  for (int i = 0; i < n; ++i) {
+    std::string pk = "k" + std::to_string(i);
+    auto due = emu->impl().ttl().queue().DueOf(
+        id, EncodeKeyValue(value::AttributeValue::S(pk)), "");
+    out[pk] = due.ok() && *due ? **due : -1;
+  }
+  return out;
+}
+
+TEST_F(TtlQueueTest, DelayModelsAreSeededAndIndependentOfWriteOrder) {
+  const int n = 40;
+  for (const char* delay : {"0", "90s", "1m..48h", "aws"}) {
+    SCOPED_TRACE(delay);
+    auto forward = DueTimes(11, delay, false, n);
+    EXPECT_EQ(forward, DueTimes(11, delay, true, n));
+    EXPECT_EQ(forward, DueTimes(11, delay, false, n));
+    int64_t min_delay = INT64_MAX, max_delay = 0;
+    for (int i = 0; i < n; ++i) {
+      int64_t d = forward["k" + std::to_string(i)] - (kT0 + 1000 + i);
+      min_delay = std::min(min_delay, d);
+      max_delay = std::max(max_delay, d);
+    }
+    std::string spec = delay;
+    if (spec == "0") {
+      EXPECT_EQ(max_delay, 0);
+    } else if (spec == "90s") {
+      EXPECT_EQ(min_delay, 90);
+      EXPECT_EQ(max_delay, 90);
+    } else {
+      EXPECT_GE(min_delay, 60);
+      EXPECT_LE(max_delay, 48 * 3600);
+      EXPECT_LT(min_delay, max_delay);
+      // Another seed, other delays.
+      EXPECT_NE(forward, DueTimes(12, delay, false, n));
+    }
+  }
+}
+
+TEST_F(TtlQueueTest, ItemsGoExactlyAtTheirSeededDueTime) {
+  Options options;
+  options.seed = 3;
+  options.ttl_delay = "1m..2h";
+  Open(options);
+  CreateTtlTable();
+  Put("t", "a", N(kT0 + 10));
+  Put("t", "b", N(kT0 + 10));
+  int64_t due_a = *QueueDue("t", "a");
+  int64_t due_b = *QueueDue("t", "b");
+  ASSERT_NE(due_a, due_b);
+  const int64_t first = std::min(due_a, due_b);
+  const int64_t second = std::max(due_a, due_b);
+  const std::string first_pk = due_a < due_b ? "a" : "b";
+  const std::string second_pk = due_a < due_b ? "b" : "a";
+  Advance(first - kT0 - 1);
+  EXPECT_TRUE(Has("t", first_pk));
+  Advance(1);
+  EXPECT_FALSE(Has("t", first_pk));
+  EXPECT_TRUE(Has("t", second_pk));
+  Advance(second - first);
+  EXPECT_FALSE(Has("t", second_pk));
+}
+
+TEST_F(TtlQueueTest, ChangeCooldownIsConfigurable) {
+  // Default: no cooldown.
+  CreateTtlTable();
+  DisableTtl("t");
+  EnableTtl("t");
+  // DynamoDB's hour.
+  Options options;
+  options.ttl_update_cooldown = std::chrono::hours(1);
+  Open(options);
+  CreateTtlTable("h");
+  const Json disable{{"TableName", "h"},
+                     {"TimeToLiveSpecification",
+                      {{"Enabled", false}, {"AttributeName", "exp"}}}};
+  const std::string cooldown =
+      "ValidationException: Time to live has been modified multiple times "
+      "within a fixed interval";
+  EXPECT_EQ(FailText("UpdateTimeToLive", disable), cooldown);
+  Advance(1800);
+  EXPECT_EQ(FailText("UpdateTimeToLive", disable), cooldown);
+  Advance(1799);
+  EXPECT_EQ(FailText("UpdateTimeToLive", disable), cooldown);
+  Advance(1);  // an hour after the last success; failures did not extend it
+  DisableTtl("h");
+  EXPECT_EQ(FailText("UpdateTimeToLive",
+                     {{"TableName", "h"},
+                      {"TimeToLiveSpecification",
+                       {{"Enabled", true}, {"AttributeName", "exp"}}}}),
+            cooldown);
+}
+
+}  // namespace
+}  // namespace ddblab::engine::testing

@@ -1,0 +1,97 @@
+#include "emulator/streams/record_builder.h"
+
+#include <gtest/gtest.h>
+
+#include <regex>
+
+#include "emulator/value/item_codec.h"
+
+namespace ddblab::streams {
+namespace {
+
+using value::AttributeValue;
+using value::Item;
+
+Item Key() { return {{"Id", AttributeValue::N(*value::Number::Parse("101"))}}; }
+
+TEST(RecordBuilderTest, NoOpDetection) {
+  Item a = {{"Id", AttributeValue::S("1")},
+            {"s", AttributeValue::SS({"x", "y"})}};
+  Item same = {{"s", AttributeValue::SS({"y", "x"})},
+               {"Id", AttributeValue::S("1")}};
+  Item other = {{"Id", AttributeValue::S("1")}};
+  Item keys = Key();
+  EXPECT_TRUE(IsNoOp({&keys, &a, &same, false}));
+  EXPECT_FALSE(IsNoOp({&keys, &a, &other, false}));
+  EXPECT_FALSE(IsNoOp({&keys, nullptr, &a, false}));
+  EXPECT_FALSE(IsNoOp({&keys, &a, nullptr, false}));
+  EXPECT_TRUE(IsNoOp({&keys, nullptr, nullptr, false}));
+}
+
+TEST(RecordBuilderTest, EventNamesImagesAndSizes) {
+  Item keys = Key();
+  Item v1 = keys;
+  v1["Message"] = AttributeValue::S("New item!");
+  Item v2 = keys;
+  v2["Message"] = AttributeValue::S("This item has changed");
+
+  RecordRow insert = BuildRecord({&keys, nullptr, &v1, false},
+                                 ViewType::kNewAndOldImages, 5);
+  EXPECT_EQ(insert.event, EventName::kInsert);
+  EXPECT_EQ(insert.size_bytes, 26);
+  EXPECT_EQ(insert.created_ms, 5);
+  EXPECT_EQ(insert.keys, value::SerializeItem(keys));
+  EXPECT_EQ(insert.new_image, value::SerializeItem(v1));
+  EXPECT_FALSE(insert.old_image.has_value());
+
+  RecordRow modify = BuildRecord({&keys, &v1, &v2, false},
+                                 ViewType::kNewAndOldImages, 5);
+  EXPECT_EQ(modify.event, EventName::kModify);
+  EXPECT_EQ(modify.size_bytes, 59);
+
+  RecordRow remove = BuildRecord({&keys, &v2, nullptr, true},
+                                 ViewType::kNewAndOldImages, 5);
+  EXPECT_EQ(remove.event, EventName::kRemove);
+  EXPECT_EQ(remove.size_bytes, 38);
+  EXPECT_TRUE(remove.service_delete);
+
+  RecordRow keys_only =
+      BuildRecord({&keys, &v1, &v2, false}, ViewType::kKeysOnly, 5);
+  EXPECT_EQ(keys_only.size_bytes, 5);
+  EXPECT_FALSE(keys_only.new_image || keys_only.old_image);
+}
+
+TEST(RecordBuilderTest, RenderRecord) {
+  Item keys = Key();
+  RecordRow row = BuildRecord({&keys, &keys, nullptr, true},
+                              ViewType::kOldImage, 1704067201999);
+  row.seq = 9;
+  row.event_id = "0123456789abcdef0123456789abcdef";
+  auto json = RenderRecord(row, ViewType::kOldImage, "eu-west-1");
+  ASSERT_TRUE(json.ok());
+  EXPECT_EQ(*json,
+            nlohmann::json::parse(R"({
+    "eventID": "0123456789abcdef0123456789abcdef",
+    "eventName": "REMOVE", "eventVersion": "1.1",
+    "eventSource": "aws:dynamodb", "awsRegion": "eu-west-1",
+    "dynamodb": {"ApproximateCreationDateTime": 1704067201,
+                 "Keys": {"Id": {"N": "101"}},
+                 "OldImage": {"Id": {"N": "101"}},
+                 "SequenceNumber": "100000000000000000009",
+                 "SizeBytes": 10, "StreamViewType": "OLD_IMAGE"},
+    "userIdentity": {"PrincipalId": "dynamodb.amazonaws.com",
+                     "Type": "Service"}})"));
+}
+
+TEST(RecordBuilderTest, EventIds) {
+  std::string a = MakeEventId(7, "arn", 1, 2);
+  EXPECT_TRUE(std::regex_match(a, std::regex("[0-9a-f]{32}"))) << a;
+  EXPECT_EQ(a, MakeEventId(7, "arn", 1, 2));
+  EXPECT_NE(a, MakeEventId(7, "arn", 1, 3));
+  EXPECT_NE(a, MakeEventId(7, "arn", 2, 2));
+  EXPECT_NE(a, MakeEventId(8, "arn", 1, 2));
+  EXPECT_NE(a, MakeEventId(7, "arm", 1, 2));
+}
+
+}  // namespace
+}  // namespace ddblab::streams
