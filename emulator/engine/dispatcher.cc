@@ -35,6 +35,7 @@ void RegisterAllOps(Dispatcher& dynamodb, Dispatcher& streams) {
   RegisterTransactOps(dynamodb);
   RegisterQueryOps(dynamodb);
   RegisterPartiqlOps(dynamodb);
+  RegisterBatchOps(dynamodb);
   // Later families: RegisterBatchOps(dynamodb);
   // RegisterTransactOps(dynamodb); RegisterStreamsOps(streams); ...
   RegisterStreamsOps(streams);

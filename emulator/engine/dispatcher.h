@@ -52,6 +52,8 @@ void RegisterItemOps(Dispatcher& dispatcher);   // ops_item.cc
 void RegisterUpdateItemOps(Dispatcher& dispatcher);  // ops_update_item.cc
 void RegisterTransactOps(Dispatcher& dispatcher);    // ops_transact.cc
 void RegisterQueryOps(Dispatcher& dispatcher);  // ops_query.cc, ops_scan.cc
+void RegisterBatchOps(Dispatcher& dispatcher);  // ops_batch_get.cc,
+                                                // ops_batch_write.cc
 // DynamoDB Streams API:
 void RegisterStreamsOps(Dispatcher& dispatcher);  // ops_streams.cc
 

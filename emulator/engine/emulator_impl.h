@@ -18,11 +18,13 @@
 // marked "lock held" need Lock() to be held by the caller.
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "emulator/api/clock.h"
@@ -70,6 +72,24 @@ class EmulatorImpl {
   // Adds a sink for item and table changes. Call while building the
   // emulator (before concurrent use) or with the lock held.
   void AddChangeSink(std::shared_ptr<ChangeSink> sink);
+
+  // Fault seam for partial batches (ops_batch_get.cc, ops_batch_write.cc).
+  // When set, it is called once per write request of a BatchWriteItem and
+  // once per key of a BatchGetItem that passed validation, with the engine
+  // lock held (it must not call into the emulator): the operation name, the
+  // table name or ARN as the request gave it, and the WriteRequest / Key
+  // JSON. Returning true leaves that request unprocessed: it is not applied
+  // (not read) and comes back in UnprocessedItems (UnprocessedKeys). Null,
+  // the default, processes everything. Set it before concurrent use.
+  using BatchUnprocessedHook = std::function<bool(
+      std::string_view operation, std::string_view table,
+      const nlohmann::json& request)>;
+  void SetBatchUnprocessedHook(BatchUnprocessedHook hook) {
+    batch_unprocessed_hook_ = std::move(hook);
+  }
+  const BatchUnprocessedHook& batch_unprocessed_hook() const {
+    return batch_unprocessed_hook_;
+  }
 
   // Background work due at clock().Now() (TTL deletions) when no thread
   // drives it, i.e. on any clock but a SystemClock: Call and CallStreams run
@@ -125,6 +145,7 @@ class EmulatorImpl {
   Dispatcher dispatcher_;
   Dispatcher streams_dispatcher_;
   std::vector<std::shared_ptr<ChangeSink>> sinks_;
+  BatchUnprocessedHook batch_unprocessed_hook_;
   std::unique_ptr<TtlSweeper> ttl_;  // reset first by ~EmulatorImpl (thread)
 };
 

@@ -127,7 +127,9 @@ std::string RequestHash(const std::string& statement, const Json& parameters) {
   };
   mix(statement);
   mix("\n");
-  mix(parameters.is_null() ? "" : parameters.dump());
+  mix(parameters.is_null()
+          ? ""
+          : parameters.dump(-1, ' ', false, Json::error_handler_t::replace));
   char buf[17];
   std::snprintf(buf, sizeof(buf), "%016llx",
                 static_cast<unsigned long long>(h));
@@ -137,7 +139,8 @@ std::string RequestHash(const std::string& statement, const Json& parameters) {
 // An opaque token: base64 of {"h": <request hash>, "k": <LastEvaluatedKey>}.
 std::string EncodeNextToken(const std::string& hash, const Json& key) {
   Json token = {{"h", hash}, {"k", key}};
-  return value::Base64Encode(token.dump());
+  return value::Base64Encode(
+      token.dump(-1, ' ', false, Json::error_handler_t::replace));
 }
 
 // Texts from DynamoDB Local's message catalog (ValidationExceptionMessages);

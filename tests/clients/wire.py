@@ -18,6 +18,9 @@ import botocore.credentials
 from ddblab_server import ACCESS_KEY_ID, REGION, SECRET_ACCESS_KEY
 
 JSON_10 = "application/x-amz-json-1.0"
+# Headers a response must not repeat.
+SINGLE_HEADERS = {"x-amz-crc32", "x-amzn-requestid", "content-type",
+                  "content-length", "date"}
 
 
 def sign(endpoint, target, body, headers=None, access_key_id=ACCESS_KEY_ID,
@@ -53,8 +56,13 @@ def send(endpoint, method, path="/", body=b"", headers=None, conn=None):
         conn.request(method, path, body=body, headers=headers or {})
         response = conn.getresponse()
         data = response.read()
-        return (response.status,
-                {k.lower(): v for k, v in response.getheaders()}, data)
+        headers = {}
+        for name, value in response.getheaders():
+            name = name.lower()
+            if name in headers and name in SINGLE_HEADERS:
+                raise AssertionError(f"header {name} sent twice")
+            headers[name] = value
+        return response.status, headers, data
     finally:
         if own:
             conn.close()

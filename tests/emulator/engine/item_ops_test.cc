@@ -14,77 +14,77 @@ class ItemExprTest : public ItemsTest {
  protected:
   void SetUp() override {
     ItemsTest::SetUp();
-    CreateTable("t");
+    CreateTable("tbl");
   }
   Json Key(const std::string& pk) { return {{"pk", S(pk)}}; }
 };
 
 TEST_F(ItemExprTest, PutInsertOnlyGuard) {
   Json first = {{"pk", S("a")}, {"v", N("1")}};
-  Ok("PutItem", {{"TableName", "t"},
+  Ok("PutItem", {{"TableName", "tbl"},
                  {"Item", first},
                  {"ConditionExpression", "attribute_not_exists(pk)"}});
-  EXPECT_EQ(Get("t", Key("a")), first);
+  EXPECT_EQ(Get("tbl", Key("a")), first);
   EXPECT_EQ(FailText("PutItem",
-                     {{"TableName", "t"},
+                     {{"TableName", "tbl"},
                       {"Item", {{"pk", S("a")}, {"v", N("2")}}},
                       {"ConditionExpression", "attribute_not_exists(pk)"}}),
             kConditionFailed);
-  EXPECT_EQ(Get("t", Key("a")), first);  // unchanged
+  EXPECT_EQ(Get("tbl", Key("a")), first);  // unchanged
 }
 
 TEST_F(ItemExprTest, MissingItemIsEmptyItemForConditions) {
   // attribute_exists on a missing item: false.
   EXPECT_EQ(
-      FailText("PutItem", {{"TableName", "t"},
+      FailText("PutItem", {{"TableName", "tbl"},
                            {"Item", Key("a")},
                            {"ConditionExpression", "attribute_exists(pk)"}}),
       kConditionFailed);
-  EXPECT_TRUE(Get("t", Key("a")).is_null());
+  EXPECT_TRUE(Get("tbl", Key("a")).is_null());
   // A comparison with an absent attribute is false; <> is true.
   EXPECT_EQ(
-      FailText("PutItem", {{"TableName", "t"},
+      FailText("PutItem", {{"TableName", "tbl"},
                            {"Item", Key("a")},
                            {"ConditionExpression", "v = :v"},
                            {"ExpressionAttributeValues", {{":v", N("1")}}}}),
       kConditionFailed);
-  Ok("PutItem", {{"TableName", "t"},
+  Ok("PutItem", {{"TableName", "tbl"},
                  {"Item", Key("a")},
                  {"ConditionExpression", "v <> :v"},
                  {"ExpressionAttributeValues", {{":v", N("1")}}}});
-  EXPECT_EQ(Get("t", Key("a")), Key("a"));
+  EXPECT_EQ(Get("tbl", Key("a")), Key("a"));
 }
 
 TEST_F(ItemExprTest, ConditionWithNamesAndValues) {
-  Put("t", {{"pk", S("a")}, {"status", S("open")}, {"n", N("5")}});
+  Put("tbl", {{"pk", S("a")}, {"status", S("open")}, {"n", N("5")}});
   // "status" is a reserved word: it needs a name placeholder.
   EXPECT_EQ(
       FailText("DeleteItem",
-               {{"TableName", "t"},
+               {{"TableName", "tbl"},
                 {"Key", Key("a")},
                 {"ConditionExpression", "status = :s"},
                 {"ExpressionAttributeValues", {{":s", S("open")}}}}),
       "ValidationException: Invalid ConditionExpression: Attribute name is a "
       "reserved keyword; reserved keyword: status");
   EXPECT_EQ(
-      FailText("DeleteItem", {{"TableName", "t"},
+      FailText("DeleteItem", {{"TableName", "tbl"},
                               {"Key", Key("a")},
                               {"ConditionExpression", "#s = :s AND n > :min"},
                               {"ExpressionAttributeNames", {{"#s", "status"}}},
                               {"ExpressionAttributeValues",
                                {{":s", S("open")}, {":min", N("5")}}}}),
       kConditionFailed);
-  EXPECT_FALSE(Get("t", Key("a")).is_null());
+  EXPECT_FALSE(Get("tbl", Key("a")).is_null());
   Ok("DeleteItem",
-     {{"TableName", "t"},
+     {{"TableName", "tbl"},
       {"Key", Key("a")},
       {"ConditionExpression", "#s = :s AND n >= :min"},
       {"ExpressionAttributeNames", {{"#s", "status"}}},
       {"ExpressionAttributeValues", {{":s", S("open")}, {":min", N("5")}}}});
-  EXPECT_TRUE(Get("t", Key("a")).is_null());
+  EXPECT_TRUE(Get("tbl", Key("a")).is_null());
   // Deleting a missing item with attribute_exists fails.
   EXPECT_EQ(
-      FailText("DeleteItem", {{"TableName", "t"},
+      FailText("DeleteItem", {{"TableName", "tbl"},
                               {"Key", Key("a")},
                               {"ConditionExpression", "attribute_exists(pk)"}}),
       kConditionFailed);
@@ -92,8 +92,8 @@ TEST_F(ItemExprTest, ConditionWithNamesAndValues) {
 
 TEST_F(ItemExprTest, ReturnValuesOnConditionCheckFailure) {
   Json old = {{"pk", S("a")}, {"s", S("dog")}};
-  Put("t", old);
-  Json put = {{"TableName", "t"},
+  Put("tbl", old);
+  Json put = {{"TableName", "tbl"},
               {"Item", {{"pk", S("a")}, {"s", S("cat")}}},
               {"ConditionExpression", "s = :v"},
               {"ExpressionAttributeValues", {{":v", S("rat")}}},
@@ -101,7 +101,7 @@ TEST_F(ItemExprTest, ReturnValuesOnConditionCheckFailure) {
   Error e = Fail("PutItem", put);
   EXPECT_EQ(ToString(e), kConditionFailed);
   EXPECT_EQ(e.extra, Json({{"Item", old}}));
-  Json del = {{"TableName", "t"},
+  Json del = {{"TableName", "tbl"},
               {"Key", Key("a")},
               {"ConditionExpression", "s = :v"},
               {"ExpressionAttributeValues", {{":v", S("rat")}}},
@@ -120,7 +120,7 @@ TEST_F(ItemExprTest, ReturnValuesOnConditionCheckFailure) {
   put["ReturnValuesOnConditionCheckFailure"] = "ALL_OLD";
   put["ExpressionAttributeValues"][":v"] = S("dog");
   EXPECT_EQ(Ok("PutItem", put), Json::object());
-  EXPECT_EQ(Get("t", Key("a"))["s"], S("cat"));
+  EXPECT_EQ(Get("tbl", Key("a"))["s"], S("cat"));
   // Only ALL_OLD / NONE are allowed.
   put["ReturnValuesOnConditionCheckFailure"] = "ALL_NEW";
   EXPECT_EQ(FailText("PutItem", put),
@@ -130,39 +130,39 @@ TEST_F(ItemExprTest, ReturnValuesOnConditionCheckFailure) {
 }
 
 TEST_F(ItemExprTest, PutDeleteReturnValues) {
-  EXPECT_EQ(Ok("PutItem", {{"TableName", "t"},
+  EXPECT_EQ(Ok("PutItem", {{"TableName", "tbl"},
                            {"Item", {{"pk", S("a")}, {"v", N("1")}}},
                            {"ReturnValues", "ALL_OLD"}}),
             Json::object());
-  EXPECT_EQ(Ok("PutItem", {{"TableName", "t"},
+  EXPECT_EQ(Ok("PutItem", {{"TableName", "tbl"},
                            {"Item", {{"pk", S("a")}, {"v", N("2")}}},
                            {"ReturnValues", "ALL_OLD"}}),
             Json({{"Attributes", {{"pk", S("a")}, {"v", N("1")}}}}));
-  EXPECT_EQ(
-      Ok("DeleteItem",
-         {{"TableName", "t"}, {"Key", Key("a")}, {"ReturnValues", "ALL_OLD"}}),
-      Json({{"Attributes", {{"pk", S("a")}, {"v", N("2")}}}}));
-  EXPECT_EQ(
-      Ok("DeleteItem",
-         {{"TableName", "t"}, {"Key", Key("a")}, {"ReturnValues", "ALL_OLD"}}),
-      Json::object());
+  EXPECT_EQ(Ok("DeleteItem", {{"TableName", "tbl"},
+                              {"Key", Key("a")},
+                              {"ReturnValues", "ALL_OLD"}}),
+            Json({{"Attributes", {{"pk", S("a")}, {"v", N("2")}}}}));
+  EXPECT_EQ(Ok("DeleteItem", {{"TableName", "tbl"},
+                              {"Key", Key("a")},
+                              {"ReturnValues", "ALL_OLD"}}),
+            Json::object());
   for (const char* rv : {"UPDATED_OLD", "ALL_NEW", "UPDATED_NEW"}) {
-    EXPECT_EQ(FailText("PutItem", {{"TableName", "t"},
+    EXPECT_EQ(FailText("PutItem", {{"TableName", "tbl"},
                                    {"Item", Key("b")},
                                    {"ReturnValues", rv}}),
               "ValidationException: ReturnValues can only be ALL_OLD or NONE");
-    EXPECT_EQ(
-        FailText("DeleteItem",
-                 {{"TableName", "t"}, {"Key", Key("b")}, {"ReturnValues", rv}}),
-        "ValidationException: ReturnValues can only be ALL_OLD or NONE");
+    EXPECT_EQ(FailText("DeleteItem", {{"TableName", "tbl"},
+                                      {"Key", Key("b")},
+                                      {"ReturnValues", rv}}),
+              "ValidationException: ReturnValues can only be ALL_OLD or NONE");
   }
-  EXPECT_TRUE(Get("t", Key("b")).is_null());
+  EXPECT_TRUE(Get("tbl", Key("b")).is_null());
 }
 
 TEST_F(ItemExprTest, StyleAndPlaceholderErrors) {
-  Put("t", {{"pk", S("a")}, {"v", N("1")}});
-  const Json before = Get("t", Key("a"));
-  Json put = {{"TableName", "t"}, {"Item", {{"pk", S("a")}, {"v", N("9")}}}};
+  Put("tbl", {{"pk", S("a")}, {"v", N("1")}});
+  const Json before = Get("tbl", Key("a"));
+  Json put = {{"TableName", "tbl"}, {"Item", {{"pk", S("a")}, {"v", N("9")}}}};
   auto with = [&](Json extra) {
     Json r = put;
     r.update(extra);
@@ -224,51 +224,51 @@ TEST_F(ItemExprTest, StyleAndPlaceholderErrors) {
                   {"ExpressionAttributeValues", {{":v", N("1")}}}}),
             "ValidationException: Key attributes must be scalars; list random "
             "access '[]' and map lookup '.' are not allowed: Key: pk");
-  EXPECT_EQ(Get("t", Key("a")), before);  // nothing changed
+  EXPECT_EQ(Get("tbl", Key("a")), before);  // nothing changed
 }
 
 TEST_F(ItemExprTest, LegacyExpected) {
-  Put("t", {{"pk", S("a")}, {"v", N("1")}});
+  Put("tbl", {{"pk", S("a")}, {"v", N("1")}});
   // Value: equality.
-  EXPECT_EQ(FailText("PutItem", {{"TableName", "t"},
+  EXPECT_EQ(FailText("PutItem", {{"TableName", "tbl"},
                                  {"Item", {{"pk", S("a")}, {"v", N("2")}}},
                                  {"Expected", {{"v", {{"Value", N("7")}}}}}}),
             kConditionFailed);
-  Ok("PutItem", {{"TableName", "t"},
+  Ok("PutItem", {{"TableName", "tbl"},
                  {"Item", {{"pk", S("a")}, {"v", N("2")}}},
                  {"Expected", {{"v", {{"Value", N("1")}}}}}});
   // Exists false; ConditionalOperator OR.
   EXPECT_EQ(
-      FailText("DeleteItem", {{"TableName", "t"},
+      FailText("DeleteItem", {{"TableName", "tbl"},
                               {"Key", Key("a")},
                               {"Expected", {{"v", {{"Exists", false}}}}}}),
       kConditionFailed);
   Json either = {
       {"v", {{"ComparisonOperator", "EQ"}, {"AttributeValueList", {N("9")}}}},
       {"w", {{"ComparisonOperator", "NULL"}}}};
-  EXPECT_EQ(FailText("DeleteItem", {{"TableName", "t"},
+  EXPECT_EQ(FailText("DeleteItem", {{"TableName", "tbl"},
                                     {"Key", Key("a")},
                                     {"Expected", either},
                                     {"ConditionalOperator", "AND"}}),
             kConditionFailed);
-  Ok("DeleteItem", {{"TableName", "t"},
+  Ok("DeleteItem", {{"TableName", "tbl"},
                     {"Key", Key("a")},
                     {"Expected", either},
                     {"ConditionalOperator", "OR"}});
-  EXPECT_TRUE(Get("t", Key("a")).is_null());
-  EXPECT_EQ(FailText("PutItem", {{"TableName", "t"},
+  EXPECT_TRUE(Get("tbl", Key("a")).is_null());
+  EXPECT_EQ(FailText("PutItem", {{"TableName", "tbl"},
                                  {"Item", Key("a")},
                                  {"Expected", {{"v", {{"Exists", true}}}}}}),
             "ValidationException: One or more parameter values were invalid: "
             "Value must be provided when Exists is true for Attribute: v");
-  EXPECT_EQ(FailText("PutItem", {{"TableName", "t"},
+  EXPECT_EQ(FailText("PutItem", {{"TableName", "tbl"},
                                  {"Item", Key("a")},
                                  {"Expected", {{"v", {{"Exists", false}}}}},
                                  {"ConditionalOperator", "XOR"}}),
             "ValidationException: 1 validation error detected: Value 'XOR' at "
             "'conditionalOperator' failed to satisfy constraint: Member must "
             "satisfy enum value set: [AND, OR]");
-  EXPECT_TRUE(Get("t", Key("a")).is_null());
+  EXPECT_TRUE(Get("tbl", Key("a")).is_null());
 }
 
 TEST_F(ItemExprTest, GetItemProjection) {
@@ -276,9 +276,9 @@ TEST_F(ItemExprTest, GetItemProjection) {
                {"name", S("n")},
                {"m", M({{"x", N("1")}, {"y", N("2")}})},
                {"l", L({S("l0"), S("l1"), S("l2"), S("l3")})}};
-  Put("t", item);
+  Put("tbl", item);
   auto get = [&](Json extra) {
-    Json r = {{"TableName", "t"}, {"Key", Key("a")}};
+    Json r = {{"TableName", "tbl"}, {"Key", Key("a")}};
     r.update(extra);
     return Ok("GetItem", r);
   };
@@ -294,12 +294,12 @@ TEST_F(ItemExprTest, GetItemProjection) {
   EXPECT_EQ(get({{"AttributesToGet", {"pk", "zz"}}}),
             Json({{"Item", {{"pk", S("a")}}}}));
   // Missing item: no Item.
-  EXPECT_EQ(Ok("GetItem", {{"TableName", "t"},
+  EXPECT_EQ(Ok("GetItem", {{"TableName", "tbl"},
                            {"Key", Key("b")},
                            {"ProjectionExpression", "m"}}),
             Json::object());
   auto fail = [&](Json extra) {
-    Json r = {{"TableName", "t"}, {"Key", Key("a")}};
+    Json r = {{"TableName", "tbl"}, {"Key", Key("a")}};
     r.update(extra);
     return FailText("GetItem", r);
   };
@@ -333,9 +333,9 @@ TEST_F(ItemExprTest, GetItemProjection) {
 }
 
 TEST_F(ItemExprTest, GetItemConsistentReadCapacity) {
-  Put("t", {{"pk", S("a")}, {"big", S(std::string(5000, 'x'))}});
+  Put("tbl", {{"pk", S("a")}, {"big", S(std::string(5000, 'x'))}});
   auto units = [&](const std::string& pk, bool consistent) {
-    return Ok("GetItem", {{"TableName", "t"},
+    return Ok("GetItem", {{"TableName", "tbl"},
                           {"Key", Key(pk)},
                           {"ConsistentRead", consistent},
                           {"ReturnConsumedCapacity",
@@ -351,7 +351,7 @@ TEST_F(ItemExprTest, GetItemConsistentReadCapacity) {
 TEST_F(ItemExprTest, WriteCapacityIsMaxOfOldAndNew) {
   auto put = [&](size_t bytes) {
     return Ok("PutItem",
-              {{"TableName", "t"},
+              {{"TableName", "tbl"},
                {"Item", {{"pk", S("a")}, {"b", S(std::string(bytes, 'x'))}}},
                {"ReturnConsumedCapacity",
                 "TOTAL"}})["ConsumedCapacity"]["CapacityUnits"]
@@ -361,10 +361,10 @@ TEST_F(ItemExprTest, WriteCapacityIsMaxOfOldAndNew) {
   EXPECT_EQ(put(10), 3.0);  // the old item was 3 KB
   EXPECT_EQ(put(10), 1.0);
   EXPECT_EQ(Ok("DeleteItem",
-               {{"TableName", "t"},
+               {{"TableName", "tbl"},
                 {"Key", Key("zz")},
                 {"ReturnConsumedCapacity", "TOTAL"}})["ConsumedCapacity"],
-            Json({{"TableName", "t"}, {"CapacityUnits", 1.0}}));
+            Json({{"TableName", "tbl"}, {"CapacityUnits", 1.0}}));
 }
 
 TEST_F(ItemExprTest, OrderedWritesPattern) {
@@ -372,7 +372,7 @@ TEST_F(ItemExprTest, OrderedWritesPattern) {
   auto write = [&](const std::string& ts, const std::string& v) {
     return emu_->Call(
         "PutItem",
-        {{"TableName", "t"},
+        {{"TableName", "tbl"},
          {"Item", {{"pk", S("k")}, {"ts", N(ts)}, {"v", S(v)}}},
          {"ConditionExpression", "attribute_not_exists(ts) OR :ts >= ts"},
          {"ExpressionAttributeValues", {{":ts", N(ts)}}}});
@@ -383,7 +383,7 @@ TEST_F(ItemExprTest, OrderedWritesPattern) {
   ASSERT_FALSE(stale.ok());
   EXPECT_EQ(ToString(stale.error()), kConditionFailed);
   EXPECT_TRUE(write("20", "d").ok());  // equal timestamps pass (>=)
-  EXPECT_EQ(Get("t", Key("k")),
+  EXPECT_EQ(Get("tbl", Key("k")),
             Json({{"pk", S("k")}, {"ts", N("20")}, {"v", S("d")}}));
 }
 
@@ -400,7 +400,7 @@ TEST_F(ItemExprTest, UnknownTableAndKeyErrorsComeAfterParsing) {
             "ValidationException: Invalid ConditionExpression: Syntax error; "
             "token: \"<EOF>\", near: \"(\"");
   EXPECT_EQ(
-      FailText("DeleteItem", {{"TableName", "t"},
+      FailText("DeleteItem", {{"TableName", "tbl"},
                               {"Key", {{"pk", N("1")}}},
                               {"ConditionExpression", "attribute_exists(pk)"}}),
       "ValidationException: The provided key element does not match the "

@@ -241,32 +241,6 @@ TEST_F(ItemOpsTest, ItemSizeLimit) {
   EXPECT_EQ(Describe("tbl")["TableSizeBytes"], 409600);
 }
 
-TEST_F(ItemOpsTest, ExpressionsAreRefusedForNow) {
-  CreateTable("tbl");
-  EXPECT_EQ(FailText("PutItem", {{"TableName", "tbl"},
-                                 {"Item", {{"pk", S("a")}}},
-                                 {"ConditionExpression", "attribute_not_exists(pk)"}}),
-            "ValidationException: ConditionExpression is not supported yet");
-  EXPECT_EQ(FailText("PutItem", {{"TableName", "tbl"},
-                                 {"Item", {{"pk", S("a")}}},
-                                 {"ExpressionAttributeNames", {{"#a", "a"}}}}),
-            "ValidationException: ExpressionAttributeNames can only be "
-            "specified when using expressions");
-  EXPECT_EQ(FailText("DeleteItem", {{"TableName", "tbl"},
-                                    {"Key", {{"pk", S("a")}}},
-                                    {"ExpressionAttributeValues", {{":a", S("a")}}}}),
-            "ValidationException: ExpressionAttributeValues can only be "
-            "specified when using expressions: ConditionExpression is null");
-  EXPECT_EQ(FailText("GetItem", {{"TableName", "tbl"},
-                                 {"Key", {{"pk", S("a")}}},
-                                 {"ProjectionExpression", "a"},
-                                 {"AttributesToGet", {"a"}}}),
-            "ValidationException: Can not use both expression and "
-            "non-expression parameters in the same request: Non-expression "
-            "parameters: {AttributesToGet} Expression parameters: "
-            "{ProjectionExpression}");
-}
-
 TEST_F(ItemOpsTest, AttributesToGet) {
   CreateTable("tbl");
   Ok("PutItem", {{"TableName", "tbl"},

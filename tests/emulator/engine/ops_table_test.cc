@@ -136,7 +136,7 @@ TEST_F(TableOpsTest, UnknownOperation) {
   Error e = Fail("FrobnicateTable", Json::object());
   EXPECT_EQ(e.type, ErrorType::kUnknownOperation);
   EXPECT_EQ(e.message, "");
-  Result<Json> streams = emu_->CallStreams("ListStreams", Json::object());
+  Result<Json> streams = emu_->CallStreams("FrobnicateStream", Json::object());
   ASSERT_FALSE(streams.ok());
   EXPECT_EQ(streams.error().type, ErrorType::kUnknownOperation);
 }

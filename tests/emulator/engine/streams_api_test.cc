@@ -160,7 +160,7 @@ TEST_F(StreamsApiTest, DescribeStreamPaging) {
   EXPECT_FALSE(p3["StreamDescription"].contains("LastEvaluatedShardId"));
   EXPECT_EQ(Shards(arn, 2), all);
   // The last shard, or an unknown one, as the start: an empty page.
-  for (const std::string start :
+  for (const std::string& start :
        {all[4]["ShardId"].get<std::string>(),
         std::string("shardId-00000000000000000000-00000000"),
         std::string("zzzzzzzzzzzzzzzzzzzzzzzzsfasdgagadfadfgagkjsd")}) {

@@ -14,70 +14,70 @@ namespace {
 class TtlQueueTest : public TtlEngineTest {};
 
 TEST_F(TtlQueueTest, EnablingCoversItemsAlreadyInTheTable) {
-  CreateTtlTable("t", /*enable=*/false);
-  Put("t", "past", N(kT0 - 50));
-  Put("t", "future", N(kT0 + 50));
-  Put("t", "none", nullptr);
+  CreateTtlTable("ttl", /*enable=*/false);
+  Put("ttl", "past", N(kT0 - 50));
+  Put("ttl", "future", N(kT0 + 50));
+  Put("ttl", "none", nullptr);
   Advance(10);
-  EXPECT_TRUE(Has("t", "past"));  // TTL is not on yet
-  EXPECT_EQ(Waiting("t"), -1);
-  EnableTtl("t");
-  EXPECT_FALSE(Has("t", "past"));
-  EXPECT_TRUE(Has("t", "future"));
-  EXPECT_EQ(Waiting("t"), 1);
-  EXPECT_EQ(QueueDue("t", "future"), kT0 + 50);
+  EXPECT_TRUE(Has("ttl", "past"));  // TTL is not on yet
+  EXPECT_EQ(Waiting("ttl"), -1);
+  EnableTtl("ttl");
+  EXPECT_FALSE(Has("ttl", "past"));
+  EXPECT_TRUE(Has("ttl", "future"));
+  EXPECT_EQ(Waiting("ttl"), 1);
+  EXPECT_EQ(QueueDue("ttl", "future"), kT0 + 50);
   Advance(40);
-  EXPECT_FALSE(Has("t", "future"));
-  EXPECT_TRUE(Has("t", "none"));
+  EXPECT_FALSE(Has("ttl", "future"));
+  EXPECT_TRUE(Has("ttl", "none"));
 }
 
 TEST_F(TtlQueueTest, AnUpdateReschedules) {
   CreateTtlTable();
-  Put("t", "a", N(kT0 + 10));
-  EXPECT_EQ(QueueDue("t", "a"), kT0 + 10);
-  Put("t", "a", N(kT0 + 100));  // pushed into the future
-  EXPECT_EQ(QueueDue("t", "a"), kT0 + 100);
+  Put("ttl", "a", N(kT0 + 10));
+  EXPECT_EQ(QueueDue("ttl", "a"), kT0 + 10);
+  Put("ttl", "a", N(kT0 + 100));  // pushed into the future
+  EXPECT_EQ(QueueDue("ttl", "a"), kT0 + 100);
   Advance(10);
-  EXPECT_TRUE(Has("t", "a"));
-  Put("t", "a", N(kT0 + 50));  // and back
+  EXPECT_TRUE(Has("ttl", "a"));
+  Put("ttl", "a", N(kT0 + 50));  // and back
   Advance(40);
-  EXPECT_FALSE(Has("t", "a"));
-  EXPECT_EQ(QueueDue("t", "a"), std::nullopt);
+  EXPECT_FALSE(Has("ttl", "a"));
+  EXPECT_EQ(QueueDue("ttl", "a"), std::nullopt);
 }
 
 TEST_F(TtlQueueTest, RemovingOrRetypingTheValueCancels) {
   CreateTtlTable();
-  Put("t", "removed", N(kT0 + 10));
-  Put("t", "retyped", N(kT0 + 10));
-  Put("t", "ancient", N(kT0 + 10));
-  Put("t", "removed", nullptr, {{"other", {{"S", "x"}}}});
-  Put("t", "retyped", {{"S", std::to_string(kT0 + 10)}});
-  Put("t", "ancient", N(100));  // more than five years ago: never
-  EXPECT_EQ(QueueDue("t", "removed"), std::nullopt);
-  EXPECT_EQ(QueueDue("t", "retyped"), std::nullopt);
-  EXPECT_EQ(QueueDue("t", "ancient"), std::nullopt);
+  Put("ttl", "removed", N(kT0 + 10));
+  Put("ttl", "retyped", N(kT0 + 10));
+  Put("ttl", "ancient", N(kT0 + 10));
+  Put("ttl", "removed", nullptr, {{"other", {{"S", "x"}}}});
+  Put("ttl", "retyped", {{"S", std::to_string(kT0 + 10)}});
+  Put("ttl", "ancient", N(100));  // more than five years ago: never
+  EXPECT_EQ(QueueDue("ttl", "removed"), std::nullopt);
+  EXPECT_EQ(QueueDue("ttl", "retyped"), std::nullopt);
+  EXPECT_EQ(QueueDue("ttl", "ancient"), std::nullopt);
   Advance(3600);
   EXPECT_EQ(Sweep(), 0);
-  EXPECT_TRUE(Has("t", "removed"));
-  EXPECT_TRUE(Has("t", "retyped"));
-  EXPECT_TRUE(Has("t", "ancient"));
+  EXPECT_TRUE(Has("ttl", "removed"));
+  EXPECT_TRUE(Has("ttl", "retyped"));
+  EXPECT_TRUE(Has("ttl", "ancient"));
 }
 
 TEST_F(TtlQueueTest, SameValueRewriteKeepsTheRow) {
   CreateTtlTable();
-  Put("t", "a", N(kT0 + 10));
+  Put("ttl", "a", N(kT0 + 10));
   // Written differently, same value: still due at the same time.
-  Put("t", "a", N(std::to_string(kT0 + 10) + ".000"), {{"x", {{"N", "1"}}}});
-  EXPECT_EQ(QueueDue("t", "a"), kT0 + 10);
-  Ok("DeleteItem", {{"TableName", "t"}, {"Key", {{"pk", {{"S", "a"}}}}}});
-  EXPECT_EQ(QueueDue("t", "a"), std::nullopt);
+  Put("ttl", "a", N(std::to_string(kT0 + 10) + ".000"), {{"x", {{"N", "1"}}}});
+  EXPECT_EQ(QueueDue("ttl", "a"), kT0 + 10);
+  Ok("DeleteItem", {{"TableName", "ttl"}, {"Key", {{"pk", {{"S", "a"}}}}}});
+  EXPECT_EQ(QueueDue("ttl", "a"), std::nullopt);
 }
 
 TEST_F(TtlQueueTest, SweepRechecksTheItemAtDueTime) {
   CreateTtlTable();
-  Put("t", "later", N(kT0 + 500));
-  Put("t", "untimed", nullptr);
-  const int64_t id = TableId("t");
+  Put("ttl", "later", N(kT0 + 500));
+  Put("ttl", "untimed", nullptr);
+  const int64_t id = TableId("ttl");
   auto pk = [](const char* s) {
     return EncodeKeyValue(value::AttributeValue::S(s));
   };
@@ -91,46 +91,46 @@ TEST_F(TtlQueueTest, SweepRechecksTheItemAtDueTime) {
     ASSERT_TRUE(q.Put(id + 1000, pk("no_table"), "", kT0 - 1).ok());
   }
   EXPECT_EQ(Sweep(), 0);
-  EXPECT_TRUE(Has("t", "later"));
-  EXPECT_TRUE(Has("t", "untimed"));
-  EXPECT_EQ(QueueDue("t", "later"), kT0 + 500);  // rescheduled
-  EXPECT_EQ(QueueDue("t", "untimed"), std::nullopt);
-  EXPECT_EQ(QueueDue("t", "missing"), std::nullopt);
-  EXPECT_EQ(Waiting("t"), 1);
+  EXPECT_TRUE(Has("ttl", "later"));
+  EXPECT_TRUE(Has("ttl", "untimed"));
+  EXPECT_EQ(QueueDue("ttl", "later"), kT0 + 500);  // rescheduled
+  EXPECT_EQ(QueueDue("ttl", "untimed"), std::nullopt);
+  EXPECT_EQ(QueueDue("ttl", "missing"), std::nullopt);
+  EXPECT_EQ(Waiting("ttl"), 1);
   auto lock = impl().Lock();
   EXPECT_EQ(impl().ttl().queue().Stats()->size(), 1u);
 }
 
 TEST_F(TtlQueueTest, DisablingClearsTheQueue) {
   CreateTtlTable();
-  Put("t", "a", N(kT0 + 10));
-  Put("t", "b", N(kT0 + 20));
-  EXPECT_EQ(Waiting("t"), 2);
-  DisableTtl("t");
-  EXPECT_EQ(Waiting("t"), -1);
+  Put("ttl", "a", N(kT0 + 10));
+  Put("ttl", "b", N(kT0 + 20));
+  EXPECT_EQ(Waiting("ttl"), 2);
+  DisableTtl("ttl");
+  EXPECT_EQ(Waiting("ttl"), -1);
   Advance(30);
   EXPECT_EQ(Sweep(), 0);
-  EXPECT_TRUE(Has("t", "a"));
+  EXPECT_TRUE(Has("ttl", "a"));
   // Writes to a table without TTL are not queued.
-  Put("t", "c", N(kT0));
-  EXPECT_EQ(Waiting("t"), -1);
+  Put("ttl", "c", N(kT0));
+  EXPECT_EQ(Waiting("ttl"), -1);
   // Enabling again takes everything in: all three are expired by now.
-  EnableTtl("t");
-  EXPECT_FALSE(Has("t", "a"));
-  EXPECT_FALSE(Has("t", "b"));
-  EXPECT_FALSE(Has("t", "c"));
+  EnableTtl("ttl");
+  EXPECT_FALSE(Has("ttl", "a"));
+  EXPECT_FALSE(Has("ttl", "b"));
+  EXPECT_FALSE(Has("ttl", "c"));
 }
 
 TEST_F(TtlQueueTest, EnablingAnotherAttributeUsesIt) {
   CreateTtlTable();
-  Put("t", "a", N(kT0 + 10), {{"until", N(kT0 + 99)}});
-  DisableTtl("t");
-  EnableTtl("t", "until");
-  EXPECT_EQ(QueueDue("t", "a"), kT0 + 99);
+  Put("ttl", "a", N(kT0 + 10), {{"until", N(kT0 + 99)}});
+  DisableTtl("ttl");
+  EnableTtl("ttl", "until");
+  EXPECT_EQ(QueueDue("ttl", "a"), kT0 + 99);
   Advance(10);
-  EXPECT_TRUE(Has("t", "a"));
+  EXPECT_TRUE(Has("ttl", "a"));
   Advance(89);
-  EXPECT_FALSE(Has("t", "a"));
+  EXPECT_FALSE(Has("ttl", "a"));
 }
 
 // Due times of items k0..k<n-1> written in the given order to a fresh
@@ -147,24 +147,24 @@ std::map<std::string, int64_t> DueTimes(uint64_t seed, const std::string& delay,
     EXPECT_TRUE(r.ok()) << ToString(r.error());
   };
   call("CreateTable",
-       {{"TableName", "t"},
+       {{"TableName", "ttl"},
         {"BillingMode", "PAY_PER_REQUEST"},
         {"AttributeDefinitions",
          {{{"AttributeName", "pk"}, {"AttributeType", "S"}}}},
         {"KeySchema", {{{"AttributeName", "pk"}, {"KeyType", "HASH"}}}}});
-  call("UpdateTimeToLive", {{"TableName", "t"},
+  call("UpdateTimeToLive", {{"TableName", "ttl"},
                             {"TimeToLiveSpecification",
                              {{"Enabled", true}, {"AttributeName", "exp"}}}});
   for (int j = 0; j < n; ++j) {
     int i = reverse ? n - 1 - j : j;
-    call("PutItem", {{"TableName", "t"},
+    call("PutItem", {{"TableName", "ttl"},
                      {"Item",
                       {{"pk", {{"S", "k" + std::to_string(i)}}},
                        {"exp", {{"N", std::to_string(kT0 + 1000 + i)}}}}}});
   }
   std::map<std::string, int64_t> out;
   auto lock = emu->impl().Lock();
-  int64_t id = emu->impl().catalog().Find("t")->table->id;
+  int64_t id = emu->impl().catalog().Find("ttl")->table->id;
   for (int i = 0; i < n; ++i) {
     std::string pk = "k" + std::to_string(i);
     auto due = emu->impl().ttl().queue().DueOf(
@@ -209,35 +209,35 @@ TEST_F(TtlQueueTest, ItemsGoExactlyAtTheirSeededDueTime) {
   options.ttl_delay = "1m..2h";
   Open(options);
   CreateTtlTable();
-  Put("t", "a", N(kT0 + 10));
-  Put("t", "b", N(kT0 + 10));
-  int64_t due_a = *QueueDue("t", "a");
-  int64_t due_b = *QueueDue("t", "b");
+  Put("ttl", "a", N(kT0 + 10));
+  Put("ttl", "b", N(kT0 + 10));
+  int64_t due_a = *QueueDue("ttl", "a");
+  int64_t due_b = *QueueDue("ttl", "b");
   ASSERT_NE(due_a, due_b);
   const int64_t first = std::min(due_a, due_b);
   const int64_t second = std::max(due_a, due_b);
   const std::string first_pk = due_a < due_b ? "a" : "b";
   const std::string second_pk = due_a < due_b ? "b" : "a";
   Advance(first - kT0 - 1);
-  EXPECT_TRUE(Has("t", first_pk));
+  EXPECT_TRUE(Has("ttl", first_pk));
   Advance(1);
-  EXPECT_FALSE(Has("t", first_pk));
-  EXPECT_TRUE(Has("t", second_pk));
+  EXPECT_FALSE(Has("ttl", first_pk));
+  EXPECT_TRUE(Has("ttl", second_pk));
   Advance(second - first);
-  EXPECT_FALSE(Has("t", second_pk));
+  EXPECT_FALSE(Has("ttl", second_pk));
 }
 
 TEST_F(TtlQueueTest, ChangeCooldownIsConfigurable) {
   // Default: no cooldown.
   CreateTtlTable();
-  DisableTtl("t");
-  EnableTtl("t");
+  DisableTtl("ttl");
+  EnableTtl("ttl");
   // DynamoDB's hour.
   Options options;
   options.ttl_update_cooldown = std::chrono::hours(1);
   Open(options);
-  CreateTtlTable("h");
-  const Json disable{{"TableName", "h"},
+  CreateTtlTable("hour");
+  const Json disable{{"TableName", "hour"},
                      {"TimeToLiveSpecification",
                       {{"Enabled", false}, {"AttributeName", "exp"}}}};
   const std::string cooldown =
@@ -249,9 +249,9 @@ TEST_F(TtlQueueTest, ChangeCooldownIsConfigurable) {
   Advance(1799);
   EXPECT_EQ(FailText("UpdateTimeToLive", disable), cooldown);
   Advance(1);  // an hour after the last success; failures did not extend it
-  DisableTtl("h");
+  DisableTtl("hour");
   EXPECT_EQ(FailText("UpdateTimeToLive",
-                     {{"TableName", "h"},
+                     {{"TableName", "hour"},
                       {"TimeToLiveSpecification",
                        {{"Enabled", true}, {"AttributeName", "exp"}}}}),
             cooldown);

@@ -43,8 +43,8 @@ class RecordingSink final : public ChangeSink {
 
 class TtlEngineTest : public EngineTest {
  protected:
-  // A table "t" (hash key pk:S) with TTL on attribute "exp".
-  void CreateTtlTable(const std::string& name = "t", bool enable = true) {
+  // A table "ttl" (hash key pk:S) with TTL on attribute "exp".
+  void CreateTtlTable(const std::string& name = "ttl", bool enable = true) {
     CreateTable(name);
     if (enable) EnableTtl(name);
   }

@@ -28,13 +28,13 @@ class UpdateItemTest : public ItemsTest {
  protected:
   void SetUp() override {
     ItemsTest::SetUp();
-    CreateTable("t");
+    CreateTable("tbl");
   }
   Json Key(const std::string& pk) { return {{"pk", S(pk)}}; }
   // UpdateItem on t/pk with an expression and values.
   Json Req(const std::string& pk, const std::string& update,
            Json values = nullptr) {
-    Json r = {{"TableName", "t"}, {"Key", Key(pk)}};
+    Json r = {{"TableName", "tbl"}, {"Key", Key(pk)}};
     if (!update.empty()) r["UpdateExpression"] = update;
     if (!values.is_null()) r["ExpressionAttributeValues"] = values;
     return r;
@@ -47,25 +47,25 @@ class UpdateItemTest : public ItemsTest {
 
 TEST_F(UpdateItemTest, UpsertCreatesAndModifies) {
   EXPECT_EQ(Update(Req("a", "SET v = :v", {{":v", N("1")}})), Json::object());
-  EXPECT_EQ(Get("t", Key("a")), Json({{"pk", S("a")}, {"v", N("1")}}));
+  EXPECT_EQ(Get("tbl", Key("a")), Json({{"pk", S("a")}, {"v", N("1")}}));
   Update(
       Req("a", "SET v = v + :one, w = :w", {{":one", N("1")}, {":w", S("x")}}));
-  EXPECT_EQ(Get("t", Key("a")),
+  EXPECT_EQ(Get("tbl", Key("a")),
             Json({{"pk", S("a")}, {"v", N("2")}, {"w", S("x")}}));
   Update(Req("a", "REMOVE w ADD n :n", {{":n", N("5")}}));
-  EXPECT_EQ(Get("t", Key("a")),
+  EXPECT_EQ(Get("tbl", Key("a")),
             Json({{"pk", S("a")}, {"v", N("2")}, {"n", N("5")}}));
 }
 
 TEST_F(UpdateItemTest, KeyOnlyItemCreation) {
   EXPECT_EQ(Update(Req("a", "")), Json::object());
-  EXPECT_EQ(Get("t", Key("a")), Key("a"));
-  Update({{"TableName", "t"},
+  EXPECT_EQ(Get("tbl", Key("a")), Key("a"));
+  Update({{"TableName", "tbl"},
           {"Key", Key("b")},
           {"AttributeUpdates", Json::object()}});
-  EXPECT_EQ(Get("t", Key("b")), Key("b"));
+  EXPECT_EQ(Get("tbl", Key("b")), Key("b"));
   // On an existing item, no update leaves it as is.
-  Put("t", {{"pk", S("c")}, {"v", N("1")}});
+  Put("tbl", {{"pk", S("c")}, {"v", N("1")}});
   EXPECT_EQ(Update(WithRv(Req("c", ""), "ALL_NEW")),
             Json({{"Attributes", {{"pk", S("c")}, {"v", N("1")}}}}));
 }
@@ -73,22 +73,22 @@ TEST_F(UpdateItemTest, KeyOnlyItemCreation) {
 TEST_F(UpdateItemTest, RemoveOnlyOnMissingItemCreatesNothing) {
   EXPECT_EQ(Update(WithRv(Req("a", "REMOVE b, c.d"), "ALL_NEW")),
             Json::object());
-  EXPECT_TRUE(Get("t", Key("a")).is_null());
+  EXPECT_TRUE(Get("tbl", Key("a")).is_null());
   EXPECT_EQ(Update(Req("a", "DELETE s :s", {{":s", {{"SS", {"x"}}}}})),
             Json::object());
-  EXPECT_TRUE(Get("t", Key("a")).is_null());
-  EXPECT_EQ(Describe("t")["ItemCount"], 0);
+  EXPECT_TRUE(Get("tbl", Key("a")).is_null());
+  EXPECT_EQ(Describe("tbl")["ItemCount"], 0);
   // The same REMOVE on an existing item without c is a path error.
-  Put("t", Key("a"));
+  Put("tbl", Key("a"));
   EXPECT_EQ(FailText("UpdateItem", Req("a", "REMOVE b, c.d")), kBadPath);
   // A REMOVE together with a SET creates the item.
   Update(Req("n", "REMOVE b SET c = :c", {{":c", N("1")}}));
-  EXPECT_EQ(Get("t", Key("n")), Json({{"pk", S("n")}, {"c", N("1")}}));
+  EXPECT_EQ(Get("tbl", Key("n")), Json({{"pk", S("n")}, {"c", N("1")}}));
 }
 
 TEST_F(UpdateItemTest, KeyAttributesCannotBeUpdated) {
-  Put("t", {{"pk", S("a")}, {"v", N("1")}});
-  const Json before = Get("t", Key("a"));
+  Put("tbl", {{"pk", S("a")}, {"v", N("1")}});
+  const Json before = Get("tbl", Key("a"));
   const char* msg =
       "ValidationException: One or more parameter values were invalid: Cannot "
       "update attribute pk. This attribute is part of the key";
@@ -96,14 +96,14 @@ TEST_F(UpdateItemTest, KeyAttributesCannotBeUpdated) {
             msg);
   EXPECT_EQ(FailText("UpdateItem", Req("a", "REMOVE pk")), msg);
   EXPECT_EQ(FailText("UpdateItem",
-                     {{"TableName", "t"},
+                     {{"TableName", "tbl"},
                       {"Key", Key("a")},
                       {"AttributeUpdates", {{"pk", {{"Value", S("b")}}}}}}),
             msg);
   EXPECT_EQ(FailText("UpdateItem", Req("a", "SET pk.x = :v", {{":v", S("b")}})),
             "ValidationException: Key attributes must be scalars; list random "
             "access '[]' and map lookup '.' are not allowed: Key: pk");
-  EXPECT_EQ(Get("t", Key("a")), before);
+  EXPECT_EQ(Get("tbl", Key("a")), before);
 }
 
 TEST_F(UpdateItemTest, IndexKeyTypeErrors) {
@@ -149,13 +149,13 @@ TEST_F(UpdateItemTest, IndexKeyTypeErrors) {
 }
 
 TEST_F(UpdateItemTest, RuntimeErrorsChangeNothing) {
-  Put("t", {{"pk", S("a")},
-            {"s", S("str")},
-            {"n", N("1")},
-            {"m", M({{"x", N("1")}})},
-            {"l", L({N("1")})},
-            {"ss", {{"SS", {"a"}}}}});
-  const Json before = Get("t", Key("a"));
+  Put("tbl", {{"pk", S("a")},
+              {"s", S("str")},
+              {"n", N("1")},
+              {"m", M({{"x", N("1")}})},
+              {"l", L({N("1")})},
+              {"ss", {{"SS", {"a"}}}}});
+  const Json before = Get("tbl", Key("a"));
   EXPECT_EQ(FailText("UpdateItem",
                      Req("a", "SET v = nope + :one", {{":one", N("1")}})),
             kMissingAttr);
@@ -189,7 +189,7 @@ TEST_F(UpdateItemTest, RuntimeErrorsChangeNothing) {
       "with magnitude larger than supported range");
   // Legacy AttributeUpdates type clash.
   EXPECT_EQ(FailText("UpdateItem",
-                     {{"TableName", "t"},
+                     {{"TableName", "tbl"},
                       {"Key", Key("a")},
                       {"AttributeUpdates",
                        {{"s", {{"Action", "ADD"}, {"Value", N("1")}}}}}}),
@@ -198,17 +198,17 @@ TEST_F(UpdateItemTest, RuntimeErrorsChangeNothing) {
   EXPECT_EQ(
       FailText("UpdateItem", Req("zz", "SET a.b = :one", {{":one", N("1")}})),
       kBadPath);
-  EXPECT_TRUE(Get("t", Key("zz")).is_null());
-  EXPECT_EQ(Get("t", Key("a")), before);
+  EXPECT_TRUE(Get("tbl", Key("zz")).is_null());
+  EXPECT_EQ(Get("tbl", Key("a")), before);
 }
 
 TEST_F(UpdateItemTest, ItemSizeAndNestingLimits) {
-  Put("t", {{"pk", S("a")}, {"big", S(std::string(409590, 'x'))}});
+  Put("tbl", {{"pk", S("a")}, {"big", S(std::string(409590, 'x'))}});
   EXPECT_EQ(FailText("UpdateItem", Req("a", "SET more = :s",
                                        {{":s", S(std::string(100, 'y'))}})),
             "ValidationException: Item size to update has exceeded the maximum "
             "allowed size");
-  EXPECT_FALSE(Get("t", Key("a")).contains("more"));
+  EXPECT_FALSE(Get("tbl", Key("a")).contains("more"));
   // 31 nested maps in a value sit at levels 2..32; one more level fails.
   Json deep = N("1");
   for (int i = 0; i < 31; ++i) deep = M({{"d", deep}});
@@ -217,12 +217,12 @@ TEST_F(UpdateItemTest, ItemSizeAndNestingLimits) {
   EXPECT_EQ(FailText("UpdateItem", Req("c", "SET a.b = :d", {{":d", deep}})),
             "ValidationException: Nesting Levels have exceeded supported "
             "limits.");
-  EXPECT_EQ(Get("t", Key("c")),
+  EXPECT_EQ(Get("tbl", Key("c")),
             Json({{"pk", S("c")}, {"a", M(Json::object())}}));
 }
 
 TEST_F(UpdateItemTest, ReturnValuesTopLevel) {
-  Put("t", {{"pk", S("a")}, {"a", S("hi")}, {"b", S("dog")}});
+  Put("tbl", {{"pk", S("a")}, {"a", S("hi")}, {"b", S("dog")}});
   auto rv = [&](const std::string& mode, const std::string& update,
                 Json values = nullptr) {
     return Update(WithRv(Req("a", update, values), mode));
@@ -261,12 +261,12 @@ TEST_F(UpdateItemTest, ReturnValuesTopLevel) {
       Update(WithRv(Req("new3", "SET x = :v", {{":v", N("1")}}), "ALL_NEW")),
       Json({{"Attributes", {{"pk", S("new3")}, {"x", N("1")}}}}));
   // Nothing written at all (AttributeUpdates {}): no UPDATED_* attributes.
-  EXPECT_EQ(Update({{"TableName", "t"},
+  EXPECT_EQ(Update({{"TableName", "tbl"},
                     {"Key", Key("new4")},
                     {"AttributeUpdates", Json::object()},
                     {"ReturnValues", "UPDATED_NEW"}}),
             Json::object());
-  EXPECT_EQ(Update({{"TableName", "t"},
+  EXPECT_EQ(Update({{"TableName", "tbl"},
                     {"Key", Key("new5")},
                     {"AttributeUpdates", Json::object()},
                     {"ReturnValues", "ALL_NEW"}}),
@@ -279,9 +279,9 @@ TEST_F(UpdateItemTest, ReturnValuesTopLevel) {
 }
 
 TEST_F(UpdateItemTest, ReturnValuesNestedPaths) {
-  Put("t", {{"pk", S("p")},
-            {"a", M({{"b", S("dog")}, {"c", L({N("1"), N("2"), N("3")})}})},
-            {"d", S("cat")}});
+  Put("tbl", {{"pk", S("p")},
+              {"a", M({{"b", S("dog")}, {"c", L({N("1"), N("2"), N("3")})}})},
+              {"d", S("cat")}});
   auto rv = [&](const std::string& mode, const std::string& update,
                 Json values = nullptr) {
     return Update(WithRv(Req("p", update, values), mode))["Attributes"];
@@ -299,7 +299,7 @@ TEST_F(UpdateItemTest, ReturnValuesNestedPaths) {
   // REMOVE a.c[1], a.c[3]: a.c[3] did not exist.
   EXPECT_EQ(rv("UPDATED_OLD", "REMOVE a.c[1], a.c[3]"),
             Json({{"a", M({{"c", L({N("3")})}})}}));
-  EXPECT_EQ(Get("t", Key("p"))["a"],
+  EXPECT_EQ(Get("tbl", Key("p"))["a"],
             M({{"b", S("yo")}, {"c", L({N("1"), N("3")})}}));
   // New sub-attribute: nothing old, the new value in UPDATED_NEW.
   EXPECT_TRUE(rv("UPDATED_OLD", "SET a.x1 = :v", {{":v", N("8")}}).is_null());
@@ -308,43 +308,43 @@ TEST_F(UpdateItemTest, ReturnValuesNestedPaths) {
   // Quirk: an index past the end appends, and is not reported.
   EXPECT_TRUE(
       rv("UPDATED_NEW", "SET a.c[100] = :v", {{":v", N("70")}}).is_null());
-  EXPECT_EQ(Get("t", Key("p"))["a"]["M"]["c"], L({N("1"), N("3"), N("70")}));
+  EXPECT_EQ(Get("tbl", Key("p"))["a"]["M"]["c"], L({N("1"), N("3"), N("70")}));
   // Quirk: after REMOVE a.c[1] the element shifted into a.c[1] is reported.
   EXPECT_EQ(rv("UPDATED_NEW", "REMOVE a.c[1]"),
             Json({{"a", M({{"c", L({N("70")})}})}}));
 }
 
 TEST_F(UpdateItemTest, ConditionsOnUpdate) {
-  Put("t", {{"pk", S("a")}, {"s", S("dog")}});
+  Put("tbl", {{"pk", S("a")}, {"s", S("dog")}});
   Json r = Req("a", "SET s = :v2", {{":v1", S("rat")}, {":v2", S("cow")}});
   r["ConditionExpression"] = "s = :v1";
   r["ReturnValuesOnConditionCheckFailure"] = "ALL_OLD";
   Error e = Fail("UpdateItem", r);
   EXPECT_EQ(ToString(e), kConditionFailed);
   EXPECT_EQ(e.extra, Json({{"Item", {{"pk", S("a")}, {"s", S("dog")}}}}));
-  EXPECT_EQ(Get("t", Key("a"))["s"], S("dog"));
+  EXPECT_EQ(Get("tbl", Key("a"))["s"], S("dog"));
   // Missing item: the condition sees an empty item; no Item in the error.
   Json missing = r;
   missing["Key"] = Key("zz");
   e = Fail("UpdateItem", missing);
   EXPECT_TRUE(e.extra.is_null());
-  EXPECT_TRUE(Get("t", Key("zz")).is_null());
+  EXPECT_TRUE(Get("tbl", Key("zz")).is_null());
   r["ExpressionAttributeValues"][":v1"] = S("dog");
   EXPECT_EQ(Ok("UpdateItem", r), Json::object());
-  EXPECT_EQ(Get("t", Key("a"))["s"], S("cow"));
+  EXPECT_EQ(Get("tbl", Key("a"))["s"], S("cow"));
   // An update-only-if-exists guard.
   Json guarded = Req("b", "SET x = :x", {{":x", N("1")}});
   guarded["ConditionExpression"] = "attribute_exists(pk)";
   EXPECT_EQ(FailText("UpdateItem", guarded), kConditionFailed);
-  EXPECT_TRUE(Get("t", Key("b")).is_null());
+  EXPECT_TRUE(Get("tbl", Key("b")).is_null());
 }
 
 TEST_F(UpdateItemTest, LegacyAttributeUpdatesAndExpected) {
-  Put("t", {{"pk", S("a")},
-            {"n", N("3")},
-            {"set", {{"NS", {"2", "4", "6"}}}},
-            {"gone", S("x")}});
-  Json r = {{"TableName", "t"},
+  Put("tbl", {{"pk", S("a")},
+              {"n", N("3")},
+              {"set", {{"NS", {"2", "4", "6"}}}},
+              {"gone", S("x")}});
+  Json r = {{"TableName", "tbl"},
             {"Key", Key("a")},
             {"AttributeUpdates",
              {{"n", {{"Action", "ADD"}, {"Value", N("2")}}},
@@ -357,24 +357,24 @@ TEST_F(UpdateItemTest, LegacyAttributeUpdatesAndExpected) {
                               {{"n", N("3")},
                                {"set", {{"NS", {"2", "4", "6"}}}},
                                {"gone", S("x")}}}}));
-  Json item = Get("t", Key("a"));
+  Json item = Get("tbl", Key("a"));
   EXPECT_EQ(item["n"], N("5"));
   EXPECT_EQ(item["put"], S("p"));
   EXPECT_FALSE(item.contains("gone"));
   EXPECT_EQ(item["set"]["NS"].size(), 2u);
   // The Expected condition now fails (n is 5).
   EXPECT_EQ(FailText("UpdateItem", r), kConditionFailed);
-  EXPECT_EQ(Get("t", Key("a")), item);
+  EXPECT_EQ(Get("tbl", Key("a")), item);
   // Legacy errors.
   EXPECT_EQ(
       FailText("UpdateItem",
-               {{"TableName", "t"},
+               {{"TableName", "tbl"},
                 {"Key", Key("a")},
                 {"AttributeUpdates", {{"x", {{"Action", "PUT"}}}}}}),
       "ValidationException: One or more parameter values were invalid: "
       "Only DELETE action is allowed when no attribute value is specified");
   EXPECT_EQ(FailText("UpdateItem",
-                     {{"TableName", "t"},
+                     {{"TableName", "tbl"},
                       {"Key", Key("a")},
                       {"AttributeUpdates",
                        {{"x", {{"Action", "ADD"}, {"Value", S("s")}}}}}}),
@@ -382,7 +382,7 @@ TEST_F(UpdateItemTest, LegacyAttributeUpdatesAndExpected) {
             "ADD action is not supported for the type S");
   // Mixing styles.
   EXPECT_EQ(FailText("UpdateItem",
-                     {{"TableName", "t"},
+                     {{"TableName", "tbl"},
                       {"Key", Key("a")},
                       {"UpdateExpression", "REMOVE x"},
                       {"AttributeUpdates", {{"x", {{"Action", "DELETE"}}}}}}),
@@ -391,14 +391,14 @@ TEST_F(UpdateItemTest, LegacyAttributeUpdatesAndExpected) {
             "parameters: {AttributeUpdates} Expression parameters: "
             "{UpdateExpression}");
   EXPECT_EQ(FailText("UpdateItem",
-                     {{"TableName", "t"},
+                     {{"TableName", "tbl"},
                       {"Key", Key("a")},
                       {"AttributeUpdates", {{"x", {{"Action", "DELETE"}}}}},
                       {"ExpressionAttributeValues", {{":x", N("1")}}}}),
             "ValidationException: ExpressionAttributeValues can only be "
             "specified when using expressions: UpdateExpression and "
             "ConditionExpression are null");
-  EXPECT_EQ(Get("t", Key("a")), item);
+  EXPECT_EQ(Get("tbl", Key("a")), item);
 }
 
 TEST_F(UpdateItemTest, ExpressionErrorsBeforeTable) {
@@ -424,7 +424,7 @@ TEST_F(UpdateItemTest, ExpressionErrorsBeforeTable) {
                                     {"Key", Key("a")},
                                     {"UpdateExpression", "REMOVE a"}}),
             "ResourceNotFoundException: Requested resource not found");
-  EXPECT_EQ(FailText("UpdateItem", {{"TableName", "t"},
+  EXPECT_EQ(FailText("UpdateItem", {{"TableName", "tbl"},
                                     {"Key", {{"pk", S("a")}, {"x", S("b")}}},
                                     {"UpdateExpression", "REMOVE a"}}),
             "ValidationException: The provided key element does not match the "
@@ -432,11 +432,11 @@ TEST_F(UpdateItemTest, ExpressionErrorsBeforeTable) {
 }
 
 TEST_F(UpdateItemTest, CapacityAndCollectionMetrics) {
-  Put("t", {{"pk", S("a")}, {"b", S(std::string(2500, 'x'))}});
+  Put("tbl", {{"pk", S("a")}, {"b", S(std::string(2500, 'x'))}});
   Json r = Req("a", "REMOVE b");
   r["ReturnConsumedCapacity"] = "TOTAL";
   EXPECT_EQ(Update(r)["ConsumedCapacity"],
-            Json({{"TableName", "t"}, {"CapacityUnits", 3.0}}));
+            Json({{"TableName", "tbl"}, {"CapacityUnits", 3.0}}));
   r["Key"] = Key("missing");  // REMOVE on a missing item: nothing written
   EXPECT_EQ(Update(r)["ConsumedCapacity"]["CapacityUnits"], 1.0);
   MakeIndexedTable("idx");
@@ -450,10 +450,10 @@ TEST_F(UpdateItemTest, CapacityAndCollectionMetrics) {
 }
 
 TEST_F(UpdateItemTest, IdempotentCounterPattern) {
-  Put("t", {{"pk", S("ctr")}, {"history", L(Json::array())}, {"n", N("0")}});
+  Put("tbl", {{"pk", S("ctr")}, {"history", L(Json::array())}, {"n", N("0")}});
   auto apply = [&](const std::string& request_id) {
     return emu_->Call("UpdateItem",
-                      {{"TableName", "t"},
+                      {{"TableName", "tbl"},
                        {"Key", Key("ctr")},
                        {"UpdateExpression",
                         "SET history = list_append(history, :k) ADD n :one"},
@@ -469,7 +469,7 @@ TEST_F(UpdateItemTest, IdempotentCounterPattern) {
   ASSERT_FALSE(dup.ok());
   EXPECT_EQ(ToString(dup.error()), kConditionFailed);
   EXPECT_TRUE(apply("r3").ok());
-  Json item = Get("t", Key("ctr"));
+  Json item = Get("tbl", Key("ctr"));
   EXPECT_EQ(item["n"], N("3"));
   EXPECT_EQ(item["history"], L({S("r1"), S("r2"), S("r3")}));
 }
@@ -478,7 +478,7 @@ TEST_F(UpdateItemTest, OrderedWritesPattern) {
   auto write = [&](const std::string& ts, const std::string& v) {
     return emu_->Call(
         "UpdateItem",
-        {{"TableName", "t"},
+        {{"TableName", "tbl"},
          {"Key", Key("k")},
          {"UpdateExpression", "SET ts = :ts, v = :v"},
          {"ConditionExpression", "attribute_not_exists(ts) OR :ts >= ts"},
@@ -487,7 +487,7 @@ TEST_F(UpdateItemTest, OrderedWritesPattern) {
   EXPECT_TRUE(write("5", "a").ok());
   EXPECT_TRUE(write("7", "b").ok());
   EXPECT_FALSE(write("6", "late").ok());
-  EXPECT_EQ(Get("t", Key("k")),
+  EXPECT_EQ(Get("tbl", Key("k")),
             Json({{"pk", S("k")}, {"ts", N("7")}, {"v", S("b")}}));
 }
 
@@ -495,7 +495,7 @@ TEST_F(UpdateItemTest, OrderedWritesPattern) {
 // a condition on the value read: the final value equals the number of
 // successful calls, and every thread eventually succeeds.
 TEST_F(UpdateItemTest, ConcurrentConditionalIncrements) {
-  Put("t", {{"pk", S("c")}, {"c", N("0")}});
+  Put("tbl", {{"pk", S("c")}, {"c", N("0")}});
   constexpr int kThreads = 8;
   constexpr int kPerThread = 25;
   std::atomic<int> successes{0};
@@ -505,16 +505,16 @@ TEST_F(UpdateItemTest, ConcurrentConditionalIncrements) {
   for (int t = 0; t < kThreads; ++t) {
     threads.emplace_back([&] {
       for (int done = 0; done < kPerThread;) {
-        Result<Json> got = emu_->Call(
-            "GetItem",
-            {{"TableName", "t"}, {"Key", Key("c")}, {"ConsistentRead", true}});
+        Result<Json> got = emu_->Call("GetItem", {{"TableName", "tbl"},
+                                                  {"Key", Key("c")},
+                                                  {"ConsistentRead", true}});
         if (!got.ok()) {
           ++unexpected;
           return;
         }
         const Json seen = (*got)["Item"]["c"];
         Result<Json> r = emu_->Call(
-            "UpdateItem", {{"TableName", "t"},
+            "UpdateItem", {{"TableName", "tbl"},
                            {"Key", Key("c")},
                            {"UpdateExpression", "SET c = c + :one"},
                            {"ConditionExpression", "c = :expected"},
@@ -535,7 +535,7 @@ TEST_F(UpdateItemTest, ConcurrentConditionalIncrements) {
   for (std::thread& th : threads) th.join();
   EXPECT_EQ(unexpected.load(), 0);
   EXPECT_EQ(successes.load(), kThreads * kPerThread);
-  EXPECT_EQ(Get("t", Key("c"))["c"], N(std::to_string(successes.load())));
+  EXPECT_EQ(Get("tbl", Key("c"))["c"], N(std::to_string(successes.load())));
 }
 
 }  // namespace

@@ -191,7 +191,7 @@ TEST_F(PartiqlE2eTest, UpdateExistingAndMissingItems) {
       "RETURNING MODIFIED NEW *");
   SKIP_IF_ENGINE_LACKS(r);
   EXPECT_EQ(Show(r),
-            R"j({"Items":[{"Tags":{"SS":["x"]},"Released":{"N":"2024"}}]})j");
+            R"j({"Items":[{"Released":{"N":"2024"},"Tags":{"SS":["x"]}}]})j");
   // An UPDATE of a missing item fails and creates nothing.
   Result<Json> missing = Exec(
       "UPDATE Music SET Released = 1 WHERE Artist = 'Acme' AND SongTitle = "
