@@ -67,9 +67,8 @@ Result<Json> ListStreams(EmulatorImpl& impl, const Json& request) {
   }
   std::optional<int64_t> limit = p.Integer(request, "Limit");
   if (limit) p.Range(*limit, "limit", 1, 100);
-  std::optional<std::string> start =
-      ReadArn(p, request, "ExclusiveStartStreamArn", "exclusiveStartStreamArn",
-              false);
+  std::optional<std::string> start = ReadArn(
+      p, request, "ExclusiveStartStreamArn", "exclusiveStartStreamArn", false);
   DDBLAB_RETURN_IF_ERROR(p.Finish());
   if (start && !streams::IsStreamArn(*start)) {
     return Error::Validation(std::string(kInvalidArn));
@@ -78,8 +77,8 @@ Result<Json> ListStreams(EmulatorImpl& impl, const Json& request) {
       streams::ListStreamsResult r,
       InStreamsTransaction<streams::ListStreamsResult>(
           impl, [&](StreamService& s, storage::Database& db, TimePoint now) {
-            return s.ListStreams(db, table, static_cast<int>(limit.value_or(100)),
-                                 start, now);
+            return s.ListStreams(
+                db, table, static_cast<int>(limit.value_or(100)), start, now);
           }));
   Json out{{"Streams", Json::array()}};
   for (const streams::StreamSummary& s : r.streams) {
@@ -87,7 +86,8 @@ Result<Json> ListStreams(EmulatorImpl& impl, const Json& request) {
                               {"TableName", s.table_name},
                               {"StreamLabel", s.label}});
   }
-  if (r.last_evaluated_arn) out["LastEvaluatedStreamArn"] = *r.last_evaluated_arn;
+  if (r.last_evaluated_arn)
+    out["LastEvaluatedStreamArn"] = *r.last_evaluated_arn;
   return out;
 }
 
@@ -95,7 +95,8 @@ Json ShardJson(const streams::ShardRow& shard) {
   Json range{{"StartingSequenceNumber",
               streams::FormatSequenceNumber(shard.start_seq)}};
   if (shard.end_seq) {
-    range["EndingSequenceNumber"] = streams::FormatSequenceNumber(*shard.end_seq);
+    range["EndingSequenceNumber"] =
+        streams::FormatSequenceNumber(*shard.end_seq);
   }
   Json out{{"ShardId", shard.shard_id}, {"SequenceNumberRange", range}};
   if (!shard.parent_shard_id.empty()) {
@@ -117,8 +118,7 @@ Result<Json> DescribeStream(EmulatorImpl& impl, const Json& request) {
     std::optional<std::string> type = p.String(*filter, "Type");
     p.NotNull(type.has_value(), "shardFilter.type");
     if (type) p.Enum(*type, "shardFilter.type", {"CHILD_SHARDS"});
-    child_of =
-        ReadShardId(p, *filter, "ShardId", "shardFilter.shardId", true);
+    child_of = ReadShardId(p, *filter, "ShardId", "shardFilter.shardId", true);
   }
   DDBLAB_RETURN_IF_ERROR(p.Finish());
   if (!streams::IsStreamArn(*arn)) {
@@ -144,7 +144,8 @@ Result<Json> DescribeStream(EmulatorImpl& impl, const Json& request) {
       {"StreamArn", r.stream.arn},
       {"StreamLabel", r.stream.label},
       {"StreamStatus", r.stream.enabled() ? "ENABLED" : "DISABLED"},
-      {"StreamViewType", std::string(streams::ViewTypeName(r.stream.view_type))},
+      {"StreamViewType",
+       std::string(streams::ViewTypeName(r.stream.view_type))},
       {"CreationRequestDateTime",
        static_cast<double>(r.stream.created_ms) / 1000.0},
       {"TableName", r.stream.table_name},
@@ -185,7 +186,8 @@ Result<Json> GetShardIterator(EmulatorImpl& impl, const Json& request) {
         "Must either specify (1) AT_SEQUENCE_NUMBER or AFTER_SEQUENCE_NUMBER "
         "and SequenceNumber or (2) TRIM_HORIZON or LATEST and no "
         "SequenceNumber. Request specified " +
-        *type_name + (seq ? " and SequenceNumber." : " and no SequenceNumber."));
+        *type_name +
+        (seq ? " and SequenceNumber." : " and no SequenceNumber."));
   }
   if (seq && !streams::ParseSequenceNumber(*seq)) {
     return Error::Validation("Invalid SequenceNumber: " + *seq);

@@ -266,6 +266,13 @@ int64_t SegmentOf(std::string_view encoded_partition_key,
     h ^= c;
     h *= 1099511628211ull;
   }
+  // MurmurHash3's finalizer: FNV's top bits barely move for short keys
+  // that differ in their last bytes.
+  h ^= h >> 33;
+  h *= 0xff51afd7ed558ccdull;
+  h ^= h >> 33;
+  h *= 0xc4ceb9fe1a85ec53ull;
+  h ^= h >> 33;
   // Ranges of the top 32 bits: segment s holds [s, s+1) * 2^32 / total.
   const uint64_t top = h >> 32;
   return static_cast<int64_t>((top * static_cast<uint64_t>(total_segments)) >>

@@ -11,7 +11,8 @@
 // if no further row exists; it is absent only when the range ran out.
 // LastEvaluatedKey holds the table keys, plus the index keys on an index.
 //
-// Parallel scan segments are ranges of a stable 64-bit hash (FNV-1a) of the
+// Parallel scan segments are ranges of a stable 64-bit hash (FNV-1a, then
+// MurmurHash3's finalizer) of the
 // encoded partition key (the index partition key on an index), so every
 // item of a partition falls in one segment and the segments of one
 // TotalSegments are disjoint and cover the table.

@@ -43,9 +43,7 @@ class StreamSink final : public ChangeSink {
  public:
   explicit StreamSink(EmulatorImpl& impl);
 
-  bool Wants(const Table& table) const override {
-    return table.stream.enabled;
-  }
+  bool Wants(const Table& table) const override { return table.stream.enabled; }
   Status OnChange(const ChangeEvent& event,
                   storage::WriteTransaction& txn) override;
   Status OnTableCreated(const Table& table,

@@ -38,9 +38,11 @@ Result<std::unique_ptr<TtlSweeper>> TtlSweeper::Create(EmulatorImpl& impl,
 void TtlSweeper::StartThread(Duration interval) {
   if (thread_.joinable()) return;
   if (interval <= Duration::zero()) interval = std::chrono::seconds(1);
-  thread_ = std::jthread([this, interval](std::stop_token stop) {
+  // The first tick is fixed now, not when the thread gets to run.
+  const TimePoint first = impl_.clock().Now() + interval;
+  thread_ = std::jthread([this, interval, first](std::stop_token stop) {
     Clock& clock = impl_.clock();
-    TimePoint next = clock.Now() + interval;
+    TimePoint next = first;
     while (clock.SleepUntil(next, stop)) {
       // Errors are retried at the next tick; the queue rows stay.
       (void)RunIfDue();

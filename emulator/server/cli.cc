@@ -41,7 +41,8 @@ bool IsKnownFlag(std::string_view flag) {
   for (std::string_view known :
        {"--host", "--port", "--db", "--region", "--account-id", "--auth",
         "--access-key-id", "--secret-access-key", "--credentials-file",
-        "--log-level", "--seed"}) {
+        "--log-level", "--seed", "--clock", "--ttl-delay",
+        "--ttl-sweep-interval"}) {
     if (flag == known) return true;
   }
   return false;
@@ -96,6 +97,15 @@ Status SetFlag(ServeConfig& config, std::string_view flag,
     auto seed = ParseNumber<uint64_t>(value);
     if (!seed) return bad("an unsigned integer");
     config.seed = *seed;
+  } else if (flag == "--clock") {  // checked by control_ttl.cc
+    if (value.empty()) return bad("system, manual or manual=EPOCH_SECONDS");
+    config.clock = value;
+  } else if (flag == "--ttl-delay") {
+    if (value.empty()) return bad("0, a duration, a range or aws");
+    config.ttl_delay = value;
+  } else if (flag == "--ttl-sweep-interval") {
+    if (value.empty()) return bad("a duration like 1s or 500ms");
+    config.ttl_sweep_interval = value;
   } else {
     return Usage("unknown flag '" + std::string(flag) + "' for ddblab serve");
   }
@@ -180,6 +190,12 @@ Flags of ddblab serve:
   --credentials-file PATH  an AWS credentials file (every profile)
   --log-level LEVEL        error, warn, info (default) or debug
   --seed N                 seed of the emulator's random choices (default 0)
+  --clock system|manual[=EPOCH_SECONDS]
+                           manual: time moves only through POST /_ddblab/clock
+                           (starts at EPOCH_SECONDS, default the real time)
+  --ttl-delay SPEC         TTL deletion delay after expiry: 0 (default), a
+                           duration (90s, 15m), a range (1m..48h) or aws
+  --ttl-sweep-interval D   how often TTL sweeps on the system clock (default 1s)
 
 Once started, point any AWS SDK or the AWS CLI at the printed endpoint, e.g.
   aws dynamodb list-tables --endpoint-url http://127.0.0.1:8000

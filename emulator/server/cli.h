@@ -5,6 +5,8 @@
 //                [--auth accept|verify] [--access-key-id ID
 //                --secret-access-key SECRET | --credentials-file PATH]
 //                [--log-level error|warn|info|debug] [--seed N]
+//                [--clock system|manual[=EPOCH_SECONDS]]
+//                [--ttl-delay 0|90s|1m..48h|aws] [--ttl-sweep-interval 1s]
 //   ddblab --help | --version
 //
 // Flags take "--flag value" or "--flag=value". A bad command line is an
@@ -35,6 +37,10 @@ struct ServeConfig {
   std::string credentials_file;
   LogLevel log_level = LogLevel::kInfo;
   uint64_t seed = 0;  // the emulator's and the request ids' seed
+  // Clock and TTL, as given; checked and applied by control_ttl.h.
+  std::string clock = "system";  // system | manual | manual=EPOCH_SECONDS
+  std::string ttl_delay = "0";
+  std::string ttl_sweep_interval = "1s";
 };
 
 enum class CommandKind { kServe, kHelp, kVersion };

@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "emulator/server/cli.h"
+#include "emulator/server/control_ttl.h"
 #include "emulator/server/emulator_handler.h"
 #include "emulator/server/serve.h"
 
@@ -27,5 +28,9 @@ int main(int argc, char** argv) {
   }
   ServeHooks hooks;
   hooks.open = &EmulatorHandler::Open;
+  if (auto ttl = AddTtlControl(command->serve, hooks); !ttl.ok()) {
+    std::cerr << "ddblab: " << ttl.error().message << "\n";
+    return 2;
+  }
   return RunServe(command->serve, hooks, std::cout, std::cerr);
 }

@@ -22,7 +22,8 @@ std::optional<SequenceNumber> ParseSequenceNumber(std::string_view text) {
     return SequenceNumber{SequenceNumber::Kind::kBelow, 0};
   }
   std::string_view digits = text.substr(first);
-  if (digits.size() < 21) return SequenceNumber{SequenceNumber::Kind::kBelow, 0};
+  if (digits.size() < 21)
+    return SequenceNumber{SequenceNumber::Kind::kBelow, 0};
   if (digits.size() > 21 || digits[0] != '1') {
     return SequenceNumber{SequenceNumber::Kind::kAbove, 0};
   }

@@ -26,17 +26,17 @@ std::string Check(std::string_view arn, std::string_view fields) {
 
 bool ParseInt(std::string_view text, int64_t* out) {
   if (text.empty()) return false;
-  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), *out);
+  auto [end, ec] =
+      std::from_chars(text.data(), text.data() + text.size(), *out);
   return ec == std::errc() && end == text.data() + text.size();
 }
 
 }  // namespace
 
 std::string EncodeShardIterator(const IteratorPosition& p) {
-  std::string fields = std::to_string(p.stream_id) + ":" +
-                       std::to_string(p.shard) + ":" +
-                       std::to_string(p.after_seq) + ":" +
-                       std::to_string(p.issued_ms);
+  std::string fields =
+      std::to_string(p.stream_id) + ":" + std::to_string(p.shard) + ":" +
+      std::to_string(p.after_seq) + ":" + std::to_string(p.issued_ms);
   std::string payload = fields + ":" + Check(p.stream_arn, fields);
   return p.stream_arn + std::string(kVersion) + value::Base64Encode(payload);
 }
@@ -59,8 +59,7 @@ std::optional<IteratorPosition> DecodeShardIterator(std::string_view text) {
   if (parts.size() != 5) return std::nullopt;
   IteratorPosition p;
   p.stream_arn = std::string(text.substr(0, bar));
-  std::string_view fields(payload.data(),
-                          payload.size() - parts[4].size() - 1);
+  std::string_view fields(payload.data(), payload.size() - parts[4].size() - 1);
   if (parts[4] != Check(p.stream_arn, fields)) return std::nullopt;
   if (!ParseInt(parts[0], &p.stream_id) || !ParseInt(parts[1], &p.shard) ||
       !ParseInt(parts[2], &p.after_seq) || !ParseInt(parts[3], &p.issued_ms)) {

@@ -16,8 +16,8 @@ int64_t Millis(Duration d) {
   return std::chrono::duration_cast<std::chrono::milliseconds>(d).count();
 }
 
-bool RolloverDue(const StreamRow& stream, const ShardRow& shard,
-                 int64_t now_ms, const ShardPolicy& policy) {
+bool RolloverDue(const StreamRow& stream, const ShardRow& shard, int64_t now_ms,
+                 const ShardPolicy& policy) {
   if (!stream.enabled() || !shard.open()) return false;
   if (policy.rollover <= Duration::zero()) return false;
   return now_ms - shard.created_ms >= Millis(policy.rollover);
@@ -59,7 +59,9 @@ ShardRow NewShard(StreamRow& stream, int64_t created_ms, uint64_t lo,
 }  // namespace
 
 int64_t ToMillis(TimePoint t) {
-  return std::chrono::floor<std::chrono::milliseconds>(t).time_since_epoch().count();
+  return std::chrono::floor<std::chrono::milliseconds>(t)
+      .time_since_epoch()
+      .count();
 }
 
 uint64_t PartitionHash(std::string_view partition_key) {
@@ -98,16 +100,15 @@ Result<std::vector<ShardRow>> ReplaceShard(StreamLog& log, StreamRow& stream,
                                            const ShardPolicy& policy) {
   if (!shard.open()) return Error::Internal("ReplaceShard on a closed shard");
   DDBLAB_ASSIGN_OR_RETURN(int64_t end, EndSeqOf(log, shard));
-  DDBLAB_RETURN_IF_ERROR(
-      log.CloseShard(stream.id, shard.ordinal, end, now_ms));
+  DDBLAB_RETURN_IF_ERROR(log.CloseShard(stream.id, shard.ordinal, end, now_ms));
   // Shard ids sort by creation time: never go back in time.
   const int64_t created = std::max(now_ms, shard.created_ms);
   const uint64_t seed = policy.seed;
   std::vector<ShardRow> out;
   if (children >= 2 && shard.hash_lo < shard.hash_hi) {
     uint64_t mid = shard.hash_lo + (shard.hash_hi - shard.hash_lo) / 2;
-    out.push_back(NewShard(stream, created, shard.hash_lo, mid, shard.shard_id,
-                           seed));
+    out.push_back(
+        NewShard(stream, created, shard.hash_lo, mid, shard.shard_id, seed));
     out.push_back(NewShard(stream, created, mid + 1, shard.hash_hi,
                            shard.shard_id, seed));
   } else {
@@ -129,8 +130,9 @@ Result<ShardRow> ShardForAppend(StreamLog& log, StreamRow& stream,
   for (ShardRow& shard : open) {
     if (hash < shard.hash_lo || hash > shard.hash_hi) continue;
     if (!RolloverDue(stream, shard, now_ms, policy)) return std::move(shard);
-    DDBLAB_ASSIGN_OR_RETURN(std::vector<ShardRow> children,
-                            ReplaceShard(log, stream, shard, 1, now_ms, policy));
+    DDBLAB_ASSIGN_OR_RETURN(
+        std::vector<ShardRow> children,
+        ReplaceShard(log, stream, shard, 1, now_ms, policy));
     return std::move(children.front());
   }
   return Error::Internal("stream " + stream.arn +
@@ -167,13 +169,13 @@ Result<bool> MaintainStream(StreamLog& log, StreamRow& stream, int64_t now_ms,
       continue;
     }
     if (RolloverDue(stream, shard, now_ms, policy)) {
-      DDBLAB_ASSIGN_OR_RETURN(std::vector<ShardRow> children,
-                              ReplaceShard(log, stream, shard, 1, now_ms, policy));
+      DDBLAB_ASSIGN_OR_RETURN(
+          std::vector<ShardRow> children,
+          ReplaceShard(log, stream, shard, 1, now_ms, policy));
       (void)children;
     }
-    DDBLAB_ASSIGN_OR_RETURN(
-        bool trimmed,
-        log.Trim(stream.id, shard.ordinal, TrimCutoff(now_ms, policy)));
+    DDBLAB_ASSIGN_OR_RETURN(bool trimmed, log.Trim(stream.id, shard.ordinal,
+                                                   TrimCutoff(now_ms, policy)));
     (void)trimmed;
   }
   return true;
@@ -182,13 +184,13 @@ Result<bool> MaintainStream(StreamLog& log, StreamRow& stream, int64_t now_ms,
 Status MaintainShard(StreamLog& log, StreamRow& stream, ShardRow& shard,
                      int64_t now_ms, const ShardPolicy& policy) {
   if (RolloverDue(stream, shard, now_ms, policy)) {
-    DDBLAB_ASSIGN_OR_RETURN(std::vector<ShardRow> children,
-                            ReplaceShard(log, stream, shard, 1, now_ms, policy));
+    DDBLAB_ASSIGN_OR_RETURN(
+        std::vector<ShardRow> children,
+        ReplaceShard(log, stream, shard, 1, now_ms, policy));
     (void)children;
   }
-  DDBLAB_ASSIGN_OR_RETURN(
-      bool trimmed,
-      log.Trim(stream.id, shard.ordinal, TrimCutoff(now_ms, policy)));
+  DDBLAB_ASSIGN_OR_RETURN(bool trimmed, log.Trim(stream.id, shard.ordinal,
+                                                 TrimCutoff(now_ms, policy)));
   (void)trimmed;
   DDBLAB_ASSIGN_OR_RETURN(std::optional<ShardRow> fresh,
                           log.ShardByOrdinal(stream.id, shard.ordinal));

@@ -247,10 +247,10 @@ Result<std::vector<ShardRow>> StreamLog::Shards(int64_t stream_id) {
 }
 
 Result<std::vector<ShardRow>> StreamLog::OpenShards(int64_t stream_id) {
-  static const std::string sql = Sql(
-      "SELECT ", kShardColumns,
-      " FROM stream_shards WHERE stream_id=?1 AND end_seq IS NULL "
-      "ORDER BY ordinal");
+  static const std::string sql =
+      Sql("SELECT ", kShardColumns,
+          " FROM stream_shards WHERE stream_id=?1 AND end_seq IS NULL "
+          "ORDER BY ordinal");
   DDBLAB_ASSIGN_OR_RETURN(ScopedStatement s, db_.Prepare(sql));
   s.BindInt(1, stream_id);
   return CollectShards(s);
@@ -313,8 +313,10 @@ Status StreamLog::CloseShard(int64_t stream_id, int64_t ordinal,
       ScopedStatement s,
       db_.Prepare("UPDATE stream_shards SET end_seq=?3, closed_ms=?4 "
                   "WHERE stream_id=?1 AND ordinal=?2"));
-  s.BindInt(1, stream_id).BindInt(2, ordinal).BindInt(3, end_seq).BindInt(
-      4, closed_ms);
+  s.BindInt(1, stream_id)
+      .BindInt(2, ordinal)
+      .BindInt(3, end_seq)
+      .BindInt(4, closed_ms);
   return s.Run();
 }
 

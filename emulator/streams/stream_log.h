@@ -62,7 +62,7 @@ struct ShardRow {
   uint64_t hash_lo = 0;         // partition-key hashes [hash_lo, hash_hi]
   uint64_t hash_hi = 0;
   int64_t created_ms = 0;
-  int64_t start_seq = 0;  // reserved: no record carries it
+  int64_t start_seq = 0;           // reserved: no record carries it
   std::optional<int64_t> end_seq;  // set once closed
   std::optional<int64_t> closed_ms;
   int64_t trim_seq = 0;  // the last trimmed record's seq; 0: none trimmed

@@ -108,22 +108,19 @@ Status StreamService::Enable(storage::Database& db, const StreamSpec& spec) {
 Status StreamService::Disable(storage::Database& db, std::string_view arn,
                               TimePoint now) {
   StreamLog log(db);
-  DDBLAB_ASSIGN_OR_RETURN(std::optional<StreamRow> stream,
-                          log.FindStream(arn));
+  DDBLAB_ASSIGN_OR_RETURN(std::optional<StreamRow> stream, log.FindStream(arn));
   if (!stream || !stream->enabled()) return OkStatus();
   const int64_t now_ms = ToMillis(now);
   DDBLAB_RETURN_IF_ERROR(CloseAllShards(log, *stream, now_ms));
   return log.SetDisabled(stream->id, now_ms);
 }
 
-Result<bool> StreamService::Append(storage::Database& db,
-                                   std::string_view arn,
+Result<bool> StreamService::Append(storage::Database& db, std::string_view arn,
                                    std::string_view partition_key,
                                    const Change& change, TimePoint now) {
   if (IsNoOp(change)) return true;
   StreamLog log(db);
-  DDBLAB_ASSIGN_OR_RETURN(std::optional<StreamRow> stream,
-                          log.FindStream(arn));
+  DDBLAB_ASSIGN_OR_RETURN(std::optional<StreamRow> stream, log.FindStream(arn));
   if (!stream || !stream->enabled()) return false;
   const int64_t now_ms = ToMillis(now);
   DDBLAB_ASSIGN_OR_RETURN(
@@ -133,9 +130,8 @@ Result<bool> StreamService::Append(storage::Database& db,
   if (now_ms >= next_trim) {
     next_trim = now_ms + kAppendTrimIntervalMs;
     DDBLAB_ASSIGN_OR_RETURN(
-        bool trimmed,
-        log.Trim(stream->id, shard.ordinal,
-                 now_ms - Millis(config_.shards.retention) + 1));
+        bool trimmed, log.Trim(stream->id, shard.ordinal,
+                               now_ms - Millis(config_.shards.retention) + 1));
     (void)trimmed;
   }
   RecordRow row = BuildRecord(change, stream->view_type, now_ms);
@@ -153,8 +149,7 @@ Result<bool> StreamService::Append(storage::Database& db,
 Result<StreamRow> StreamService::LiveStream(StreamLog& log,
                                             std::string_view arn,
                                             int64_t now_ms) {
-  DDBLAB_ASSIGN_OR_RETURN(std::optional<StreamRow> stream,
-                          log.FindStream(arn));
+  DDBLAB_ASSIGN_OR_RETURN(std::optional<StreamRow> stream, log.FindStream(arn));
   if (!stream) return StreamNotFound(arn);
   if (StreamExpired(*stream, now_ms, config_.shards)) {
     DDBLAB_RETURN_IF_ERROR(log.DeleteStream(stream->id));
@@ -261,13 +256,14 @@ Result<std::string> StreamService::GetShardIterator(
         return Error::Validation("Invalid SequenceNumber: " +
                                  sequence_number.value_or(""));
       }
-      const int64_t upper = shard.end_seq ? *shard.end_seq : stream.next_seq - 1;
+      const int64_t upper =
+          shard.end_seq ? *shard.end_seq : stream.next_seq - 1;
       if (seq->kind != SequenceNumber::Kind::kValue ||
           seq->value < shard.start_seq || seq->value > upper) {
         return BadSequenceNumber(*sequence_number, shard.shard_id);
       }
-      after = type == IteratorType::kAtSequenceNumber ? seq->value - 1
-                                                      : seq->value;
+      after =
+          type == IteratorType::kAtSequenceNumber ? seq->value - 1 : seq->value;
       if (after < shard.trim_seq) return Trimmed();
       break;
     }
@@ -303,8 +299,8 @@ Result<GetRecordsResult> StreamService::GetRecords(storage::Database& db,
   int64_t bytes = 0;
   bool exhausted = true;
   Status render_status;
-  DDBLAB_RETURN_IF_ERROR(log.ReadRecords(
-      stream.id, shard.ordinal, after, [&](RecordRow&& row) {
+  DDBLAB_RETURN_IF_ERROR(
+      log.ReadRecords(stream.id, shard.ordinal, after, [&](RecordRow&& row) {
         const int count = static_cast<int>(out.records.size());
         if (count >= limit ||
             (count > 0 && bytes + row.size_bytes > kMaxGetRecordsBytes)) {
@@ -365,7 +361,8 @@ Result<SplitResult> StreamService::Split(
         std::vector<ShardRow> children,
         ReplaceShard(log, stream, shard, 2, now_ms, config_.shards));
     out.closed.push_back(shard.shard_id);
-    for (const ShardRow& child : children) out.created.push_back(child.shard_id);
+    for (const ShardRow& child : children)
+      out.created.push_back(child.shard_id);
   }
   return out;
 }

@@ -191,12 +191,14 @@ TEST_F(ItemExprTest, StyleAndPlaceholderErrors) {
             "ValidationException: Value provided in ExpressionAttributeNames "
             "unused in expressions: keys: {#b}");
   EXPECT_EQ(with({{"ConditionExpression", "v = :v"}}),
-            "ValidationException: An expression attribute value used in "
-            "expression is not defined; attribute value: :v");
+            "ValidationException: Invalid ConditionExpression: An expression "
+            "attribute value used in expression is not defined; attribute "
+            "value: :v");
   EXPECT_EQ(with({{"ConditionExpression", "#v = :v"},
                   {"ExpressionAttributeValues", {{":v", N("1")}}}}),
-            "ValidationException: An expression attribute name used in the "
-            "document path is not defined; attribute name: #v");
+            "ValidationException: Invalid ConditionExpression: An expression "
+            "attribute name used in the document path is not defined; "
+            "attribute name: #v");
   EXPECT_EQ(with({{"ConditionExpression", ""}}),
             "ValidationException: Invalid ConditionExpression: The expression "
             "can not be empty;");

@@ -35,10 +35,10 @@ class QueryTest : public EngineTest {
  protected:
   void SetUp() override {
     EngineTest::SetUp();
-    // "T": pk S, sk N; LSI "lsi" on lsk (KEYS_ONLY); GSIs "gall" (g, gs;
+    // "tbl": pk S, sk N; LSI "lsi" on lsk (KEYS_ONLY); GSIs "gall" (g, gs;
     // ALL), "gkeys" (g; KEYS_ONLY), "ginc" (g, gs; INCLUDE x).
     Ok("CreateTable",
-       {{"TableName", "T"},
+       {{"TableName", "tbl"},
         {"BillingMode", "PAY_PER_REQUEST"},
         {"AttributeDefinitions",
          {{{"AttributeName", "pk"}, {"AttributeType", "S"}},
@@ -70,7 +70,7 @@ class QueryTest : public EngineTest {
              {{"AttributeName", "gs"}, {"KeyType", "RANGE"}}}},
            {"Projection",
             {{"ProjectionType", "INCLUDE"}, {"NonKeyAttributes", {"x"}}}}}}}});
-    CreateTable("H", "pk");
+    CreateTable("hash", "pk");
   }
 
   void Put(const std::string& table, const Json& item) {
@@ -80,16 +80,16 @@ class QueryTest : public EngineTest {
   // Items pk=p, sk=n for each n, with x = "x<n>".
   void PutNumbers(const std::string& p, const Strings& numbers) {
     for (const std::string& n : numbers) {
-      Put("T", {{"pk", S(p)}, {"sk", N(n)}, {"x", S("x" + n)}});
+      Put("tbl", {{"pk", S(p)}, {"sk", N(n)}, {"x", S("x" + n)}});
     }
   }
 
   Json Query(Json request) {
-    if (!request.contains("TableName")) request["TableName"] = "T";
+    if (!request.contains("TableName")) request["TableName"] = "tbl";
     return Ok("Query", request);
   }
   std::string QueryError(Json request) {
-    if (!request.contains("TableName")) request["TableName"] = "T";
+    if (!request.contains("TableName")) request["TableName"] = "tbl";
     return FailText("Query", request);
   }
 
@@ -162,10 +162,10 @@ TEST_F(QueryTest, RangeConditions) {
 TEST_F(QueryTest, BeginsWithOnStringSortKeyViaLsiAndOnBinary) {
   int n = 0;
   for (const char* l : {"ab", "abc", "abd", "b", "a", "ab\xc3\xbf"}) {
-    Put("T", {{"pk", S("p")}, {"sk", N(std::to_string(++n))}, {"lsk", S(l)}});
+    Put("tbl", {{"pk", S("p")}, {"sk", N(std::to_string(++n))}, {"lsk", S(l)}});
   }
   Json r =
-      Query({{"TableName", "T"},
+      Query({{"TableName", "tbl"},
              {"IndexName", "lsi"},
              {"KeyConditionExpression", "pk = :p AND begins_with(lsk, :s)"},
              {"ExpressionAttributeValues", {{":p", S("p")}, {":s", S("ab")}}}});
@@ -173,7 +173,7 @@ TEST_F(QueryTest, BeginsWithOnStringSortKeyViaLsiAndOnBinary) {
             (Strings{"ab", "abc", "abd", "ab\xc3\xbf"}));
 
   // Binary sort keys: bytes order, prefix with 0xFF bytes.
-  Ok("CreateTable", {{"TableName", "BT"},
+  Ok("CreateTable", {{"TableName", "bin"},
                      {"BillingMode", "PAY_PER_REQUEST"},
                      {"AttributeDefinitions",
                       {{{"AttributeName", "pk"}, {"AttributeType", "S"}},
@@ -183,7 +183,7 @@ TEST_F(QueryTest, BeginsWithOnStringSortKeyViaLsiAndOnBinary) {
                        {{"AttributeName", "sk"}, {"KeyType", "RANGE"}}}}});
   // base64: /w== 0xff, /wA= ff00, //8= ffff, //8A ffff00, AP8= 00ff, AQ== 01
   for (const char* b : {"/w==", "/wA=", "//8=", "//8A", "AP8=", "AQ=="}) {
-    Put("BT", {{"pk", S("p")}, {"sk", {{"B", b}}}});
+    Put("bin", {{"pk", S("p")}, {"sk", {{"B", b}}}});
   }
   auto bins = [&](const Json& items) {
     Strings out;
@@ -191,18 +191,18 @@ TEST_F(QueryTest, BeginsWithOnStringSortKeyViaLsiAndOnBinary) {
     return out;
   };
   EXPECT_EQ(
-      bins(Query({{"TableName", "BT"},
+      bins(Query({{"TableName", "bin"},
                   {"KeyConditionExpression", "pk = :p"},
                   {"ExpressionAttributeValues", {{":p", S("p")}}}})["Items"]),
       (Strings{"AP8=", "AQ==", "/w==", "/wA=", "//8=", "//8A"}));
   EXPECT_EQ(
-      bins(Query({{"TableName", "BT"},
+      bins(Query({{"TableName", "bin"},
                   {"KeyConditionExpression", "pk = :p and begins_with(sk, :b)"},
                   {"ExpressionAttributeValues",
                    {{":p", S("p")}, {":b", {{"B", "//8="}}}}}})["Items"]),
       (Strings{"//8=", "//8A"}));
   EXPECT_EQ(
-      bins(Query({{"TableName", "BT"},
+      bins(Query({{"TableName", "bin"},
                   {"KeyConditionExpression", "pk = :p and begins_with(sk, :b)"},
                   {"ExpressionAttributeValues",
                    {{":p", S("p")}, {":b", {{"B", "/w=="}}}}}})["Items"]),
@@ -210,21 +210,21 @@ TEST_F(QueryTest, BeginsWithOnStringSortKeyViaLsiAndOnBinary) {
 }
 
 TEST_F(QueryTest, HashOnlyTable) {
-  Put("H", {{"pk", S("a")}, {"v", N("1")}});
-  Put("H", {{"pk", S("b")}});
-  Json r = Query({{"TableName", "H"},
+  Put("hash", {{"pk", S("a")}, {"v", N("1")}});
+  Put("hash", {{"pk", S("b")}});
+  Json r = Query({{"TableName", "hash"},
                   {"KeyConditionExpression", "pk = :p"},
                   {"ExpressionAttributeValues", {{":p", S("a")}}},
                   {"Limit", 1}});
   EXPECT_EQ(r["Items"], Json::array({{{"pk", S("a")}, {"v", N("1")}}}));
   // At most one row: the read never stops early.
   EXPECT_FALSE(r.contains("LastEvaluatedKey"));
-  EXPECT_EQ(QueryError({{"TableName", "H"},
+  EXPECT_EQ(QueryError({{"TableName", "hash"},
                         {"KeyConditionExpression", "pk = :p"},
                         {"ExpressionAttributeValues", {{":p", S("a")}}},
                         {"ExclusiveStartKey", {{"pk", S("a")}}}}),
             VE("The query can return at most one row and cannot be restarted"));
-  EXPECT_EQ(QueryError({{"TableName", "H"},
+  EXPECT_EQ(QueryError({{"TableName", "hash"},
                         {"KeyConditionExpression", "pk = :p"},
                         {"ExpressionAttributeValues", {{":p", S("a")}}},
                         {"ExclusiveStartKey", {{"pk", S("b")}}}}),
@@ -239,20 +239,20 @@ TEST_F(QueryTest, KeyConditionSchemaErrors) {
                        {"KeyConditionExpression", cond},
                        {"ExpressionAttributeValues", values}});
   };
-  EXPECT_EQ(err("T", "sk = :n", {{":n", N("1")}}),
+  EXPECT_EQ(err("tbl", "sk = :n", {{":n", N("1")}}),
             VE("Query condition missed key schema element: pk"));
-  EXPECT_EQ(err("T", "pk = :s and z = :s", {{":s", S("1")}}),
+  EXPECT_EQ(err("tbl", "pk = :s and z = :s", {{":s", S("1")}}),
             VE("Query condition missed key schema element: sk"));
-  EXPECT_EQ(err("T", "pk > :s", {{":s", S("1")}}),
+  EXPECT_EQ(err("tbl", "pk > :s", {{":s", S("1")}}),
             VE("Query key condition not supported"));
-  EXPECT_EQ(err("H", "pk = :s and z = :s", {{":s", S("1")}}),
+  EXPECT_EQ(err("hash", "pk = :s and z = :s", {{":s", S("1")}}),
             VE("Query key condition not supported"));
-  EXPECT_EQ(err("H", "y = :s and z = :s", {{":s", S("1")}}),
+  EXPECT_EQ(err("hash", "y = :s and z = :s", {{":s", S("1")}}),
             VE("Query key condition not supported"));
-  EXPECT_EQ(err("T", "pk = :n", {{":n", N("1")}}),
+  EXPECT_EQ(err("tbl", "pk = :n", {{":n", N("1")}}),
             VE("One or more parameter values were invalid: Condition "
                "parameter type does not match schema type"));
-  EXPECT_EQ(err("T", "pk = :s and sk = :s", {{":s", S("1")}}),
+  EXPECT_EQ(err("tbl", "pk = :s and sk = :s", {{":s", S("1")}}),
             VE("One or more parameter values were invalid: Condition "
                "parameter type does not match schema type"));
   // Structure errors come from the expression layer, before the table.
@@ -266,7 +266,7 @@ TEST_F(QueryTest, KeyConditionSchemaErrors) {
   EXPECT_EQ(QueryError({}),
             VE("Either the KeyConditions or KeyConditionExpression parameter "
                "must be specified in the request."));
-  EXPECT_EQ(QueryError({{"TableName", "T"},
+  EXPECT_EQ(QueryError({{"TableName", "tbl"},
                         {"IndexName", "nope"},
                         {"KeyConditionExpression", "pk = :s"},
                         {"ExpressionAttributeValues", {{":s", S("1")}}}}),
@@ -312,10 +312,10 @@ TEST_F(QueryTest, OneMegabytePagesMeasuredBeforeFilter) {
   // the bytes read to 1 MB or more, i.e. after 11 items.
   const std::string big(100000, 'z');
   for (int i = 0; i < 25; ++i) {
-    Put("T", {{"pk", S("big")},
-              {"sk", N(std::to_string(i))},
-              {"data", S(big)},
-              {"even", {{"BOOL", i % 2 == 0}}}});
+    Put("tbl", {{"pk", S("big")},
+                {"sk", N(std::to_string(i))},
+                {"data", S(big)},
+                {"even", {{"BOOL", i % 2 == 0}}}});
   }
   Json req = Pk("big");
   Json all = Json::array();
@@ -343,14 +343,14 @@ TEST_F(QueryTest, OneMegabytePagesMeasuredBeforeFilter) {
   // Item i: pk 2+3, sk 2+(1 for 0, else 2), data 4+100000, even 4+1; the
   // 11 items read make 1,100,197 bytes: 269 units of 4 KB.
   EXPECT_EQ(page["ConsumedCapacity"],
-            (Json{{"TableName", "T"}, {"CapacityUnits", 269.0}}));
+            (Json{{"TableName", "tbl"}, {"CapacityUnits", 269.0}}));
 }
 
 TEST_F(QueryTest, FilterAfterTheCut) {
   for (int i = 1; i <= 8; ++i) {
     Json item{{"pk", S("f")}, {"sk", N(std::to_string(i))}};
     if (i % 2 == 1) item["odd"] = {{"BOOL", true}};
-    Put("T", item);
+    Put("tbl", item);
   }
   Json req = Pk("f");
   req["Limit"] = 4;
@@ -380,7 +380,7 @@ TEST_F(QueryTest, FilterAfterTheCut) {
             VE("Filter Expression can only contain non-primary key "
                "attributes: Primary key attribute: pk"));
   // On a GSI the table keys are ordinary attributes, the index keys not.
-  Json g{{"TableName", "T"},
+  Json g{{"TableName", "tbl"},
          {"IndexName", "gall"},
          {"KeyConditionExpression", "g = :g"},
          {"FilterExpression", "pk = :g"},
@@ -398,11 +398,11 @@ TEST_F(QueryTest, FilterAfterTheCut) {
 }
 
 TEST_F(QueryTest, ProjectionKeepsEmptyItems) {
-  Put("T", {{"pk", S("p")},
-            {"sk", N("1")},
-            {"a", S("1")},
-            {"m", {{"M", {{"b", N("2")}, {"c", N("3")}}}}}});
-  Put("T", {{"pk", S("p")}, {"sk", N("2")}});
+  Put("tbl", {{"pk", S("p")},
+              {"sk", N("1")},
+              {"a", S("1")},
+              {"m", {{"M", {{"b", N("2")}, {"c", N("3")}}}}}});
+  Put("tbl", {{"pk", S("p")}, {"sk", N("2")}});
   Json req = Pk("p");
   req["ProjectionExpression"] = "a, #m.b";
   req["ExpressionAttributeNames"] = {{"#m", "m"}};
@@ -469,7 +469,7 @@ TEST_F(QueryTest, SelectModesAndErrors) {
             VE(p + "Value 'count' at 'select' failed to satisfy constraint: "
                    "Member must satisfy enum value set: [SPECIFIC_ATTRIBUTES, "
                    "COUNT, ALL_ATTRIBUTES, ALL_PROJECTED_ATTRIBUTES]"));
-  EXPECT_EQ(QueryError({{"TableName", "T"},
+  EXPECT_EQ(QueryError({{"TableName", "tbl"},
                         {"KeyConditions",
                          {{"pk",
                            {{"ComparisonOperator", "EQ"},
@@ -496,31 +496,31 @@ class QueryIndexTest : public QueryTest {
  protected:
   void SetUp() override {
     QueryTest::SetUp();
-    Put("T", {{"pk", S("a")},
-              {"sk", N("1")},
-              {"g", S("G")},
-              {"gs", N("30")},
-              {"x", S("xa1")},
-              {"y", S("ya1")},
-              {"lsk", S("m")}});
-    Put("T", {{"pk", S("a")},
-              {"sk", N("2")},
-              {"g", S("G")},
-              {"gs", N("10")},
-              {"x", S("xa2")},
-              {"lsk", S("k")}});
-    Put("T", {{"pk", S("b")},
-              {"sk", N("1")},
-              {"g", S("G")},
-              {"gs", N("20")},
-              {"y", S("yb1")}});
-    Put("T", {{"pk", S("c")}, {"sk", N("1")}, {"g", S("H")}, {"gs", N("5")}});
+    Put("tbl", {{"pk", S("a")},
+                {"sk", N("1")},
+                {"g", S("G")},
+                {"gs", N("30")},
+                {"x", S("xa1")},
+                {"y", S("ya1")},
+                {"lsk", S("m")}});
+    Put("tbl", {{"pk", S("a")},
+                {"sk", N("2")},
+                {"g", S("G")},
+                {"gs", N("10")},
+                {"x", S("xa2")},
+                {"lsk", S("k")}});
+    Put("tbl", {{"pk", S("b")},
+                {"sk", N("1")},
+                {"g", S("G")},
+                {"gs", N("20")},
+                {"y", S("yb1")}});
+    Put("tbl", {{"pk", S("c")}, {"sk", N("1")}, {"g", S("H")}, {"gs", N("5")}});
     // Sparse: no g, not in the GSIs; no lsk, not in the LSI.
-    Put("T", {{"pk", S("d")}, {"sk", N("1")}, {"x", S("xd1")}});
+    Put("tbl", {{"pk", S("d")}, {"sk", N("1")}, {"x", S("xd1")}});
   }
 
   Json G(const std::string& index, const std::string& g = "G") {
-    return {{"TableName", "T"},
+    return {{"TableName", "tbl"},
             {"IndexName", index},
             {"KeyConditionExpression", "g = :g"},
             {"ExpressionAttributeValues", {{":g", S(g)}}}};
@@ -600,7 +600,7 @@ TEST_F(QueryIndexTest, GsiPaginationAcrossEqualKeys) {
 }
 
 TEST_F(QueryIndexTest, LsiFetchesFromTheTable) {
-  Json req{{"TableName", "T"},
+  Json req{{"TableName", "tbl"},
            {"IndexName", "lsi"},
            {"KeyConditionExpression", "pk = :p"},
            {"ExpressionAttributeValues", {{":p", S("a")}}}};
@@ -613,7 +613,7 @@ TEST_F(QueryIndexTest, LsiFetchesFromTheTable) {
   Json r = Query(req);
   EXPECT_EQ(Column(r["Items"], "x"), (Strings{"xa2", "xa1"}));
   EXPECT_EQ(r["ConsumedCapacity"],
-            Json::parse(R"({"TableName":"T","CapacityUnits":1.0,
+            Json::parse(R"({"TableName":"tbl","CapacityUnits":1.0,
                 "Table":{"CapacityUnits":0.5},
                 "LocalSecondaryIndexes":{"lsi":{"CapacityUnits":0.5}}})"));
   req.erase("Select");
@@ -633,11 +633,11 @@ TEST_F(QueryIndexTest, Capacity) {
   Json req = Pk("a");
   req["ReturnConsumedCapacity"] = "TOTAL";
   EXPECT_EQ(Query(req)["ConsumedCapacity"],
-            Json::parse(R"({"TableName":"T","CapacityUnits":0.5})"));
+            Json::parse(R"({"TableName":"tbl","CapacityUnits":0.5})"));
   req["ConsistentRead"] = true;
   req["ReturnConsumedCapacity"] = "INDEXES";
   EXPECT_EQ(Query(req)["ConsumedCapacity"],
-            Json::parse(R"({"TableName":"T","CapacityUnits":1.0,
+            Json::parse(R"({"TableName":"tbl","CapacityUnits":1.0,
                             "Table":{"CapacityUnits":1.0}})"));
   // Nothing read still costs one unit.
   req = Pk("nobody");
@@ -646,18 +646,18 @@ TEST_F(QueryIndexTest, Capacity) {
   req = G("gall");
   req["ReturnConsumedCapacity"] = "INDEXES";
   EXPECT_EQ(Query(req)["ConsumedCapacity"],
-            Json::parse(R"({"TableName":"T","CapacityUnits":0.5,
+            Json::parse(R"({"TableName":"tbl","CapacityUnits":0.5,
                 "Table":{"CapacityUnits":0.0},
                 "GlobalSecondaryIndexes":{"gall":{"CapacityUnits":0.5}}})"));
   // The table ARN is echoed.
   req = Pk("a");
-  req["TableName"] = Describe("T")["TableArn"];
+  req["TableName"] = Describe("tbl")["TableArn"];
   req["ReturnConsumedCapacity"] = "TOTAL";
   EXPECT_EQ(Query(req)["ConsumedCapacity"]["TableName"], req["TableName"]);
   // Rounded up per page, not per item.
   const std::string kb4(4090, 'q');
   for (int i = 0; i < 3; ++i) {
-    Put("T", {{"pk", S("cap")}, {"sk", N(std::to_string(i))}, {"d", S(kb4)}});
+    Put("tbl", {{"pk", S("cap")}, {"sk", N(std::to_string(i))}, {"d", S(kb4)}});
   }
   req = Pk("cap");
   req["ReturnConsumedCapacity"] = "TOTAL";
@@ -773,7 +773,7 @@ TEST_F(QueryTest, UnusedPlaceholdersAcrossExpressions) {
                "expressions: keys: {:w}"));
   req["ExpressionAttributeValues"].erase(":w");
   EXPECT_EQ(Column(Query(req)["Items"], "x"), (Strings{"x1"}));
-  EXPECT_EQ(QueryError({{"TableName", "T"},
+  EXPECT_EQ(QueryError({{"TableName", "tbl"},
                         {"KeyConditions",
                          {{"pk",
                            {{"ComparisonOperator", "EQ"},
@@ -786,7 +786,7 @@ TEST_F(QueryTest, UnusedPlaceholdersAcrossExpressions) {
 
 TEST_F(QueryTest, LegacyParameters) {
   PutNumbers("l", {"1", "2", "3", "4"});
-  Put("T", {{"pk", S("l")}, {"sk", N("5")}, {"y", S("yes")}});
+  Put("tbl", {{"pk", S("l")}, {"sk", N("5")}, {"y", S("yes")}});
   Json kc{
       {"pk", {{"ComparisonOperator", "EQ"}, {"AttributeValueList", {S("l")}}}},
       {"sk",

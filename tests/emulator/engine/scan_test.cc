@@ -35,10 +35,10 @@ class ScanTest : public EngineTest {
  protected:
   void SetUp() override {
     EngineTest::SetUp();
-    // "T": pk S, sk N; GSI "gkeys" (g S; KEYS_ONLY), GSI "gall" (g; ALL),
+    // "tbl": pk S, sk N; GSI "gkeys" (g S; KEYS_ONLY), GSI "gall" (g; ALL),
     // LSI "lsi" (pk, lsk S; INCLUDE x).
     Ok("CreateTable",
-       {{"TableName", "T"},
+       {{"TableName", "tbl"},
         {"BillingMode", "PAY_PER_REQUEST"},
         {"AttributeDefinitions",
          {{{"AttributeName", "pk"}, {"AttributeType", "S"}},
@@ -65,7 +65,7 @@ class ScanTest : public EngineTest {
   }
 
   void Put(const Json& item) {
-    Ok("PutItem", {{"TableName", "T"}, {"Item", item}});
+    Ok("PutItem", {{"TableName", "tbl"}, {"Item", item}});
   }
 
   // 20 partitions p00..p19 of 3 items each; g on the even partitions.
@@ -84,11 +84,11 @@ class ScanTest : public EngineTest {
   }
 
   Json Scan(Json request) {
-    if (!request.contains("TableName")) request["TableName"] = "T";
+    if (!request.contains("TableName")) request["TableName"] = "tbl";
     return Ok("Scan", request);
   }
   std::string ScanError(Json request) {
-    if (!request.contains("TableName")) request["TableName"] = "T";
+    if (!request.contains("TableName")) request["TableName"] = "tbl";
     return FailText("Scan", request);
   }
 
@@ -149,7 +149,7 @@ TEST_F(ScanTest, OneMegabytePages) {
   // 11 items: pk 5, sk 3 (for 0) or 4, data 100004; 1,100,142 bytes -> 269
   // units, halved.
   EXPECT_EQ(page["ConsumedCapacity"],
-            (Json{{"TableName", "T"}, {"CapacityUnits", 134.5}}));
+            (Json{{"TableName", "tbl"}, {"CapacityUnits", 134.5}}));
 }
 
 TEST_F(ScanTest, FilterCountsAndKeyAttributes) {
@@ -322,7 +322,7 @@ TEST_F(ScanTest, Indexes) {
                   {"ReturnConsumedCapacity", "INDEXES"}}),
             Json::parse(R"({"Items":[{"y":{"N":"3"}},{"y":{"N":"2"}}],
                 "Count":2,"ScannedCount":2,
-                "ConsumedCapacity":{"TableName":"T","CapacityUnits":1.0,
+                "ConsumedCapacity":{"TableName":"tbl","CapacityUnits":1.0,
                   "Table":{"CapacityUnits":0.5},
                   "LocalSecondaryIndexes":{"lsi":{"CapacityUnits":0.5}}}})"));
 }
@@ -420,7 +420,7 @@ TEST_F(ScanTest, CapacityAndMissingTable) {
   Put({{"pk", S("a")}, {"sk", N("1")}});
   EXPECT_EQ(Scan({{"ReturnConsumedCapacity", "INDEXES"},
                   {"ConsistentRead", true}})["ConsumedCapacity"],
-            Json::parse(R"({"TableName":"T","CapacityUnits":1.0,
+            Json::parse(R"({"TableName":"tbl","CapacityUnits":1.0,
                             "Table":{"CapacityUnits":1.0}})"));
   EXPECT_EQ(
       Scan({{"ReturnConsumedCapacity", "NONE"}}).contains("ConsumedCapacity"),

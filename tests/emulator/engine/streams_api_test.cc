@@ -46,8 +46,8 @@ TEST_F(StreamsApiTest, ListStreams) {
   ASSERT_EQ(page["Streams"].size(), 1u);
   EXPECT_EQ(page["Streams"][0]["StreamArn"], a);
   EXPECT_EQ(page["LastEvaluatedStreamArn"], a);
-  page = StreamsOk("ListStreams",
-                   {{"Limit", 1}, {"ExclusiveStartStreamArn", a}});
+  page =
+      StreamsOk("ListStreams", {{"Limit", 1}, {"ExclusiveStartStreamArn", a}});
   ASSERT_EQ(page["Streams"].size(), 1u);
   EXPECT_EQ(page["Streams"][0]["StreamArn"], b);
   EXPECT_FALSE(page.contains("LastEvaluatedStreamArn"));
@@ -62,10 +62,10 @@ TEST_F(StreamsApiTest, ListStreamsValidation) {
             "ValidationException: 1 validation error detected: Value '101' at "
             "'limit' failed to satisfy constraint: Member must have value "
             "less than or equal to 100");
-  EXPECT_EQ(
-      StreamsFail("ListStreams", {{"ExclusiveStartStreamArn",
-                                   "kossaapaaasdafsdaasdasdasdasasdasfadfadfasd"}}),
-      "ValidationException: Invalid StreamArn");
+  EXPECT_EQ(StreamsFail("ListStreams",
+                        {{"ExclusiveStartStreamArn",
+                          "kossaapaaasdafsdaasdasdasdasasdasfadfadfasd"}}),
+            "ValidationException: Invalid StreamArn");
 }
 
 TEST_F(StreamsApiTest, DescribeStreamShape) {
@@ -79,20 +79,22 @@ TEST_F(StreamsApiTest, DescribeStreamShape) {
       shard, std::regex("shardId-00000001704067200291-0000[0-9a-f]{4}")))
       << shard;
   EXPECT_EQ(
-      d, Json({{"StreamDescription",
-                {{"StreamArn", arn},
-                 {"StreamLabel", "2024-01-01T00:00:00.291"},
-                 {"StreamStatus", "ENABLED"},
-                 {"StreamViewType", "NEW_AND_OLD_IMAGES"},
-                 {"CreationRequestDateTime", 1704067200.291},
-                 {"TableName", "desc"},
-                 {"KeySchema",
-                  {{{"AttributeName", "p"}, {"KeyType", "HASH"}},
-                   {{"AttributeName", "c"}, {"KeyType", "RANGE"}}}},
-                 {"Shards",
-                  {{{"ShardId", shard},
-                    {"SequenceNumberRange",
-                     {{"StartingSequenceNumber", "100000000000000000001"}}}}}}}}}));
+      d,
+      Json(
+          {{"StreamDescription",
+            {{"StreamArn", arn},
+             {"StreamLabel", "2024-01-01T00:00:00.291"},
+             {"StreamStatus", "ENABLED"},
+             {"StreamViewType", "NEW_AND_OLD_IMAGES"},
+             {"CreationRequestDateTime", 1704067200.291},
+             {"TableName", "desc"},
+             {"KeySchema",
+              {{{"AttributeName", "p"}, {"KeyType", "HASH"}},
+               {{"AttributeName", "c"}, {"KeyType", "RANGE"}}}},
+             {"Shards",
+              {{{"ShardId", shard},
+                {"SequenceNumberRange",
+                 {{"StartingSequenceNumber", "100000000000000000001"}}}}}}}}}));
 }
 
 TEST_F(StreamsApiTest, DescribeStreamErrors) {
@@ -100,16 +102,18 @@ TEST_F(StreamsApiTest, DescribeStreamErrors) {
             "ValidationException: 1 validation error detected: Value null at "
             "'streamArn' failed to satisfy constraint: Member must not be "
             "null");
-  EXPECT_EQ(StreamsFail("DescribeStream",
-                        {{"StreamArn",
-                          "sdfadfsdfnlfkajakfgjalksfgklasjklasdjfklasdfasdfgasf"}}),
-            "ValidationException: Invalid StreamArn");
+  EXPECT_EQ(
+      StreamsFail("DescribeStream",
+                  {{"StreamArn",
+                    "sdfadfsdfnlfkajakfgjalksfgklasjklasdjfklasdfasdfgasf"}}),
+      "ValidationException: Invalid StreamArn");
   std::string missing =
       std::string(kArnPrefix) + "gone/stream/2024-01-01T00:00:00.000";
-  EXPECT_EQ(StreamsFail("DescribeStream", {{"StreamArn", missing}}),
-            "ResourceNotFoundException: Requested resource not found: Stream: " +
-                missing + " not found");
-  std::string arn = CreateStreamTable("t", "KEYS_ONLY");
+  EXPECT_EQ(
+      StreamsFail("DescribeStream", {{"StreamArn", missing}}),
+      "ResourceNotFoundException: Requested resource not found: Stream: " +
+          missing + " not found");
+  std::string arn = CreateStreamTable("tbl", "KEYS_ONLY");
   EXPECT_EQ(StreamsFail("DescribeStream", {{"StreamArn", arn}, {"Limit", 101}}),
             "ValidationException: 1 validation error detected: Value '101' at "
             "'limit' failed to satisfy constraint: Member must have value "
@@ -117,8 +121,9 @@ TEST_F(StreamsApiTest, DescribeStreamErrors) {
   EXPECT_EQ(
       StreamsFail("DescribeStream",
                   {{"StreamArn", arn},
-                   {"ShardFilter", {{"Type", "PARENT_SHARDS"},
-                                    {"ShardId", "shardId-00000001704067200000-00000000"}}}}),
+                   {"ShardFilter",
+                    {{"Type", "PARENT_SHARDS"},
+                     {"ShardId", "shardId-00000001704067200000-00000000"}}}}),
       "ValidationException: 1 validation error detected: Value 'PARENT_SHARDS' "
       "at 'shardFilter.type' failed to satisfy constraint: Member must "
       "satisfy enum value set: [CHILD_SHARDS]");
@@ -150,11 +155,11 @@ TEST_F(StreamsApiTest, DescribeStreamPaging) {
   }
   Json p1 = StreamsOk("DescribeStream", {{"StreamArn", arn}, {"Limit", 2}});
   ASSERT_EQ(p1["StreamDescription"]["Shards"].size(), 2u);
-  EXPECT_EQ(p1["StreamDescription"]["LastEvaluatedShardId"],
-            all[1]["ShardId"]);
-  Json p3 = StreamsOk("DescribeStream", {{"StreamArn", arn},
-                                         {"Limit", 2},
-                                         {"ExclusiveStartShardId", all[3]["ShardId"]}});
+  EXPECT_EQ(p1["StreamDescription"]["LastEvaluatedShardId"], all[1]["ShardId"]);
+  Json p3 = StreamsOk("DescribeStream",
+                      {{"StreamArn", arn},
+                       {"Limit", 2},
+                       {"ExclusiveStartShardId", all[3]["ShardId"]}});
   ASSERT_EQ(p3["StreamDescription"]["Shards"].size(), 1u);
   EXPECT_EQ(p3["StreamDescription"]["Shards"][0], all[4]);
   EXPECT_FALSE(p3["StreamDescription"].contains("LastEvaluatedShardId"));
@@ -172,10 +177,11 @@ TEST_F(StreamsApiTest, DescribeStreamPaging) {
 }
 
 TEST_F(StreamsApiTest, GetShardIteratorErrors) {
-  std::string arn = CreateStreamTable("it", "KEYS_ONLY");
+  std::string arn = CreateStreamTable("iter", "KEYS_ONLY");
   std::vector<Json> shards = Shards(arn);
   std::string shard = shards[0]["ShardId"];
-  std::string start = shards[0]["SequenceNumberRange"]["StartingSequenceNumber"];
+  std::string start =
+      shards[0]["SequenceNumberRange"]["StartingSequenceNumber"];
   auto fail = [&](Json extra) {
     Json req{{"StreamArn", arn}, {"ShardId", shard}};
     req.update(extra);
@@ -186,11 +192,12 @@ TEST_F(StreamsApiTest, GetShardIteratorErrors) {
             "or AFTER_SEQUENCE_NUMBER and SequenceNumber or (2) TRIM_HORIZON "
             "or LATEST and no SequenceNumber. Request specified "
             "AT_SEQUENCE_NUMBER and no SequenceNumber.");
-  EXPECT_EQ(fail({{"ShardIteratorType", "TRIM_HORIZON"}, {"SequenceNumber", start}}),
-            "ValidationException: Must either specify (1) AT_SEQUENCE_NUMBER "
-            "or AFTER_SEQUENCE_NUMBER and SequenceNumber or (2) TRIM_HORIZON "
-            "or LATEST and no SequenceNumber. Request specified TRIM_HORIZON "
-            "and SequenceNumber.");
+  EXPECT_EQ(
+      fail({{"ShardIteratorType", "TRIM_HORIZON"}, {"SequenceNumber", start}}),
+      "ValidationException: Must either specify (1) AT_SEQUENCE_NUMBER "
+      "or AFTER_SEQUENCE_NUMBER and SequenceNumber or (2) TRIM_HORIZON "
+      "or LATEST and no SequenceNumber. Request specified TRIM_HORIZON "
+      "and SequenceNumber.");
   EXPECT_EQ(fail({{"ShardIteratorType", "bulle"}}),
             "ValidationException: 1 validation error detected: Value 'bulle' "
             "at 'shardIteratorType' failed to satisfy constraint: Member must "
@@ -201,7 +208,8 @@ TEST_F(StreamsApiTest, GetShardIteratorErrors) {
             "ValidationException: Invalid SequenceNumber: "
             "12345678901234567890x");
   EXPECT_EQ(fail({{"ShardIteratorType", "LATEST"},
-                  {"SequenceNumber", "sdfsafglldfngjdafnasdflgnaldklkafdsgklnasdlv"}}),
+                  {"SequenceNumber",
+                   "sdfsafglldfngjdafnasdflgnaldklkafdsgklnasdlv"}}),
             "ValidationException: 1 validation error detected: Value "
             "'sdfsafglldfngjdafnasdflgnaldklkafdsgklnasdlv' at "
             "'sequenceNumber' failed to satisfy constraint: Member must have "
@@ -214,17 +222,19 @@ TEST_F(StreamsApiTest, GetShardIteratorErrors) {
               "ValidationException: Invalid SequenceNumber " +
                   std::string(seq) + " for shard " + shard);
   }
-  EXPECT_EQ(StreamsFail("GetShardIterator",
-                        {{"StreamArn", arn},
-                         {"ShardId", "semprinidfaasdasfsdvacsdcfsdsvsdvsdvsdvsd"},
-                         {"ShardIteratorType", "LATEST"}}),
-            "ResourceNotFoundException: Requested resource not found: Shard "
-            "does not exist");
-  EXPECT_EQ(StreamsFail("GetShardIterator",
-                        {{"StreamArn", "sdfadfsddafgdafsgjnadflkgnalngalsdfnlkasnlk"},
-                         {"ShardId", shard},
-                         {"ShardIteratorType", "LATEST"}}),
-            "ValidationException: Invalid StreamArn");
+  EXPECT_EQ(
+      StreamsFail("GetShardIterator",
+                  {{"StreamArn", arn},
+                   {"ShardId", "semprinidfaasdasfsdvacsdcfsdsvsdvsdvsdvsd"},
+                   {"ShardIteratorType", "LATEST"}}),
+      "ResourceNotFoundException: Requested resource not found: Shard "
+      "does not exist");
+  EXPECT_EQ(
+      StreamsFail("GetShardIterator",
+                  {{"StreamArn", "sdfadfsddafgdafsgjnadflkgnalngalsdfnlkasnlk"},
+                   {"ShardId", shard},
+                   {"ShardIteratorType", "LATEST"}}),
+      "ValidationException: Invalid StreamArn");
   EXPECT_EQ(StreamsFail("GetShardIterator", {{"ShardIteratorType", "LATEST"}}),
             "ValidationException: 2 validation errors detected: Value null at "
             "'streamArn' failed to satisfy constraint: Member must not be "
@@ -273,7 +283,7 @@ TEST_F(StreamsApiTest, IteratorPositions) {
 }
 
 TEST_F(StreamsApiTest, GetRecordsValidation) {
-  std::string arn = CreateStreamTable("gr", "KEYS_ONLY");
+  std::string arn = CreateStreamTable("grec", "KEYS_ONLY");
   std::string it = Iterator(arn, Shards(arn)[0]["ShardId"], "LATEST");
   EXPECT_TRUE(Records(it, 1000)["Records"].empty());
   EXPECT_EQ(StreamsFail("GetRecords", {{"ShardIterator", it}, {"Limit", 1001}}),
@@ -284,10 +294,11 @@ TEST_F(StreamsApiTest, GetRecordsValidation) {
             "ValidationException: 1 validation error detected: Value '0' at "
             "'limit' failed to satisfy constraint: Member must have value "
             "greater than or equal to 1");
-  EXPECT_EQ(StreamsFail("GetRecords",
-                        {{"ShardIterator",
-                          "sdfsdfsgagaddafgagasgasgasdfasdfasdfasdfasdgasdasdg"}}),
-            "ValidationException: Invalid ShardIterator");
+  EXPECT_EQ(
+      StreamsFail("GetRecords",
+                  {{"ShardIterator",
+                    "sdfsdfsgagaddafgagasgasgasdfasdfasdfasdfasdgasdasdg"}}),
+      "ValidationException: Invalid ShardIterator");
   // An edited iterator is refused too.
   std::string edited = it;
   edited[edited.size() - 3] = edited[edited.size() - 3] == 'A' ? 'B' : 'A';
@@ -336,7 +347,7 @@ TEST_F(StreamsApiTest, RecordsAreTrimmedAfterTwentyFourHours) {
   clock_->Advance(hours(23) + minutes(50));
   Put("trim", {{"pk", S("new")}});
   std::string horizon = Iterator(arn, shard);  // still sees "old"
-  clock_->Advance(minutes(10));  // "old" is 24 h old now
+  clock_->Advance(minutes(10));                // "old" is 24 h old now
   EXPECT_EQ(StreamsFail("GetRecords", {{"ShardIterator", horizon}}),
             "TrimmedDataAccessException: The data you are trying to access "
             "has been trimmed.");
@@ -371,7 +382,8 @@ TEST_F(StreamsApiTest, DisabledStreamStaysReadableForTwentyFourHours) {
   EXPECT_FALSE(table.contains("StreamSpecification"));
   EXPECT_EQ(table["LatestStreamArn"], arn);
 
-  Json d = StreamsOk("DescribeStream", {{"StreamArn", arn}})["StreamDescription"];
+  Json d =
+      StreamsOk("DescribeStream", {{"StreamArn", arn}})["StreamDescription"];
   EXPECT_EQ(d["StreamStatus"], "DISABLED");
   EXPECT_EQ(d["StreamViewType"], "KEYS_ONLY");
   ASSERT_EQ(d["Shards"].size(), 1u);
@@ -387,9 +399,8 @@ TEST_F(StreamsApiTest, DisabledStreamStaysReadableForTwentyFourHours) {
   EXPECT_FALSE(r.contains("NextShardIterator"));
   // Limit 1: the first record and a NextShardIterator, then the last one
   // and none.
-  r = Records(Iterator(arn, shard, "AT_SEQUENCE_NUMBER",
-                       "100000000000000000001"),
-              1);
+  r = Records(
+      Iterator(arn, shard, "AT_SEQUENCE_NUMBER", "100000000000000000001"), 1);
   ASSERT_EQ(r["Records"].size(), 1u);
   ASSERT_TRUE(r.contains("NextShardIterator"));
   r = Records(r["NextShardIterator"], 1);
@@ -411,32 +422,36 @@ TEST_F(StreamsApiTest, DisabledStreamStaysReadableForTwentyFourHours) {
   clock_->Advance(milliseconds(1));
   EXPECT_EQ(StreamsOk("ListStreams", {{"TableName", "dis"}})["Streams"],
             Json::array());
-  EXPECT_EQ(StreamsFail("DescribeStream", {{"StreamArn", arn}}),
-            "ResourceNotFoundException: Requested resource not found: Stream: " +
-                arn + " not found");
+  EXPECT_EQ(
+      StreamsFail("DescribeStream", {{"StreamArn", arn}}),
+      "ResourceNotFoundException: Requested resource not found: Stream: " +
+          arn + " not found");
 }
 
 TEST_F(StreamsApiTest, ReEnablingCreatesANewStream) {
-  std::string first = CreateStreamTable("re", "KEYS_ONLY");
-  Put("re", {{"pk", S("a")}});
-  Ok("UpdateTable", {{"TableName", "re"},
+  std::string first = CreateStreamTable("reen", "KEYS_ONLY");
+  Put("reen", {{"pk", S("a")}});
+  Ok("UpdateTable", {{"TableName", "reen"},
                      {"StreamSpecification", {{"StreamEnabled", false}}}});
   // Same millisecond: the new stream still gets its own label.
   Json out = Ok("UpdateTable",
-                {{"TableName", "re"},
+                {{"TableName", "reen"},
                  {"StreamSpecification",
                   {{"StreamEnabled", true}, {"StreamViewType", "NEW_IMAGE"}}}});
   std::string second = out["TableDescription"]["LatestStreamArn"];
-  EXPECT_EQ(second, std::string(kArnPrefix) + "re/stream/2024-01-01T00:00:00.001");
-  Put("re", {{"pk", S("b")}});
-  Json listed = StreamsOk("ListStreams", {{"TableName", "re"}});
+  EXPECT_EQ(second,
+            std::string(kArnPrefix) + "reen/stream/2024-01-01T00:00:00.001");
+  Put("reen", {{"pk", S("b")}});
+  Json listed = StreamsOk("ListStreams", {{"TableName", "reen"}});
   ASSERT_EQ(listed["Streams"].size(), 2u);
   EXPECT_EQ(listed["Streams"][0]["StreamArn"], first);
   EXPECT_EQ(listed["Streams"][1]["StreamArn"], second);
-  EXPECT_EQ(StreamsOk("DescribeStream", {{"StreamArn", first}})
-                ["StreamDescription"]["StreamStatus"],
-            "DISABLED");
-  Json d = StreamsOk("DescribeStream", {{"StreamArn", second}})["StreamDescription"];
+  EXPECT_EQ(
+      StreamsOk("DescribeStream",
+                {{"StreamArn", first}})["StreamDescription"]["StreamStatus"],
+      "DISABLED");
+  Json d =
+      StreamsOk("DescribeStream", {{"StreamArn", second}})["StreamDescription"];
   EXPECT_EQ(d["StreamStatus"], "ENABLED");
   EXPECT_EQ(d["StreamViewType"], "NEW_IMAGE");
   std::vector<Json> old_records = ReadAll(first);
@@ -445,23 +460,25 @@ TEST_F(StreamsApiTest, ReEnablingCreatesANewStream) {
   ASSERT_EQ(new_records.size(), 1u);
   EXPECT_EQ(new_records[0]["dynamodb"]["NewImage"], Json({{"pk", S("b")}}));
   // Enabling again while enabled is refused (operations.md §3).
-  EXPECT_EQ(FailText("UpdateTable",
-                     {{"TableName", "re"},
-                      {"StreamSpecification",
-                       {{"StreamEnabled", true}, {"StreamViewType", "KEYS_ONLY"}}}}),
-            "ValidationException: Table already has an enabled stream: "
-            "TableName: re");
+  EXPECT_EQ(
+      FailText("UpdateTable",
+               {{"TableName", "reen"},
+                {"StreamSpecification",
+                 {{"StreamEnabled", true}, {"StreamViewType", "KEYS_ONLY"}}}}),
+      "ValidationException: Table already has an enabled stream: "
+      "TableName: reen");
 }
 
 TEST_F(StreamsApiTest, DeletedTableLeavesItsStreamReadable) {
   std::string arn = CreateStreamTable("del", "KEYS_ONLY");
   Put("del", {{"pk", S("a")}});
   Ok("DeleteTable", {{"TableName", "del"}});
-  Json d = StreamsOk("DescribeStream", {{"StreamArn", arn}})["StreamDescription"];
+  Json d =
+      StreamsOk("DescribeStream", {{"StreamArn", arn}})["StreamDescription"];
   EXPECT_EQ(d["StreamStatus"], "DISABLED");
   EXPECT_EQ(d["TableName"], "del");
-  EXPECT_TRUE(d["Shards"][0]["SequenceNumberRange"].contains(
-      "EndingSequenceNumber"));
+  EXPECT_TRUE(
+      d["Shards"][0]["SequenceNumberRange"].contains("EndingSequenceNumber"));
   EXPECT_EQ(ReadAll(arn).size(), 1u);
   // A new table of the same name gets a new stream.
   clock_->Advance(milliseconds(5));

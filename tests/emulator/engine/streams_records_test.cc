@@ -16,8 +16,8 @@ constexpr int64_t kStart = ManualClock::kDefaultStartEpochSeconds;
 
 // The record without its eventID (checked to be 32 hex digits).
 Json WithoutEventId(Json record) {
-  EXPECT_TRUE(std::regex_match(record.value("eventID", ""),
-                               std::regex("[0-9a-f]{32}")))
+  EXPECT_TRUE(
+      std::regex_match(record.value("eventID", ""), std::regex("[0-9a-f]{32}")))
       << record.dump();
   record.erase("eventID");
   return record;
@@ -34,8 +34,8 @@ Json Expected(const std::string& event, Json dynamodb) {
 class StreamsRecordsTest : public StreamsTest {};
 
 TEST_F(StreamsRecordsTest, KeysOnlyRecordMatchesTheAwsExample) {
-  std::string arn = CreateStreamTable("Thread", "KEYS_ONLY", "ForumName", "S",
-                                      "Subject");
+  std::string arn =
+      CreateStreamTable("Thread", "KEYS_ONLY", "ForumName", "S", "Subject");
   Put("Thread", {{"ForumName", S("DynamoDB")},
                  {"Subject", S("DynamoDB Thread 3")},
                  {"Views", N("0")}});
@@ -52,7 +52,8 @@ TEST_F(StreamsRecordsTest, KeysOnlyRecordMatchesTheAwsExample) {
 }
 
 TEST_F(StreamsRecordsTest, NewAndOldImagesMatchTheLambdaExample) {
-  std::string arn = CreateStreamTable("Lambda", "NEW_AND_OLD_IMAGES", "Id", "N");
+  std::string arn =
+      CreateStreamTable("Lambda", "NEW_AND_OLD_IMAGES", "Id", "N");
   Put("Lambda", {{"Id", N("101")}, {"Message", S("New item!")}});
   clock_->Advance(std::chrono::milliseconds(1500));
   Put("Lambda", {{"Id", N("101")}, {"Message", S("This item has changed")}});
@@ -60,14 +61,15 @@ TEST_F(StreamsRecordsTest, NewAndOldImagesMatchTheLambdaExample) {
   std::vector<Json> r = ReadAll(arn);
   ASSERT_EQ(r.size(), 3u);
   Json keys = {{"Id", N("101")}};
-  EXPECT_EQ(WithoutEventId(r[0]),
-            Expected("INSERT",
-                     {{"ApproximateCreationDateTime", kStart},
-                      {"Keys", keys},
-                      {"NewImage", {{"Id", N("101")}, {"Message", S("New item!")}}},
-                      {"SequenceNumber", "100000000000000000002"},
-                      {"SizeBytes", 26},
-                      {"StreamViewType", "NEW_AND_OLD_IMAGES"}}));
+  EXPECT_EQ(
+      WithoutEventId(r[0]),
+      Expected("INSERT",
+               {{"ApproximateCreationDateTime", kStart},
+                {"Keys", keys},
+                {"NewImage", {{"Id", N("101")}, {"Message", S("New item!")}}},
+                {"SequenceNumber", "100000000000000000002"},
+                {"SizeBytes", 26},
+                {"StreamViewType", "NEW_AND_OLD_IMAGES"}}));
   EXPECT_EQ(
       WithoutEventId(r[1]),
       Expected("MODIFY",
@@ -79,16 +81,16 @@ TEST_F(StreamsRecordsTest, NewAndOldImagesMatchTheLambdaExample) {
                 {"SequenceNumber", "100000000000000000003"},
                 {"SizeBytes", 59},
                 {"StreamViewType", "NEW_AND_OLD_IMAGES"}}));
-  EXPECT_EQ(WithoutEventId(r[2]),
-            Expected("REMOVE",
-                     {{"ApproximateCreationDateTime", kStart + 1},
-                      {"Keys", keys},
-                      {"OldImage",
-                       {{"Id", N("101")},
-                        {"Message", S("This item has changed")}}},
-                      {"SequenceNumber", "100000000000000000004"},
-                      {"SizeBytes", 38},
-                      {"StreamViewType", "NEW_AND_OLD_IMAGES"}}));
+  EXPECT_EQ(
+      WithoutEventId(r[2]),
+      Expected("REMOVE",
+               {{"ApproximateCreationDateTime", kStart + 1},
+                {"Keys", keys},
+                {"OldImage",
+                 {{"Id", N("101")}, {"Message", S("This item has changed")}}},
+                {"SequenceNumber", "100000000000000000004"},
+                {"SizeBytes", 38},
+                {"StreamViewType", "NEW_AND_OLD_IMAGES"}}));
 }
 
 // The walkthrough's Id N 1 example: 24, 56, 36 bytes.
@@ -115,9 +117,15 @@ TEST_F(StreamsRecordsTest, ImagesPerViewType) {
   // keys {Id:1} = 4; v1 {Id:1, Message:"New item!"} = 20;
   // v2 {Id:1, Message:"This item has changed"} = 32.
   std::vector<Case> cases = {
-      {"KEYS_ONLY", {{false, false}, {false, false}, {false, false}}, {4, 4, 4}},
-      {"NEW_IMAGE", {{true, false}, {true, false}, {false, false}}, {24, 36, 4}},
-      {"OLD_IMAGE", {{false, false}, {false, true}, {false, true}}, {4, 24, 36}},
+      {"KEYS_ONLY",
+       {{false, false}, {false, false}, {false, false}},
+       {4, 4, 4}},
+      {"NEW_IMAGE",
+       {{true, false}, {true, false}, {false, false}},
+       {24, 36, 4}},
+      {"OLD_IMAGE",
+       {{false, false}, {false, true}, {false, true}},
+       {4, 24, 36}},
       {"NEW_AND_OLD_IMAGES",
        {{true, false}, {true, true}, {false, true}},
        {24, 56, 36}},
@@ -189,8 +197,9 @@ TEST_F(StreamsRecordsTest, TtlDeletionCarriesServiceUserIdentity) {
   std::vector<Json> r = ReadAll(arn);
   ASSERT_EQ(r.size(), 4u);
   EXPECT_EQ(r[2]["eventName"], "REMOVE");
-  EXPECT_EQ(r[2]["userIdentity"],
-            Json({{"PrincipalId", "dynamodb.amazonaws.com"}, {"Type", "Service"}}));
+  EXPECT_EQ(
+      r[2]["userIdentity"],
+      Json({{"PrincipalId", "dynamodb.amazonaws.com"}, {"Type", "Service"}}));
   EXPECT_EQ(r[2]["dynamodb"]["OldImage"],
             Json({{"pk", S("a")}, {"exp", N("1")}}));
   EXPECT_EQ(r[3]["eventName"], "REMOVE");
@@ -232,7 +241,8 @@ TEST_F(StreamsRecordsTest, OneRecordPerItemCommittedWithTheBatch) {
   EXPECT_EQ(r[0]["dynamodb"]["Keys"], Json({{"pk", S("x")}}));
   EXPECT_EQ(r[1]["dynamodb"]["Keys"], Json({{"pk", S("y")}}));
   EXPECT_EQ(r[2]["dynamodb"]["Keys"], Json({{"pk", S("z")}}));
-  EXPECT_EQ(r[2]["dynamodb"]["NewImage"], Json({{"pk", S("z")}, {"n", S("c")}}));
+  EXPECT_EQ(r[2]["dynamodb"]["NewImage"],
+            Json({{"pk", S("z")}, {"n", S("c")}}));
 }
 
 TEST_F(StreamsRecordsTest, EventIdsAreUniqueAndDeterministic) {

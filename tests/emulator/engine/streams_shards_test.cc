@@ -25,8 +25,9 @@ class StreamsShardsTest : public StreamsTest {
     std::map<std::string, std::vector<std::string>> out;
     for (const Json& r : records) {
       const Json& d = r["dynamodb"];
-      std::string v = d.contains("NewImage") ? d["NewImage"]["v"]["S"].get<std::string>()
-                                             : std::string("-");
+      std::string v = d.contains("NewImage")
+                          ? d["NewImage"]["v"]["S"].get<std::string>()
+                          : std::string("-");
       out[d["Keys"]["pk"]["S"]].push_back(v);
     }
     return out;
@@ -63,7 +64,8 @@ TEST_F(StreamsShardsTest, RolloverClosesTheShardAndKeepsItemOrder) {
   std::vector<Json> in_child = ReadShard(arn, shards[1]["ShardId"]);
   ASSERT_EQ(in_child.size(), 1u);
   EXPECT_EQ(in_child[0]["dynamodb"]["SequenceNumber"], "100000000000000000005");
-  EXPECT_EQ(ByItem(ReadAll(arn))["a"], std::vector<std::string>({"1", "2", "3"}));
+  EXPECT_EQ(ByItem(ReadAll(arn))["a"],
+            std::vector<std::string>({"1", "2", "3"}));
 }
 
 TEST_F(StreamsShardsTest, RolloverHappensLazilyOnReads) {
@@ -114,19 +116,22 @@ TEST_F(StreamsShardsTest, SplitCreatesTwoChildrenAndKeepsItemOrder) {
   Json children =
       StreamsOk("DescribeStream",
                 {{"StreamArn", arn},
-                 {"ShardFilter", {{"Type", "CHILD_SHARDS"}, {"ShardId", parent}}}})
-          ["StreamDescription"]["Shards"];
+                 {"ShardFilter",
+                  {{"Type", "CHILD_SHARDS"},
+                   {"ShardId", parent}}}})["StreamDescription"]["Shards"];
   ASSERT_EQ(children.size(), 2u);
   EXPECT_EQ(children[0]["ShardId"], split->created[0]);
   EXPECT_EQ(children[1]["ShardId"], split->created[1]);
   EXPECT_EQ(children[0]["ParentShardId"], parent);
   // No children of a child yet.
-  EXPECT_EQ(StreamsOk("DescribeStream",
-                      {{"StreamArn", arn},
-                       {"ShardFilter",
-                        {{"Type", "CHILD_SHARDS"}, {"ShardId", split->created[0]}}}})
-                ["StreamDescription"]["Shards"],
-            Json::array());
+  EXPECT_EQ(
+      StreamsOk(
+          "DescribeStream",
+          {{"StreamArn", arn},
+           {"ShardFilter",
+            {{"Type", "CHILD_SHARDS"},
+             {"ShardId", split->created[0]}}}})["StreamDescription"]["Shards"],
+      Json::array());
   // Both children got items; each item's records are in one child.
   std::set<std::string> first = {}, second = {};
   for (const Json& r : ReadShard(arn, split->created[0])) {
@@ -147,7 +152,8 @@ TEST_F(StreamsShardsTest, SplitCreatesTwoChildrenAndKeepsItemOrder) {
   EXPECT_FALSE(r.contains("NextShardIterator"));
   // Child sequence numbers exceed the parent's.
   std::vector<Json> shards = Shards(arn);
-  std::string parent_end = shards[0]["SequenceNumberRange"]["EndingSequenceNumber"];
+  std::string parent_end =
+      shards[0]["SequenceNumberRange"]["EndingSequenceNumber"];
   for (size_t i = 1; i < shards.size(); ++i) {
     EXPECT_GT(shards[i]["SequenceNumberRange"]["StartingSequenceNumber"]
                   .get<std::string>(),
@@ -159,11 +165,11 @@ TEST_F(StreamsShardsTest, SplitOneShardAndErrors) {
   Options o;
   o.stream_shards = 2;
   Open(o);
-  std::string arn = CreateStreamTable("s2", "KEYS_ONLY");
+  std::string arn = CreateStreamTable("split2", "KEYS_ONLY");
   std::vector<Json> shards = Shards(arn);
   ASSERT_EQ(shards.size(), 2u);
   std::string target = shards[1]["ShardId"];
-  Result<streams::SplitResult> split = Split("s2", target);
+  Result<streams::SplitResult> split = Split("split2", target);
   ASSERT_TRUE(split.ok()) << ToString(split.error());
   EXPECT_EQ(split->closed, std::vector<std::string>({target}));
   EXPECT_EQ(split->created.size(), 2u);
@@ -172,18 +178,20 @@ TEST_F(StreamsShardsTest, SplitOneShardAndErrors) {
   auto text = [](const Result<streams::SplitResult>& r) {
     return r.ok() ? std::string("ok") : ToString(r.error());
   };
-  EXPECT_EQ(text(Split("s2", target)),
+  EXPECT_EQ(text(Split("split2", target)),
             "ValidationException: Shard " + target +
                 " is closed: only open shards can be split");
-  EXPECT_EQ(text(Split("s2", std::string("shardId-00000000000000000000-00000000"))),
+  EXPECT_EQ(text(Split("split2",
+                       std::string("shardId-00000000000000000000-00000000"))),
             "ResourceNotFoundException: Requested resource not found: Shard "
             "does not exist");
   EXPECT_EQ(text(Split("nope")),
             "ResourceNotFoundException: Requested resource not found: Table: "
             "nope not found");
   CreateTable("plain");
-  EXPECT_EQ(text(Split("plain")),
-            "ValidationException: Table has no enabled stream: TableName: plain");
+  EXPECT_EQ(
+      text(Split("plain")),
+      "ValidationException: Table has no enabled stream: TableName: plain");
 }
 
 TEST_F(StreamsShardsTest, SeveralShardsSpreadItemsByPartitionKey) {

@@ -25,8 +25,7 @@ class StreamsTest : public EngineTest {
   }
   std::string StreamsFail(std::string_view op, const Json& request) {
     Result<Json> r = emu_->CallStreams(op, request);
-    EXPECT_FALSE(r.ok()) << op << " " << request.dump() << " -> "
-                         << r->dump();
+    EXPECT_FALSE(r.ok()) << op << " " << request.dump() << " -> " << r->dump();
     return r.ok() ? std::string() : ToString(r.error());
   }
 
@@ -39,8 +38,8 @@ class StreamsTest : public EngineTest {
     Json req{{"TableName", name},
              {"BillingMode", "PAY_PER_REQUEST"},
              {"AttributeDefinitions",
-              Json::array({{{"AttributeName", hash},
-                            {"AttributeType", hash_type}}})},
+              Json::array(
+                  {{{"AttributeName", hash}, {"AttributeType", hash_type}}})},
              {"KeySchema",
               Json::array({{{"AttributeName", hash}, {"KeyType", "HASH"}}})},
              {"StreamSpecification",
@@ -78,7 +77,8 @@ class StreamsTest : public EngineTest {
   std::string Iterator(const std::string& arn, const std::string& shard,
                        const std::string& type = "TRIM_HORIZON",
                        const std::string& seq = "") {
-    Json req{{"StreamArn", arn}, {"ShardId", shard}, {"ShardIteratorType", type}};
+    Json req{
+        {"StreamArn", arn}, {"ShardId", shard}, {"ShardIteratorType", type}};
     if (!seq.empty()) req["SequenceNumber"] = seq;
     return StreamsOk("GetShardIterator", req).value("ShardIterator", "");
   }

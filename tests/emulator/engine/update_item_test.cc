@@ -497,7 +497,7 @@ TEST_F(UpdateItemTest, OrderedWritesPattern) {
 TEST_F(UpdateItemTest, ConcurrentConditionalIncrements) {
   Put("tbl", {{"pk", S("c")}, {"c", N("0")}});
   constexpr int kThreads = 8;
-  constexpr int kPerThread = 25;
+  constexpr int kPerThread = 100;
   std::atomic<int> successes{0};
   std::atomic<int> conflicts{0};
   std::atomic<int> unexpected{0};

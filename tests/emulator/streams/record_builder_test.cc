@@ -35,8 +35,8 @@ TEST(RecordBuilderTest, EventNamesImagesAndSizes) {
   Item v2 = keys;
   v2["Message"] = AttributeValue::S("This item has changed");
 
-  RecordRow insert = BuildRecord({&keys, nullptr, &v1, false},
-                                 ViewType::kNewAndOldImages, 5);
+  RecordRow insert =
+      BuildRecord({&keys, nullptr, &v1, false}, ViewType::kNewAndOldImages, 5);
   EXPECT_EQ(insert.event, EventName::kInsert);
   EXPECT_EQ(insert.size_bytes, 26);
   EXPECT_EQ(insert.created_ms, 5);
@@ -44,13 +44,13 @@ TEST(RecordBuilderTest, EventNamesImagesAndSizes) {
   EXPECT_EQ(insert.new_image, value::SerializeItem(v1));
   EXPECT_FALSE(insert.old_image.has_value());
 
-  RecordRow modify = BuildRecord({&keys, &v1, &v2, false},
-                                 ViewType::kNewAndOldImages, 5);
+  RecordRow modify =
+      BuildRecord({&keys, &v1, &v2, false}, ViewType::kNewAndOldImages, 5);
   EXPECT_EQ(modify.event, EventName::kModify);
   EXPECT_EQ(modify.size_bytes, 59);
 
-  RecordRow remove = BuildRecord({&keys, &v2, nullptr, true},
-                                 ViewType::kNewAndOldImages, 5);
+  RecordRow remove =
+      BuildRecord({&keys, &v2, nullptr, true}, ViewType::kNewAndOldImages, 5);
   EXPECT_EQ(remove.event, EventName::kRemove);
   EXPECT_EQ(remove.size_bytes, 38);
   EXPECT_TRUE(remove.service_delete);
@@ -69,8 +69,7 @@ TEST(RecordBuilderTest, RenderRecord) {
   row.event_id = "0123456789abcdef0123456789abcdef";
   auto json = RenderRecord(row, ViewType::kOldImage, "eu-west-1");
   ASSERT_TRUE(json.ok());
-  EXPECT_EQ(*json,
-            nlohmann::json::parse(R"({
+  EXPECT_EQ(*json, nlohmann::json::parse(R"({
     "eventID": "0123456789abcdef0123456789abcdef",
     "eventName": "REMOVE", "eventVersion": "1.1",
     "eventSource": "aws:dynamodb", "awsRegion": "eu-west-1",

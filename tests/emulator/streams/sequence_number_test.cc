@@ -10,8 +10,7 @@ using Kind = SequenceNumber::Kind;
 TEST(SequenceNumberTest, FormatIsTwentyOneDecimalDigits) {
   EXPECT_EQ(FormatSequenceNumber(0), "100000000000000000000");
   EXPECT_EQ(FormatSequenceNumber(42), "100000000000000000042");
-  EXPECT_EQ(FormatSequenceNumber(9223372036854775807),
-            "109223372036854775807");
+  EXPECT_EQ(FormatSequenceNumber(9223372036854775807), "109223372036854775807");
   // String order is number order.
   EXPECT_LT(FormatSequenceNumber(9), FormatSequenceNumber(10));
 }

@@ -34,7 +34,8 @@ TEST(ShardIteratorTest, RejectsGarbageAndEdits) {
   moved.replace(moved.find("table/t/"), 8, "table/u/");
   EXPECT_FALSE(DecodeShardIterator(moved));
   // A forged payload without the right check value.
-  EXPECT_FALSE(DecodeShardIterator(std::string(kArn) + "|1|MTowOjU6MTAwMDowMDAw"));
+  EXPECT_FALSE(
+      DecodeShardIterator(std::string(kArn) + "|1|MTowOjU6MTAwMDowMDAw"));
 }
 
 }  // namespace

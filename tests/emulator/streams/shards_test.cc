@@ -63,7 +63,8 @@ TEST_F(ShardsTest, InitialShardsPartitionTheHashRange) {
   EXPECT_EQ((*open)[0].start_seq, 1);
   EXPECT_EQ((*open)[2].start_seq, 3);
   EXPECT_EQ(stream_.next_seq, 4);
-  EXPECT_EQ((*open)[0].shard_id.substr(0, 30), "shardId-00000000000000001000-0");
+  EXPECT_EQ((*open)[0].shard_id.substr(0, 30),
+            "shardId-00000000000000001000-0");
   for (uint64_t h : {uint64_t{0}, kMax / 2, kMax}) {
     auto shard = ShardForAppend(*log_, stream_, h, 1000, policy_);
     ASSERT_TRUE(shard.ok());
@@ -134,14 +135,17 @@ TEST_F(ShardsTest, TrimAndExpiry) {
   AddRecord(shard, 10);
   AddRecord(shard, 20);
   // At 24 h + 10 ms the first two are exactly 24 h old or more.
-  ASSERT_TRUE(MaintainShard(*log_, stream_, shard, 24 * kHour + 10, policy_).ok());
+  ASSERT_TRUE(
+      MaintainShard(*log_, stream_, shard, 24 * kHour + 10, policy_).ok());
   EXPECT_EQ(shard.trim_seq, 3);
   int left = 0;
-  ASSERT_TRUE(log_->ReadRecords(stream_.id, shard.ordinal, 0, [&](RecordRow&& r) {
-                       EXPECT_EQ(r.seq, 4);
-                       ++left;
-                       return true;
-                     }).ok());
+  ASSERT_TRUE(log_->ReadRecords(stream_.id, shard.ordinal, 0,
+                                [&](RecordRow&& r) {
+                                  EXPECT_EQ(r.seq, 4);
+                                  ++left;
+                                  return true;
+                                })
+                  .ok());
   EXPECT_EQ(left, 1);
   // Disabled: the stream goes 24 h later.
   stream_.disabled_ms = 100 * kHour;

@@ -1,0 +1,171 @@
+// bench/streams_bench.cc: what a DynamoDB stream costs the write path, and
+// how fast GetRecords reads it back.
+//
+//   BM_PutItem/<stream>/<file>   PutItem overwriting one of 10,000 ~200-byte
+//       items (a MODIFY: both images) with stream 0 = off, 1 = on
+//       (NEW_AND_OLD_IMAGES); file 0 = ":memory:", 1 = a WAL file under /tmp.
+//   BM_GetRecords/<file>         GetRecords with Limit 1000 over a 100,000
+//       record shard (restarting at TRIM_HORIZON when it runs out);
+//       items/s = records/s.
+//
+//   build-streams/bench/streams_bench --benchmark_min_time=2s
+#include <benchmark/benchmark.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "emulator/api/emulator.h"
+
+namespace {
+
+using Json = nlohmann::json;
+
+constexpr int kItems = 10000;
+constexpr int kRecords = 100000;
+
+std::string DbPath(int64_t file, const char* tag) {
+  if (file == 0) return ":memory:";
+  std::string dir = "/tmp/ddblab-streams-bench-" + std::to_string(getpid());
+  std::filesystem::create_directories(dir);
+  std::string path = dir + "/" + tag + ".db";
+  for (const char* suffix : {"", "-wal", "-shm"}) {
+    std::filesystem::remove(path + suffix);
+  }
+  return path;
+}
+
+void RemoveDb(const std::string& path) {
+  if (path == ":memory:") return;
+  std::filesystem::remove_all(std::filesystem::path(path).parent_path());
+}
+
+std::string Key(int64_t i) {
+  char buf[32];
+  std::snprintf(buf, sizeof(buf), "user#%09lld", static_cast<long long>(i));
+  return buf;
+}
+
+// A ~200-byte item (as in engine_bench); `version` makes every write a
+// change.
+Json MakeItem(const std::string& key, int64_t version) {
+  return Json{{"pk", {{"S", key}}},
+              {"name", {{"S", "Ada Lovelace"}}},
+              {"email", {{"S", "ada.lovelace@example.com"}}},
+              {"age", {{"N", "36"}}},
+              {"version", {{"N", std::to_string(version)}}},
+              {"active", {{"BOOL", true}}},
+              {"tags", {{"SS", {"math", "engines", "poetry"}}}},
+              {"bio",
+               {{"S",
+                 "Mathematician and writer, chiefly known for her work on "
+                 "Charles Babbage's proposed mechanical general-purpose "
+                 "computer, the Analytical Engine."}}}};
+}
+
+std::unique_ptr<ddblab::Emulator> Open(const std::string& path, bool stream) {
+  ddblab::Options options;
+  options.db_path = path;
+  options.clock = std::make_shared<ddblab::ManualClock>();
+  options.seed = 1;
+  auto emu = ddblab::Emulator::Open(options);
+  if (!emu.ok()) return nullptr;
+  Json req{{"TableName", "bench"},
+           {"BillingMode", "PAY_PER_REQUEST"},
+           {"AttributeDefinitions",
+            {{{"AttributeName", "pk"}, {"AttributeType", "S"}}}},
+           {"KeySchema", {{{"AttributeName", "pk"}, {"KeyType", "HASH"}}}}};
+  if (stream) {
+    req["StreamSpecification"] = {{"StreamEnabled", true},
+                                  {"StreamViewType", "NEW_AND_OLD_IMAGES"}};
+  }
+  if (!(*emu)->Call("CreateTable", req).ok()) return nullptr;
+  return std::move(emu).value();
+}
+
+void BM_PutItem(benchmark::State& state) {
+  const bool stream = state.range(0) != 0;
+  std::string path = DbPath(state.range(1), "put");
+  {
+    auto emu = Open(path, stream);
+    if (!emu) {
+      state.SkipWithError("cannot open the emulator");
+      return;
+    }
+    std::vector<Json> requests;
+    for (int i = 0; i < kItems; ++i) {
+      requests.push_back(
+          {{"TableName", "bench"}, {"Item", MakeItem(Key(i), 0)}});
+      (void)emu->Call("PutItem", requests.back());
+    }
+    int64_t n = 0;
+    for (auto _ : state) {
+      Json& req = requests[static_cast<size_t>(n % kItems)];
+      req["Item"]["version"]["N"] = std::to_string(++n);
+      auto r = emu->Call("PutItem", req);
+      if (!r.ok()) state.SkipWithError(r.error().message.c_str());
+    }
+    state.SetItemsProcessed(state.iterations());
+  }
+  RemoveDb(path);
+}
+BENCHMARK(BM_PutItem)
+    ->ArgNames({"stream", "file"})
+    ->Args({0, 0})
+    ->Args({1, 0})
+    ->Args({0, 1})
+    ->Args({1, 1});
+
+void BM_GetRecords(benchmark::State& state) {
+  std::string path = DbPath(state.range(0), "get");
+  {
+    auto emu = Open(path, true);
+    if (!emu) {
+      state.SkipWithError("cannot open the emulator");
+      return;
+    }
+    for (int i = 0; i < kRecords; ++i) {
+      (void)emu->Call("PutItem", {{"TableName", "bench"},
+                                  {"Item", MakeItem(Key(i % kItems), i)}});
+    }
+    std::string arn = (*emu->Call(
+        "DescribeTable", {{"TableName", "bench"}}))["Table"]["LatestStreamArn"];
+    auto desc = emu->CallStreams("DescribeStream", {{"StreamArn", arn}});
+    std::string shard = (*desc)["StreamDescription"]["Shards"][0]["ShardId"];
+    Json horizon{{"StreamArn", arn},
+                 {"ShardId", shard},
+                 {"ShardIteratorType", "TRIM_HORIZON"}};
+    std::string it =
+        (*emu->CallStreams("GetShardIterator", horizon))["ShardIterator"];
+    int64_t records = 0;
+    for (auto _ : state) {
+      auto r = emu->CallStreams("GetRecords",
+                                {{"ShardIterator", it}, {"Limit", 1000}});
+      if (!r.ok()) {
+        state.SkipWithError(r.error().message.c_str());
+        break;
+      }
+      size_t n = (*r)["Records"].size();
+      records += static_cast<int64_t>(n);
+      if (n == 0) {
+        it = (*emu->CallStreams("GetShardIterator", horizon))["ShardIterator"];
+      } else {
+        it = (*r)["NextShardIterator"];
+      }
+    }
+    state.SetItemsProcessed(records);
+  }
+  RemoveDb(path);
+}
+BENCHMARK(BM_GetRecords)
+    ->ArgName("file")
+    ->Arg(0)
+    ->Arg(1)
+    ->Unit(benchmark::kMillisecond);
+
+}  // namespace
+
+BENCHMARK_MAIN();

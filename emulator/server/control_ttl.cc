@@ -1,0 +1,269 @@
+#include "emulator/server/control_ttl.h"
+
+#include <charconv>
+#include <cmath>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <utility>
+
+#include "emulator/engine/ttl_delay.h"
+#include "emulator/server/emulator_handler.h"
+
+namespace ddblab::server {
+namespace {
+
+using Json = nlohmann::json;
+
+constexpr int64_t kNanosPerSecond = 1'000'000'000;
+// The latest time the clock may show (year 2255), far from the overflow of
+// a nanosecond TimePoint.
+constexpr int64_t kMaxEpochSeconds = 9'000'000'000;
+
+WireResponse JsonResponse(int status, const Json& body) {
+  WireResponse response;
+  response.status = status;
+  response.content_type = "application/json";
+  response.body = body.dump();
+  return response;
+}
+
+WireResponse BadRequest(const std::string& message) {
+  return JsonResponse(400, Json{{"message", message}});
+}
+
+// Whole seconds as an integer, otherwise a fraction.
+Json EpochJson(TimePoint t) {
+  int64_t ns = t.time_since_epoch().count();
+  if (ns % kNanosPerSecond == 0) return ns / kNanosPerSecond;
+  return ToEpochSecondsDouble(t);
+}
+
+std::string EpochText(TimePoint t) { return EpochJson(t).dump(); }
+
+// Epoch seconds (an integer or a fraction) as a TimePoint.
+std::optional<TimePoint> TimeFromJson(const Json& v) {
+  if (v.is_number_integer()) {
+    int64_t s = v.get<int64_t>();
+    if (s < -kMaxEpochSeconds || s > kMaxEpochSeconds) return std::nullopt;
+    return FromEpochSeconds(s);
+  }
+  if (v.is_number_float()) {
+    double s = v.get<double>();
+    if (!std::isfinite(s) ||
+        std::fabs(s) > static_cast<double>(kMaxEpochSeconds)) {
+      return std::nullopt;
+    }
+    return TimePoint(Duration(std::llround(s * 1e9)));
+  }
+  return std::nullopt;
+}
+
+Result<Json> ParseBody(const WireRequest& request) {
+  Json body = Json::parse(request.body, nullptr, /*allow_exceptions=*/false);
+  if (body.is_discarded()) {
+    return Error::Validation("the body is not valid JSON");
+  }
+  if (!body.is_object())
+    return Error::Validation("the body must be a JSON object");
+  return body;
+}
+
+// The delay an "advance" value asks for.
+Result<Duration> AdvanceAmount(const Json& v) {
+  if (v.is_string()) {
+    Result<Duration> d = engine::ParseDuration(v.get<std::string>());
+    if (!d.ok()) return Error::Validation("\"advance\": " + d.error().message);
+    return d;
+  }
+  if (v.is_number()) {
+    double s = v.get<double>();
+    if (!std::isfinite(s))
+      return Error::Validation("\"advance\" is not finite");
+    if (s < 0) {
+      return Error::Validation(
+          "cannot move the clock backwards (\"advance\" is negative)");
+    }
+    if (s > 100.0 * 365 * 86400) {
+      return Error::Validation("\"advance\" is longer than 100 years");
+    }
+    return Duration(std::llround(s * 1e9));
+  }
+  return Error::Validation(
+      "\"advance\" must be a duration string like \"90s\", \"15m\", \"2h\", "
+      "\"1d\" or a number of seconds");
+}
+
+class TtlRoutes {
+ public:
+  explicit TtlRoutes(Emulator& emulator)
+      : emulator_(emulator),
+        manual_(dynamic_cast<ManualClock*>(&emulator.clock())) {}
+
+  WireResponse GetClock() const {
+    return JsonResponse(200, Json{{"now", EpochJson(emulator_.clock().Now())},
+                                  {"mode", manual_ ? "manual" : "system"}});
+  }
+
+  WireResponse PostClock(const WireRequest& request) {
+    Result<Json> body = ParseBody(request);
+    if (!body.ok()) return BadRequest(body.error().message);
+    if (manual_ == nullptr) {
+      return BadRequest(
+          "the clock is the system clock; start ddblab serve with --clock "
+          "manual to control it");
+    }
+    for (const auto& [key, value] : body->items()) {
+      if (key != "advance" && key != "set") {
+        return BadRequest("unknown field \"" + key +
+                          "\": expected \"advance\" or \"set\"");
+      }
+    }
+    const bool has_advance = body->contains("advance");
+    const bool has_set = body->contains("set");
+    if (has_advance == has_set) {
+      return BadRequest(
+          "give exactly one of \"advance\" (e.g. \"90s\") or \"set\" (epoch "
+          "seconds)");
+    }
+    if (has_advance) {
+      Result<Duration> amount = AdvanceAmount((*body)["advance"]);
+      if (!amount.ok()) return BadRequest(amount.error().message);
+      if (manual_->Now() + *amount > FromEpochSeconds(kMaxEpochSeconds)) {
+        return BadRequest("cannot move the clock past epoch second " +
+                          std::to_string(kMaxEpochSeconds));
+      }
+      manual_->Advance(*amount);
+    } else {
+      std::optional<TimePoint> target = TimeFromJson((*body)["set"]);
+      if (!target) {
+        return BadRequest("\"set\" must be a number of epoch seconds");
+      }
+      if (!manual_->Set(*target)) {
+        return BadRequest("cannot move the clock backwards: now is " +
+                          EpochText(manual_->Now()) + ", asked for " +
+                          EpochText(*target));
+      }
+    }
+    Result<int64_t> deleted = emulator_.SweepTtl();
+    if (!deleted.ok()) {
+      return JsonResponse(500, Json{{"message", deleted.error().message}});
+    }
+    return JsonResponse(
+        200, Json{{"now", EpochJson(manual_->Now())}, {"deleted", *deleted}});
+  }
+
+  WireResponse Sweep() {
+    Result<int64_t> deleted = emulator_.SweepTtl();
+    if (!deleted.ok()) {
+      return JsonResponse(500, Json{{"message", deleted.error().message}});
+    }
+    return JsonResponse(200, Json{{"deleted", *deleted}});
+  }
+
+  WireResponse Status() {
+    Result<std::vector<TtlTableStatus>> status = emulator_.TtlStatus();
+    if (!status.ok()) {
+      return JsonResponse(500, Json{{"message", status.error().message}});
+    }
+    Json tables = Json::object();
+    for (const TtlTableStatus& s : *status) {
+      tables[s.table_name] =
+          Json{{"waiting", s.waiting},
+               {"next_due", s.next_due ? Json(*s.next_due) : Json(nullptr)}};
+    }
+    return JsonResponse(200, Json{{"now", EpochJson(emulator_.clock().Now())},
+                                  {"delay", emulator_.options().ttl_delay},
+                                  {"tables", std::move(tables)}});
+  }
+
+ private:
+  Emulator& emulator_;
+  ManualClock* manual_;  // null on any other clock
+};
+
+Result<std::optional<TimePoint>> ParseClockFlag(const std::string& value) {
+  auto bad = [&] {
+    return Error::Validation("invalid value '" + value +
+                             "' for --clock: expected system, manual or "
+                             "manual=EPOCH_SECONDS");
+  };
+  if (value == "system") return std::optional<TimePoint>();
+  if (value == "manual") {
+    // The real time at start, in whole seconds.
+    return std::optional<TimePoint>(
+        FromEpochSeconds(ToEpochSeconds(SystemClock().Now())));
+  }
+  constexpr std::string_view kPrefix = "manual=";
+  if (!value.starts_with(kPrefix)) return bad();
+  std::string_view digits = std::string_view(value).substr(kPrefix.size());
+  int64_t seconds = 0;
+  auto [end, ec] =
+      std::from_chars(digits.data(), digits.data() + digits.size(), seconds);
+  if (digits.empty() || ec != std::errc() ||
+      end != digits.data() + digits.size() || seconds < 0 ||
+      seconds > kMaxEpochSeconds) {
+    return bad();
+  }
+  return std::optional<TimePoint>(FromEpochSeconds(seconds));
+}
+
+}  // namespace
+
+Status AddTtlRoutes(Emulator& emulator, Protocol& protocol) {
+  auto routes = std::make_shared<TtlRoutes>(emulator);
+  DDBLAB_RETURN_IF_ERROR(protocol.AddRoute(
+      "GET", "/_ddblab/clock",
+      [routes](const WireRequest&) { return routes->GetClock(); }));
+  DDBLAB_RETURN_IF_ERROR(protocol.AddRoute(
+      "POST", "/_ddblab/clock",
+      [routes](const WireRequest& r) { return routes->PostClock(r); }));
+  DDBLAB_RETURN_IF_ERROR(protocol.AddRoute(
+      "POST", "/_ddblab/ttl/sweep",
+      [routes](const WireRequest&) { return routes->Sweep(); }));
+  return protocol.AddRoute("GET", "/_ddblab/ttl", [routes](const WireRequest&) {
+    return routes->Status();
+  });
+}
+
+Status AddTtlControl(const ServeConfig& config, ServeHooks& hooks) {
+  DDBLAB_ASSIGN_OR_RETURN(std::optional<TimePoint> manual_start,
+                          ParseClockFlag(config.clock));
+  if (Result<engine::TtlDelay> delay =
+          engine::TtlDelay::Parse(config.ttl_delay);
+      !delay.ok()) {
+    return Error::Validation("--ttl-delay: " + delay.error().message);
+  }
+  Result<Duration> interval = engine::ParseDuration(config.ttl_sweep_interval);
+  if (!interval.ok()) {
+    return Error::Validation("--ttl-sweep-interval: " +
+                             interval.error().message);
+  }
+  if (*interval <= Duration::zero()) {
+    return Error::Validation("--ttl-sweep-interval: must be more than 0");
+  }
+  auto open = hooks.open;
+  hooks.open =
+      [open, manual_start, delay = config.ttl_delay, interval = *interval](
+          const Options& base) -> Result<std::unique_ptr<RequestHandler>> {
+    Options options = base;
+    if (manual_start)
+      options.clock = std::make_shared<ManualClock>(*manual_start);
+    options.ttl_delay = delay;
+    options.ttl_sweep_interval = interval;
+    return open(options);
+  };
+  auto add_routes = hooks.add_routes;
+  hooks.add_routes = [add_routes](RequestHandler& handler,
+                                  Protocol& protocol) -> Status {
+    if (add_routes) DDBLAB_RETURN_IF_ERROR(add_routes(handler, protocol));
+    auto* engine = dynamic_cast<EmulatorHandler*>(&handler);
+    if (engine == nullptr) {
+      return Error::Internal("the TTL control routes need the engine");
+    }
+    return AddTtlRoutes(engine->emulator(), protocol);
+  };
+  return OkStatus();
+}
+
+}  // namespace ddblab::server

@@ -1,0 +1,44 @@
+// emulator/server/control_ttl.h: `ddblab serve` clock and TTL controls.
+//
+// Flags (parsed into ServeConfig by cli.cc, checked and applied here):
+//   --clock system|manual[=EPOCH_SECONDS]   manual: a ManualClock starting at
+//                      EPOCH_SECONDS (default: the real time at start, whole
+//                      seconds) that moves only through POST /_ddblab/clock
+//   --ttl-delay 0|90s|1m..48h|aws          Options.ttl_delay
+//   --ttl-sweep-interval 1s                Options.ttl_sweep_interval
+//
+// Control endpoints (JSON bodies; a bad request gets 400 and
+// {"message": "<what is wrong>"}):
+//   GET  /_ddblab/clock      -> {"now": <epoch seconds>, "mode":
+//   "manual"|"system"} POST /_ddblab/clock      {"advance": "90s"} (units ms,
+//   s, m, h, d; a bare
+//                            number is seconds) or {"set": <epoch seconds>}
+//                            -> {"now": ..., "deleted": <TTL deletions run>};
+//                            every due TTL sweep runs before the answer.
+//                            Moving backwards, or a system clock -> 400.
+//   POST /_ddblab/ttl/sweep  -> {"deleted": N}
+//   GET  /_ddblab/ttl        -> {"now": ..., "delay": "<model>", "tables":
+//                            {"<name>": {"waiting": N, "next_due": <epoch
+//                            seconds>|null}}} for every table with TTL on
+//
+// Thread-safety: the routes may run concurrently with DynamoDB calls; clock
+// moves are serialised by the ManualClock.
+#pragma once
+
+#include "emulator/api/emulator.h"
+#include "emulator/api/result.h"
+#include "emulator/server/cli.h"
+#include "emulator/server/protocol.h"
+#include "emulator/server/serve.h"
+
+namespace ddblab::server {
+
+// Checks the clock/TTL flags of `config` (a bad value is an Error whose
+// message names the flag) and wraps `hooks`: the engine opens with the
+// chosen clock and TTL options, and the routes above are registered.
+Status AddTtlControl(const ServeConfig& config, ServeHooks& hooks);
+
+// Registers the routes for `emulator` (which must outlive `protocol`'s use).
+Status AddTtlRoutes(Emulator& emulator, Protocol& protocol);
+
+}  // namespace ddblab::server
