@@ -27,7 +27,25 @@ Result<ExistingItem> ExistingItem::Read(storage::ItemStore& store,
   return ExistingItem(std::move(*stored));
 }
 
+ExistingItem ExistingItem::Deferred(storage::ItemStore& store,
+                                   const Table& table, const PrimaryKey& key) {
+  ExistingItem out;
+  out.deferred_store_ = &store;
+  out.table_id_ = table.id;
+  out.key_ = key;
+  return out;
+}
+
+Status ExistingItem::Resolve() {
+  if (deferred_store_ == nullptr) return OkStatus();
+  DDBLAB_ASSIGN_OR_RETURN(
+      stored_, deferred_store_->Get(table_id_, key_.pk, key_.sk));
+  deferred_store_ = nullptr;
+  return OkStatus();
+}
+
 Result<const value::Item*> ExistingItem::Get() {
+  DDBLAB_RETURN_IF_ERROR(Resolve());
   if (!stored_) return static_cast<const value::Item*>(nullptr);
   if (!decoded_) {
     DDBLAB_ASSIGN_OR_RETURN(value::Item item,
@@ -65,8 +83,8 @@ Status WriteBatch::Commit() {
     deltas_.clear();
     return status;
   }
-  for (auto& [name, delta] : deltas_) {
-    Catalog::Entry* entry = impl_.catalog().Find(name);
+  for (const Delta& delta : deltas_) {
+    Catalog::Entry* entry = impl_.catalog().Find(delta.name);
     if (entry == nullptr) continue;
     entry->stats.item_count += delta.count;
     entry->stats.size_bytes += delta.bytes;
@@ -80,32 +98,70 @@ Status WriteBatch::Commit() {
   return OkStatus();
 }
 
+WriteBatch::Delta& WriteBatch::DeltaFor(const Table& table) {
+  for (Delta& d : deltas_) {
+    if (d.table == &table) return d;
+  }
+  for (Delta& d : deltas_) {
+    if (d.name == table.name) return d;
+  }
+  Delta d;
+  d.table = &table;
+  d.name = table.name;
+  deltas_.push_back(std::move(d));
+  return deltas_.back();
+}
+
+bool WriteBatch::AnySinkWants(const Table& table) const {
+  for (const auto& sink : impl_.sinks()) {
+    if (sink->Wants(table)) return true;
+  }
+  return false;
+}
+
 Result<Consumed> WriteBatch::Apply(const Table& table, const PrimaryKey& key,
                                    ExistingItem& old,
                                    const value::Item* new_item,
                                    ChangeEvent::Origin origin) {
   if (!txn_) return Error::Internal("WriteBatch not begun");
+  const bool wanted = AnySinkWants(table);
   Consumed used;
-  if (new_item == nullptr && !old.exists()) {
-    used.table = 1;  // deleting a missing item: 1 WCU, nothing written
-    return used;
-  }
-
   std::string new_bytes;
   int64_t new_size = 0;
   if (new_item != nullptr) {
     new_bytes = value::SerializeItem(*new_item);
     new_size = static_cast<int64_t>(value::ItemSize(*new_item));
-    DDBLAB_RETURN_IF_ERROR(
-        txn_->PutItem(table.id, key.pk, key.sk, new_bytes, new_size));
-  } else {
-    DDBLAB_RETURN_IF_ERROR(txn_->DeleteItem(table.id, key.pk, key.sk));
+  }
+
+  bool written = false;
+  if (!old.resolved()) {
+    if (new_item != nullptr && table.indexes.empty() && !wanted) {
+      // Nobody needs the old item unless there is one: insert first.
+      DDBLAB_ASSIGN_OR_RETURN(
+          bool inserted, txn_->InsertItemIfAbsent(table.id, key.pk, key.sk,
+                                                  new_bytes, new_size));
+      if (inserted) {
+        old = ExistingItem();
+        written = true;
+      }
+    }
+    DDBLAB_RETURN_IF_ERROR(old.Resolve());
+  }
+  if (new_item == nullptr && !old.exists()) {
+    used.table = 1;  // deleting a missing item: 1 WCU, nothing written
+    return used;
+  }
+  if (!written) {
+    if (new_item != nullptr) {
+      DDBLAB_RETURN_IF_ERROR(
+          txn_->PutItem(table.id, key.pk, key.sk, new_bytes, new_size));
+    } else {
+      DDBLAB_RETURN_IF_ERROR(txn_->DeleteItem(table.id, key.pk, key.sk));
+    }
   }
   used.table = WriteUnits(std::max(old.size(), new_size));
 
-  auto it = deltas_.find(table.name);
-  if (it == deltas_.end()) it = deltas_.emplace(table.name, Delta{}).first;
-  Delta& delta = it->second;
+  Delta& delta = DeltaFor(table);
   delta.count += (new_item != nullptr ? 1 : 0) - (old.exists() ? 1 : 0);
   delta.bytes += new_size - old.size();
 
@@ -153,19 +209,14 @@ Result<Consumed> WriteBatch::Apply(const Table& table, const PrimaryKey& key,
     }
   }
 
-  const auto& sinks = impl_.sinks();
-  if (!sinks.empty()) {
-    bool wanted = false;
-    for (const auto& sink : sinks) wanted = wanted || sink->Wants(table);
-    if (wanted) {
-      DDBLAB_ASSIGN_OR_RETURN(const value::Item* old_item, old.Get());
-      value::Item keys =
-          TableKeyOf(table, new_item != nullptr ? *new_item : *old_item);
-      ChangeEvent event{table, keys, old_item, new_item, origin, impl_.Now()};
-      for (const auto& sink : sinks) {
-        if (!sink->Wants(table)) continue;
-        DDBLAB_RETURN_IF_ERROR(sink->OnChange(event, *txn_));
-      }
+  if (wanted) {
+    DDBLAB_ASSIGN_OR_RETURN(const value::Item* old_item, old.Get());
+    value::Item keys =
+        TableKeyOf(table, new_item != nullptr ? *new_item : *old_item);
+    ChangeEvent event{table, keys, old_item, new_item, origin, impl_.Now()};
+    for (const auto& sink : impl_.sinks()) {
+      if (!sink->Wants(table)) continue;
+      DDBLAB_RETURN_IF_ERROR(sink->OnChange(event, *txn_));
     }
   }
   return used;

@@ -40,6 +40,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "emulator/api/result.h"
 #include "emulator/engine/capacity.h"
@@ -55,6 +56,14 @@ class EmulatorImpl;
 
 // The stored state of one item, read before a write or for a GetItem.
 // Decoding is lazy: paths that only need existence and size never decode.
+//
+// A Deferred ExistingItem does not read the store until needed: Resolve(),
+// Get() or WriteBatch::Apply read it (engine lock held). A write that only
+// replaces the item (no condition, no indexes, no interested sink) then
+// skips the read entirely: Apply inserts first and reads the old item only
+// if one is there. After Apply the object always describes the OLD state.
+// exists()/size()/bytes() require a resolved object (they answer "absent"
+// for an unresolved one).
 class ExistingItem {
  public:
   ExistingItem() = default;  // "no such item"
@@ -64,19 +73,30 @@ class ExistingItem {
 
   static Result<ExistingItem> Read(storage::ItemStore& store,
                                    const Table& table, const PrimaryKey& key);
+  static ExistingItem Deferred(storage::ItemStore& store, const Table& table,
+                               const PrimaryKey& key);
+
+  // Reads a deferred item; no-op for a resolved one.
+  Status Resolve();
+  bool resolved() const { return deferred_store_ == nullptr; }
 
   bool exists() const { return stored_.has_value(); }
   int64_t size() const { return stored_ ? stored_->size : 0; }
   std::string_view bytes() const {
     return stored_ ? std::string_view(stored_->bytes) : std::string_view();
   }
-  // The decoded item, or null if it does not exist. Corrupt bytes give an
-  // InternalServerError.
+  // The decoded item, or null if it does not exist (resolving a deferred
+  // item first). Corrupt bytes give an InternalServerError.
   Result<const value::Item*> Get();
 
  private:
+  friend class WriteBatch;
   std::optional<storage::StoredItem> stored_;
   std::optional<value::Item> decoded_;
+  // Set while deferred.
+  storage::ItemStore* deferred_store_ = nullptr;
+  int64_t table_id_ = 0;
+  PrimaryKey key_;
 };
 
 class WriteBatch {
@@ -108,14 +128,18 @@ class WriteBatch {
 
  private:
   struct Delta {
+    const Table* table = nullptr;  // identity only (never dereferenced)
+    std::string name;
     int64_t count = 0;
     int64_t bytes = 0;
     std::map<int64_t, IndexStats> indexes;
   };
+  Delta& DeltaFor(const Table& table);
+  bool AnySinkWants(const Table& table) const;
 
   EmulatorImpl& impl_;
   std::unique_ptr<storage::WriteTransaction> txn_;
-  std::map<std::string, Delta, std::less<>> deltas_;  // by table name
+  std::vector<Delta> deltas_;  // one per table written
 };
 
 // One change in its own WriteBatch (engine lock held).

@@ -103,7 +103,8 @@ Result<Json> PutItem(EmulatorImpl &impl, const Json &request) {
     DDBLAB_ASSIGN_OR_RETURN(PrimaryKey key,
                             ValidateItemForWrite(*table, r.item));
     DDBLAB_RETURN_IF_ERROR(CheckExpressionKeys(r.expr, *table));
-    DDBLAB_ASSIGN_OR_RETURN(old, ExistingItem::Read(impl.store(), *table, key));
+    // Deferred: read only if the condition or the write path needs it.
+    old = ExistingItem::Deferred(impl.store(), *table, key);
     if (r.expr.condition) {
       DDBLAB_ASSIGN_OR_RETURN(const value::Item *old_item, old.Get());
       DDBLAB_RETURN_IF_ERROR(CheckCondition(r.expr.condition, old_item,

@@ -12,10 +12,10 @@
 // LastEvaluatedKey holds the table keys, plus the index keys on an index.
 //
 // Parallel scan segments are ranges of a stable 64-bit hash (FNV-1a, then
-// MurmurHash3's finalizer) of the
-// encoded partition key (the index partition key on an index), so every
-// item of a partition falls in one segment and the segments of one
-// TotalSegments are disjoint and cover the table.
+// MurmurHash3's finalizer) of the encoded partition key (the index
+// partition key on an index), so every item of a partition falls in one
+// segment and the segments of one TotalSegments are disjoint and cover the
+// table.
 //
 // Capacity: ceil(bytes read / 4 KB) units (at least 1), halved for eventually
 // consistent reads, charged to the index read (or the table); rows an LSI

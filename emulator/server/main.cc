@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "emulator/server/cli.h"
+#include "emulator/server/control_streams.h"
 #include "emulator/server/control_ttl.h"
 #include "emulator/server/emulator_handler.h"
 #include "emulator/server/serve.h"
@@ -30,6 +31,10 @@ int main(int argc, char** argv) {
   hooks.open = &EmulatorHandler::Open;
   if (auto ttl = AddTtlControl(command->serve, hooks); !ttl.ok()) {
     std::cerr << "ddblab: " << ttl.error().message << "\n";
+    return 2;
+  }
+  if (auto streams = AddStreamsControl(hooks); !streams.ok()) {
+    std::cerr << "ddblab: " << streams.error().message << "\n";
     return 2;
   }
   return RunServe(command->serve, hooks, std::cout, std::cerr);

@@ -103,6 +103,13 @@ class WriteTransaction {
   virtual Status PutItem(int64_t table_id, std::string_view pk,
                          std::string_view sk, std::string_view item,
                          int64_t size) = 0;
+  // Inserts only if no item has this key: true if inserted, false if an item
+  // exists (left unchanged).
+  virtual Result<bool> InsertItemIfAbsent(int64_t table_id,
+                                          std::string_view pk,
+                                          std::string_view sk,
+                                          std::string_view item,
+                                          int64_t size) = 0;
   virtual Status DeleteItem(int64_t table_id, std::string_view pk,
                             std::string_view sk) = 0;
   virtual Status PutIndexEntry(int64_t table_id, int64_t index_id,

@@ -33,6 +33,17 @@ class SqliteWriteTransaction final : public WriteTransaction {
     return stmt.Run();
   }
 
+  Result<bool> InsertItemIfAbsent(int64_t table_id, std::string_view pk,
+                                  std::string_view sk, std::string_view item,
+                                  int64_t size) override {
+    DDBLAB_ASSIGN_OR_RETURN(ScopedStatement stmt,
+                            db().Use(store_->slots_.insert_item));
+    stmt.BindInt(1, table_id).BindBlob(2, pk).BindBlob(3, sk).BindInt(4, size);
+    stmt.BindBlob(5, item);
+    DDBLAB_RETURN_IF_ERROR(stmt.Run());
+    return db().Changes() == 1;
+  }
+
   Status DeleteItem(int64_t table_id, std::string_view pk,
                     std::string_view sk) override {
     DDBLAB_ASSIGN_OR_RETURN(ScopedStatement stmt,
@@ -160,6 +171,9 @@ Status SqliteItemStore::PrepareSlots() {
        "SELECT item, size FROM items WHERE table_id=?1 AND pk=?2 AND sk=?3"},
       {&slots_.put_item,
        "INSERT OR REPLACE INTO items(table_id, pk, sk, size, item) "
+       "VALUES(?1, ?2, ?3, ?4, ?5)"},
+      {&slots_.insert_item,
+       "INSERT OR IGNORE INTO items(table_id, pk, sk, size, item) "
        "VALUES(?1, ?2, ?3, ?4, ?5)"},
       {&slots_.delete_item,
        "DELETE FROM items WHERE table_id=?1 AND pk=?2 AND sk=?3"},

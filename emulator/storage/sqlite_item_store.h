@@ -35,6 +35,7 @@ class SqliteItemStore final : public ItemStore {
   struct Slots {
     Database::Slot* get_item = nullptr;
     Database::Slot* put_item = nullptr;
+    Database::Slot* insert_item = nullptr;
     Database::Slot* delete_item = nullptr;
     Database::Slot* put_entry = nullptr;
     Database::Slot* delete_entry = nullptr;

@@ -416,8 +416,8 @@ class BatchWriteTtlTest : public TtlEngineTest {};
 TEST_F(BatchWriteTtlTest, QueueFollowsBatchWrites) {
   CreateTtlTable("ttl");
   auto item = [](const std::string& pk, int64_t exp) {
-    return Json{{"PutRequest",
-                 {{"Item", {{"pk", {{"S", pk}}}, {"exp", N(exp)}}}}}}};
+    Json i = {{"pk", {{"S", pk}}}, {"exp", {{"N", std::to_string(exp)}}}};
+    return Json{{"PutRequest", {{"Item", i}}}};
   };
   Ok("BatchWriteItem",
      {{"RequestItems",

@@ -856,5 +856,34 @@ TEST_F(QueryTest, LegacyParameters) {
                "parameter type does not match schema type"));
 }
 
+TEST_F(QueryTest, BackfillingIndexCannotBeRead) {
+  Options options;
+  options.table_status_delay = std::chrono::seconds(10);
+  Open(options);
+  CreateTable("bftab", "pk");
+  clock_->Advance(std::chrono::seconds(11));
+  Put("bftab", {{"pk", S("a")}, {"g", S("G")}});
+  Ok("UpdateTable",
+     {{"TableName", "bftab"},
+      {"AttributeDefinitions",
+       {{{"AttributeName", "g"}, {"AttributeType", "S"}}}},
+      {"GlobalSecondaryIndexUpdates",
+       {{{"Create",
+          {{"IndexName", "byg"},
+           {"KeySchema", {{{"AttributeName", "g"}, {"KeyType", "HASH"}}}},
+           {"Projection", {{"ProjectionType", "ALL"}}}}}}}}});
+  Json q{{"TableName", "bftab"},
+         {"IndexName", "byg"},
+         {"KeyConditionExpression", "g = :g"},
+         {"ExpressionAttributeValues", {{":g", S("G")}}}};
+  const std::string error =
+      VE("Cannot read from backfilling global secondary index: byg");
+  EXPECT_EQ(FailText("Query", q), error);
+  EXPECT_EQ(FailText("Scan", {{"TableName", "bftab"}, {"IndexName", "byg"}}),
+            error);
+  clock_->Advance(std::chrono::seconds(11));
+  EXPECT_EQ(Ok("Query", q)["Items"], (Json{{{"pk", S("a")}, {"g", S("G")}}}));
+}
+
 }  // namespace
 }  // namespace ddblab::engine::testing

@@ -1,0 +1,81 @@
+#include "emulator/server/control_streams.h"
+
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+
+#include "emulator/engine/stream_sink.h"
+#include "emulator/server/emulator_handler.h"
+
+namespace ddblab::server {
+namespace {
+
+using Json = nlohmann::json;
+
+WireResponse JsonResponse(int status, const Json& body) {
+  WireResponse response;
+  response.status = status;
+  response.content_type = "application/json";
+  response.body = body.dump();
+  return response;
+}
+
+WireResponse ErrorResponse(const Error& error) {
+  return JsonResponse(400, Json{{"type", std::string(error.Name())},
+                                {"message", error.message}});
+}
+
+WireResponse Split(Emulator& emulator, const WireRequest& request) {
+  Json body = Json::parse(request.body, nullptr, /*allow_exceptions=*/false);
+  if (body.is_discarded() || !body.is_object()) {
+    return ErrorResponse(Error::Validation("the body must be a JSON object"));
+  }
+  for (const auto& [key, value] : body.items()) {
+    if (key != "TableName" && key != "ShardId") {
+      return ErrorResponse(Error::Validation("unknown field \"" + key +
+                                             "\": expected \"TableName\" and "
+                                             "optionally \"ShardId\""));
+    }
+  }
+  auto table = body.find("TableName");
+  if (table == body.end() || !table->is_string()) {
+    return ErrorResponse(
+        Error::Validation("\"TableName\" (a string) is required"));
+  }
+  std::optional<std::string> shard;
+  if (auto it = body.find("ShardId"); it != body.end()) {
+    if (!it->is_string()) {
+      return ErrorResponse(Error::Validation("\"ShardId\" must be a string"));
+    }
+    shard = it->get<std::string>();
+  }
+  Result<streams::SplitResult> split = engine::SplitStreamShards(
+      emulator.impl(), table->get<std::string>(), shard);
+  if (!split.ok()) return ErrorResponse(split.error());
+  return JsonResponse(
+      200, Json{{"closed", split->closed}, {"created", split->created}});
+}
+
+}  // namespace
+
+Status AddStreamsRoutes(Emulator& emulator, Protocol& protocol) {
+  return protocol.AddRoute(
+      "POST", "/_ddblab/streams/split",
+      [&emulator](const WireRequest& r) { return Split(emulator, r); });
+}
+
+Status AddStreamsControl(ServeHooks& hooks) {
+  auto add_routes = hooks.add_routes;
+  hooks.add_routes = [add_routes](RequestHandler& handler,
+                                  Protocol& protocol) -> Status {
+    if (add_routes) DDBLAB_RETURN_IF_ERROR(add_routes(handler, protocol));
+    auto* engine = dynamic_cast<EmulatorHandler*>(&handler);
+    if (engine == nullptr) {
+      return Error::Internal("the streams control route needs the engine");
+    }
+    return AddStreamsRoutes(engine->emulator(), protocol);
+  };
+  return OkStatus();
+}
+
+}  // namespace ddblab::server

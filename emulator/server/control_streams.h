@@ -1,0 +1,31 @@
+// emulator/server/control_streams.h: `ddblab serve` DynamoDB Streams
+// controls.
+//
+// Control endpoint (JSON bodies):
+//   POST /_ddblab/streams/split  {"TableName": "<name or ARN>",
+//                                 "ShardId": "<open shard>"  (optional)}
+//        -> 200 {"closed": ["shardId-..."], "created": ["shardId-...", ...]}
+//        Splits that open shard of the table's enabled stream, or every open
+//        shard, into two children each (ParentShardId = the closed shard).
+//        Errors: 400 {"type": "<DynamoDB error name>", "message": "..."}
+//        (unknown table or shard: ResourceNotFoundException; no enabled
+//        stream, closed shard, bad body: ValidationException).
+//
+// Thread-safety: the route may run concurrently with DynamoDB calls; it
+// takes the engine lock.
+#pragma once
+
+#include "emulator/api/emulator.h"
+#include "emulator/api/result.h"
+#include "emulator/server/protocol.h"
+#include "emulator/server/serve.h"
+
+namespace ddblab::server {
+
+// Wraps `hooks` so that the route above is registered for the engine.
+Status AddStreamsControl(ServeHooks& hooks);
+
+// Registers the route for `emulator` (which must outlive `protocol`'s use).
+Status AddStreamsRoutes(Emulator& emulator, Protocol& protocol);
+
+}  // namespace ddblab::server
