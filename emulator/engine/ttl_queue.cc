@@ -32,6 +32,9 @@ constexpr std::string_view kDue =
     "SELECT table_id, pk, sk, due FROM ttl_queue WHERE due <= ?1 "
     "ORDER BY due, table_id, pk, sk LIMIT ?2";
 constexpr std::string_view kMin = "SELECT MIN(due) FROM ttl_queue";
+// A range on the due index (whose key is due, table_id, pk, sk).
+constexpr std::string_view kRemoveThrough =
+    "DELETE FROM ttl_queue WHERE (due, table_id, pk, sk) <= (?1, ?2, ?3, ?4)";
 
 const value::AttributeValue* NumberAttr(const value::Item* item,
                                         const std::string& name) {
@@ -69,6 +72,7 @@ Result<std::shared_ptr<TtlQueue>> TtlQueue::Open(storage::Database& db) {
   DDBLAB_ASSIGN_OR_RETURN(queue->remove_, db.GetSlot(kRemove));
   DDBLAB_ASSIGN_OR_RETURN(queue->due_, db.GetSlot(kDue));
   DDBLAB_ASSIGN_OR_RETURN(queue->min_, db.GetSlot(kMin));
+  DDBLAB_ASSIGN_OR_RETURN(queue->remove_through_, db.GetSlot(kRemoveThrough));
   DDBLAB_RETURN_IF_ERROR(queue->RefreshEarliest());
   return queue;
 }
@@ -101,6 +105,16 @@ Status TtlQueue::ClearTable(int64_t table_id) {
       storage::ScopedStatement stmt,
       db_.Prepare("DELETE FROM ttl_queue WHERE table_id=?1"));
   stmt.BindInt(1, table_id);
+  return stmt.Run();
+}
+
+Status TtlQueue::RemoveThrough(const TtlQueueRow& last) {
+  DDBLAB_ASSIGN_OR_RETURN(storage::ScopedStatement stmt,
+                          db_.Use(remove_through_));
+  stmt.BindInt(1, last.due)
+      .BindInt(2, last.table_id)
+      .BindBlob(3, last.pk)
+      .BindBlob(4, last.sk);
   return stmt.Run();
 }
 
@@ -161,6 +175,8 @@ Status TtlQueue::RefreshEarliest() {
 Status TtlQueueSink::OnChange(const ChangeEvent& event,
                               storage::WriteTransaction& txn) {
   (void)txn;  // the queue writes on the same connection (store.database())
+  // The sweeper removes the rows of the items it deletes.
+  if (event.origin == ChangeEvent::Origin::kTtl) return OkStatus();
   const Table& table = event.table;
   const std::string& attr = table.ttl.attribute;
   const value::AttributeValue* before = NumberAttr(event.old_image, attr);

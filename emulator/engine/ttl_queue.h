@@ -12,9 +12,10 @@
 // TtlQueueSink (a ChangeSink, see change_event.h) maintains the rows in the
 // transaction of each write: a write that sets or changes the TTL value adds
 // or replaces the row, one that removes it (or deletes the item) removes the
-// row. Enabling TTL enqueues the table's existing items (one pass, in the
-// UpdateTimeToLive transaction); disabling TTL or dropping the table clears
-// its rows.
+// row — except TTL deletions (Origin::kTtl): the sweeper removes the rows of
+// its batch itself, in one range delete. Enabling TTL enqueues the table's
+// existing items (one pass, in the UpdateTimeToLive transaction); disabling TTL
+// or dropping the table clears its rows.
 //
 // TtlQueue also keeps an in-memory hint of the earliest due time, so that
 // "is anything due?" costs one atomic load: every Put lowers it, and
@@ -69,6 +70,9 @@ class TtlQueue {
              int64_t due);
   Status Remove(int64_t table_id, std::string_view pk, std::string_view sk);
   Status ClearTable(int64_t table_id);
+  // Removes every row up to and including `last` in Due() order: after a
+  // sweep batch, the rows it took (one range delete on the due index).
+  Status RemoveThrough(const TtlQueueRow& last);
 
   // Rows with due <= now_s, earliest first (then by table, key), at most
   // `limit`.
@@ -94,6 +98,7 @@ class TtlQueue {
   storage::Database::Slot* remove_ = nullptr;
   storage::Database::Slot* due_ = nullptr;
   storage::Database::Slot* min_ = nullptr;
+  storage::Database::Slot* remove_through_ = nullptr;
   std::atomic<int64_t> earliest_{kEmpty};
 };
 

@@ -93,6 +93,9 @@ Result<int64_t> TtlSweeper::SweepBatch(bool* more) {
 
   WriteBatch batch(impl_);
   DDBLAB_RETURN_IF_ERROR(batch.Begin());
+  // The batch's rows go in one range delete; items whose TTL moved are put
+  // back with their new due time (always later than now, so outside it).
+  DDBLAB_RETURN_IF_ERROR(queue_->RemoveThrough(rows.back()));
   int64_t deleted = 0;
   for (const TtlQueueRow& row : rows) {
     auto it = tables.find(row.table_id);
@@ -100,16 +103,12 @@ Result<int64_t> TtlSweeper::SweepBatch(bool* more) {
     if (table == nullptr || !table->ttl.enabled ||
         table->status == TableStatus::kCreating ||
         table->status == TableStatus::kDeleting) {
-      DDBLAB_RETURN_IF_ERROR(queue_->Remove(row.table_id, row.pk, row.sk));
       continue;
     }
     PrimaryKey key{row.pk, row.sk};
     DDBLAB_ASSIGN_OR_RETURN(ExistingItem old,
                             ExistingItem::Read(impl_.store(), *table, key));
-    if (!old.exists()) {
-      DDBLAB_RETURN_IF_ERROR(queue_->Remove(row.table_id, row.pk, row.sk));
-      continue;
-    }
+    if (!old.exists()) continue;
     // Re-check the item as it is now: its TTL value decides, not the row.
     DDBLAB_ASSIGN_OR_RETURN(const value::Item* item, old.Get());
     std::optional<int64_t> expiry = TtlExpiry(*item, table->ttl.attribute);
@@ -118,8 +117,6 @@ Result<int64_t> TtlSweeper::SweepBatch(bool* more) {
           schedule_.DueOf(*table, row.pk, row.sk, *item, now_s);
       if (due) {
         DDBLAB_RETURN_IF_ERROR(queue_->Put(row.table_id, row.pk, row.sk, *due));
-      } else {
-        DDBLAB_RETURN_IF_ERROR(queue_->Remove(row.table_id, row.pk, row.sk));
       }
       continue;
     }
@@ -128,7 +125,7 @@ Result<int64_t> TtlSweeper::SweepBatch(bool* more) {
       DDBLAB_RETURN_IF_ERROR(queue_->Put(row.table_id, row.pk, row.sk, due));
       continue;
     }
-    // The system delete; the sink removes the queue row.
+    // The system delete, through the one write path.
     DDBLAB_ASSIGN_OR_RETURN(
         Consumed used,
         batch.Apply(*table, key, old, nullptr, ChangeEvent::Origin::kTtl));
