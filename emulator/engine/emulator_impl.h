@@ -81,9 +81,9 @@ class EmulatorImpl {
   // JSON. Returning true leaves that request unprocessed: it is not applied
   // (not read) and comes back in UnprocessedItems (UnprocessedKeys). Null,
   // the default, processes everything. Set it before concurrent use.
-  using BatchUnprocessedHook = std::function<bool(
-      std::string_view operation, std::string_view table,
-      const nlohmann::json& request)>;
+  using BatchUnprocessedHook =
+      std::function<bool(std::string_view operation, std::string_view table,
+                         const nlohmann::json& request)>;
   void SetBatchUnprocessedHook(BatchUnprocessedHook hook) {
     batch_unprocessed_hook_ = std::move(hook);
   }

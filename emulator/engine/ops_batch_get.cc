@@ -277,7 +277,8 @@ Result<Json> BatchGetItem(EmulatorImpl& impl, const Json& request) {
       items.push_back(value::EncodeItem(out));
     }
     responses[t.name] = std::move(items);
-    if (!left.empty()) unprocessed[t.name] = UnprocessedEntry(t, std::move(left));
+    if (!left.empty())
+      unprocessed[t.name] = UnprocessedEntry(t, std::move(left));
     consumed.push_back(std::move(used));
   }
   Json out = {{"Responses", std::move(responses)},

@@ -59,7 +59,7 @@ constexpr char kRequestListShape[] =
 
 struct WriteOp {
   bool put = false;
-  value::Item item;  // put: the item; delete: the key
+  value::Item item;            // put: the item; delete: the key
   const Json* json = nullptr;  // the WriteRequest as given (fault hook)
 };
 
@@ -162,7 +162,8 @@ Result<BatchWriteRequest> ParseBatchWrite(const Json& request) {
   DDBLAB_RETURN_IF_ERROR(p.Finish());
 
   int64_t total = 0;
-  for (const RawTable& raw : raws) total += static_cast<int64_t>(raw.ops.size());
+  for (const RawTable& raw : raws)
+    total += static_cast<int64_t>(raw.ops.size());
   if (total > kMaxBatchWriteRequests) {
     return Error::Validation(
         "Too many items requested for the BatchWriteItem call");
@@ -269,10 +270,9 @@ Result<Outcome> Execute(EmulatorImpl& impl, const BatchWriteRequest& r) {
     for (size_t k = 0; k < out.planned[i].size(); ++k) {
       const Planned& p = out.planned[i][k];
       if (p.unprocessed) continue;
-      DDBLAB_ASSIGN_OR_RETURN(
-          Consumed used,
-          batch.Apply(*out.tables[i], p.key, olds[i][k],
-                      p.op->put ? &p.op->item : nullptr));
+      DDBLAB_ASSIGN_OR_RETURN(Consumed used,
+                              batch.Apply(*out.tables[i], p.key, olds[i][k],
+                                          p.op->put ? &p.op->item : nullptr));
       out.consumed[i] += used;
     }
   }

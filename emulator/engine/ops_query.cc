@@ -109,7 +109,11 @@ Result<std::vector<KeyTerm>> LegacyTerms(const Json& key_conditions) {
   for (const auto& [attr, cond] : key_conditions.items()) {
     KeyTerm t;
     t.attr = attr;
-    const std::string op = cond.value("ComparisonOperator", "");
+    if (!cond.is_object()) continue;  // rejected by ConvertKeyConditions
+    auto op_json = cond.find("ComparisonOperator");
+    const std::string op = op_json != cond.end() && op_json->is_string()
+                               ? op_json->get<std::string>()
+                               : std::string();
     if (op == "EQ") t.op = expr::RangeOp::kEq;
     if (op == "LT") t.op = expr::RangeOp::kLt;
     if (op == "LE") t.op = expr::RangeOp::kLe;

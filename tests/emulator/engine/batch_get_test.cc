@@ -38,9 +38,8 @@ TEST_F(BatchGetTest, ReturnsExistingItemsAndOmitsMissingOnes) {
   Put("hash", {{"pk", S("a")}, {"x", N("1")}});
   Put("hash", {{"pk", S("c")}, {"x", N("3")}});
   Put("range", {{"pk", S("a")}, {"sk", S("1")}, {"y", S("z")}});
-  Json out = BatchGet(
-      {{"hash", {{"Keys", {Key("a"), Key("b"), Key("c")}}}},
-       {"range", {{"Keys", {Key("a", "1"), Key("a", "2")}}}}});
+  Json out = BatchGet({{"hash", {{"Keys", {Key("a"), Key("b"), Key("c")}}}},
+                       {"range", {{"Keys", {Key("a", "1"), Key("a", "2")}}}}});
   EXPECT_EQ(out, Json::parse(R"({
     "Responses": {
       "hash": [{"pk": {"S": "a"}, "x": {"N": "1"}},
@@ -48,8 +47,9 @@ TEST_F(BatchGetTest, ReturnsExistingItemsAndOmitsMissingOnes) {
       "range": [{"pk": {"S": "a"}, "sk": {"S": "1"}, "y": {"S": "z"}}]},
     "UnprocessedKeys": {}})"));
   // A table none of whose keys exist still has its (empty) entry.
-  EXPECT_EQ(BatchGet({{"hash", {{"Keys", {Key("zz")}}}}}),
-            Json::parse(R"({"Responses": {"hash": []}, "UnprocessedKeys": {}})"));
+  EXPECT_EQ(
+      BatchGet({{"hash", {{"Keys", {Key("zz")}}}}}),
+      Json::parse(R"({"Responses": {"hash": []}, "UnprocessedKeys": {}})"));
 }
 
 TEST_F(BatchGetTest, TableByArnEchoesTheArn) {
@@ -66,7 +66,9 @@ TEST_F(BatchGetTest, TableByArnEchoesTheArn) {
 TEST_F(BatchGetTest, ProjectionsPerTable) {
   MakeTable("one");
   MakeTable("two");
-  Json item = {{"pk", S("a")}, {"b", N("2")}, {"c", S("c")},
+  Json item = {{"pk", S("a")},
+               {"b", N("2")},
+               {"c", S("c")},
                {"m", M({{"x", S("1")}, {"y", S("2")}})}};
   Put("one", item);
   Put("two", item);
@@ -154,12 +156,11 @@ TEST_F(BatchGetTest, ResponseLimitSpansTablesAndCountsProjectedSize) {
   MakeTable("tbb");
   for (int i = 0; i < 40; ++i) Put("tba", SizedItem(KeyName(i), 307200));
   for (int i = 40; i < 100; ++i) Put("tbb", SizedItem(KeyName(i), 307200));
-  Json out = BatchGet({{"tba", {{"Keys", Keys(0, 40)}}},
-                       {"tbb", {{"Keys", Keys(40, 60)}}}});
+  Json out = BatchGet(
+      {{"tba", {{"Keys", Keys(0, 40)}}}, {"tbb", {{"Keys", Keys(40, 60)}}}});
   EXPECT_EQ(out["Responses"]["tba"].size(), 40u);
   EXPECT_EQ(out["Responses"]["tbb"].size(), 12u);
-  EXPECT_EQ(out["UnprocessedKeys"],
-            Json({{"tbb", {{"Keys", Keys(52, 48)}}}}));
+  EXPECT_EQ(out["UnprocessedKeys"], Json({{"tbb", {{"Keys", Keys(52, 48)}}}}));
 
   out = BatchGet(
       {{"tba", {{"Keys", Keys(0, 40)}, {"ProjectionExpression", "pk"}}},
@@ -222,22 +223,25 @@ TEST_F(BatchGetTest, ShapeErrors) {
                 map_keys +
                 "; Value null at 'requestItems.a.member.keys' failed to "
                 "satisfy constraint: Member must not be null");
-  EXPECT_EQ(BatchGetFail({{"RequestItems", {{"a", {{"Keys", Json::array()}}}}}}),
-            std::string(kVE) +
-                "2 validation errors detected: Value '{a={Keys=[]}}' at "
-                "'requestItems' " +
-                map_keys +
-                "; Value '[]' at 'requestItems.a.member.keys' failed to "
-                "satisfy constraint: Member must have length greater than or "
-                "equal to 1");
-  EXPECT_EQ(BatchGetFail({{"RequestItems",
-                           {{"abc", {{"Keys", {Key("a")}},
-                                     {"AttributesToGet", Json::array()}}}}}}),
-            std::string(kVE) +
-                "1 validation error detected: Value '[]' at "
-                "'requestItems.abc.member.attributesToGet' failed to satisfy "
-                "constraint: Member must have length greater than or equal to "
-                "1");
+  EXPECT_EQ(
+      BatchGetFail({{"RequestItems", {{"a", {{"Keys", Json::array()}}}}}}),
+      std::string(kVE) +
+          "2 validation errors detected: Value '{a={Keys=[]}}' at "
+          "'requestItems' " +
+          map_keys +
+          "; Value '[]' at 'requestItems.a.member.keys' failed to "
+          "satisfy constraint: Member must have length greater than or "
+          "equal to 1");
+  EXPECT_EQ(
+      BatchGetFail(
+          {{"RequestItems",
+            {{"abc",
+              {{"Keys", {Key("a")}}, {"AttributesToGet", Json::array()}}}}}}),
+      std::string(kVE) +
+          "1 validation error detected: Value '[]' at "
+          "'requestItems.abc.member.attributesToGet' failed to satisfy "
+          "constraint: Member must have length greater than or equal to "
+          "1");
 }
 
 TEST_F(BatchGetTest, SerializationErrors) {
@@ -246,16 +250,19 @@ TEST_F(BatchGetTest, SerializationErrors) {
   EXPECT_EQ(BatchGetFail({{"RequestItems", {{"abc", {{"Keys", "x"}}}}}}),
             "SerializationException: Unexpected field type");
   EXPECT_EQ(
-      BatchGetFail({{"RequestItems",
-                     {{"abc", {{"Keys", {Key("a")}}, {"ConsistentRead", 1}}}}}}),
+      BatchGetFail(
+          {{"RequestItems",
+            {{"abc", {{"Keys", {Key("a")}}, {"ConsistentRead", 1}}}}}}),
       "SerializationException: NUMBER_VALUE cannot be converted to Boolean");
-  EXPECT_EQ(BatchGetFail({{"RequestItems", {{"abc", {{"Keys", {{{"a", 1}}}}}}}}}),
-            "SerializationException: Unexpected value type in payload");
+  EXPECT_EQ(
+      BatchGetFail({{"RequestItems", {{"abc", {{"Keys", {{{"a", 1}}}}}}}}}),
+      "SerializationException: Unexpected value type in payload");
 }
 
 TEST_F(BatchGetTest, KeyCountLimits) {
   Json keys = Keys(0, 101);
-  std::string text = BatchGetFail({{"RequestItems", {{"abc", {{"Keys", keys}}}}}});
+  std::string text =
+      BatchGetFail({{"RequestItems", {{"abc", {{"Keys", keys}}}}}});
   EXPECT_EQ(text.rfind(std::string(kVE) +
                            "1 validation error detected: Value '[{pk={S=k00}}, "
                            "{pk={S=k01}}, ",
@@ -267,14 +274,15 @@ TEST_F(BatchGetTest, KeyCountLimits) {
       "Member must have length less than or equal to 100";
   EXPECT_EQ(text.substr(text.size() - tail.size()), tail);
 
-  EXPECT_EQ(BatchGetFail({{"RequestItems",
-                           {{"abc", {{"Keys", Keys(0, 100)}}},
-                            {"abd", {{"Keys", Keys(100, 1)}}}}}}),
-            std::string(kVE) +
-                "Too many items requested for the BatchGetItem call");
+  EXPECT_EQ(
+      BatchGetFail({{"RequestItems",
+                     {{"abc", {{"Keys", Keys(0, 100)}}},
+                      {"abd", {{"Keys", Keys(100, 1)}}}}}}),
+      std::string(kVE) + "Too many items requested for the BatchGetItem call");
   // Exactly 100 keys is fine: then the table must exist.
-  EXPECT_EQ(BatchGetFail({{"RequestItems", {{"abc", {{"Keys", Keys(0, 100)}}}}}}),
-            "ResourceNotFoundException: Requested resource not found");
+  EXPECT_EQ(
+      BatchGetFail({{"RequestItems", {{"abc", {{"Keys", Keys(0, 100)}}}}}}),
+      "ResourceNotFoundException: Requested resource not found");
 }
 
 TEST_F(BatchGetTest, DuplicateKeys) {
@@ -282,16 +290,20 @@ TEST_F(BatchGetTest, DuplicateKeys) {
   MakeNumberTable("num");
   const std::string dup =
       std::string(kVE) + "Provided list of item keys contains duplicates";
-  EXPECT_EQ(BatchGetFail({{"RequestItems",
-                           {{"tbl", {{"Keys", {Key("a"), Key("a"), Key("a")}}}}}}}),
-            dup);
-  EXPECT_EQ(BatchGetFail({{"RequestItems",
-                           {{"tbl", {{"Keys", {Key("a"), Key("b"), Key("a")}}}}}}}),
-            dup);
+  EXPECT_EQ(
+      BatchGetFail({{"RequestItems",
+                     {{"tbl", {{"Keys", {Key("a"), Key("a"), Key("a")}}}}}}}),
+      dup);
+  EXPECT_EQ(
+      BatchGetFail({{"RequestItems",
+                     {{"tbl", {{"Keys", {Key("a"), Key("b"), Key("a")}}}}}}}),
+      dup);
   // Numbers compare by value.
-  EXPECT_EQ(BatchGetFail({{"RequestItems",
-                           {{"num", {{"Keys", {{{"n", N("1")}}, {{"n", N("1.0")}}}}}}}}}),
-            dup);
+  EXPECT_EQ(
+      BatchGetFail(
+          {{"RequestItems",
+            {{"num", {{"Keys", {{{"n", N("1")}}, {{"n", N("1.0")}}}}}}}}}),
+      dup);
   // Found before the table lookup.
   EXPECT_EQ(BatchGetFail({{"RequestItems",
                            {{"nothere", {{"Keys", {Key("a"), Key("a")}}}}}}}),
@@ -310,12 +322,13 @@ TEST_F(BatchGetTest, KeyValueErrors) {
             std::string(kVE) +
                 "Supplied AttributeValue is empty, must contain exactly one "
                 "of the supported datatypes");
-  EXPECT_EQ(BatchGetFail({{"RequestItems",
-                           {{"abc", {{"Keys", {{{"a", N("b")}}}}}}}}}),
+  EXPECT_EQ(BatchGetFail(
+                {{"RequestItems", {{"abc", {{"Keys", {{{"a", N("b")}}}}}}}}}),
             std::string(kVE) +
                 "The parameter cannot be converted to a numeric value: b");
-  EXPECT_EQ(BatchGetFail({{"RequestItems",
-                           {{"abc", {{"Keys", {{{"a", {{"S", "a"}, {"N", "1"}}}}}}}}}}}),
+  EXPECT_EQ(BatchGetFail(
+                {{"RequestItems",
+                  {{"abc", {{"Keys", {{{"a", {{"S", "a"}, {"N", "1"}}}}}}}}}}}),
             std::string(kVE) +
                 "Supplied AttributeValue has more than one datatypes set, "
                 "must contain exactly one of the supported datatypes");
@@ -323,51 +336,58 @@ TEST_F(BatchGetTest, KeyValueErrors) {
 
 TEST_F(BatchGetTest, ExpressionErrors) {
   MakeTable("tbl");
-  EXPECT_EQ(BatchGetFail({{"RequestItems",
-                           {{"abc", {{"Keys", {Key("a")}},
-                                     {"AttributesToGet", {"a", "a"}}}}}}}),
-            std::string(kVE) +
-                "One or more parameter values were invalid: Duplicate value "
-                "in attribute name: a");
+  EXPECT_EQ(
+      BatchGetFail(
+          {{"RequestItems",
+            {{"abc",
+              {{"Keys", {Key("a")}}, {"AttributesToGet", {"a", "a"}}}}}}}),
+      std::string(kVE) +
+          "One or more parameter values were invalid: Duplicate value "
+          "in attribute name: a");
   const std::string mixing =
       std::string(kVE) +
       "Can not use both expression and non-expression parameters in the same "
       "request: Non-expression parameters: {AttributesToGet} Expression "
       "parameters: {ProjectionExpression}";
   EXPECT_EQ(BatchGetFail({{"RequestItems",
-                           {{"abc", {{"Keys", {Key("a")}},
-                                     {"AttributesToGet", {"a"}},
-                                     {"ProjectionExpression", "a"}}}}}}),
+                           {{"abc",
+                             {{"Keys", {Key("a")}},
+                              {"AttributesToGet", {"a"}},
+                              {"ProjectionExpression", "a"}}}}}}),
             mixing);
   // Remembered across tables.
+  EXPECT_EQ(
+      BatchGetFail(
+          {{"RequestItems",
+            {{"abc", {{"Keys", {Key("a")}}, {"AttributesToGet", {"a"}}}},
+             {"abd", {{"Keys", {Key("a")}}, {"ProjectionExpression", "a"}}}}}}),
+      mixing);
   EXPECT_EQ(BatchGetFail({{"RequestItems",
-                           {{"abc", {{"Keys", {Key("a")}},
-                                     {"AttributesToGet", {"a"}}}},
-                            {"abd", {{"Keys", {Key("a")}},
-                                     {"ProjectionExpression", "a"}}}}}}),
-            mixing);
-  EXPECT_EQ(BatchGetFail({{"RequestItems",
-                           {{"abc", {{"Keys", {Key("a")}},
-                                     {"ExpressionAttributeNames",
-                                      {{"#a", "a"}}}}}}}}),
+                           {{"abc",
+                             {{"Keys", {Key("a")}},
+                              {"ExpressionAttributeNames", {{"#a", "a"}}}}}}}}),
             std::string(kVE) +
                 "ExpressionAttributeNames can only be specified when using "
                 "expressions");
-  EXPECT_EQ(BatchGetFail({{"RequestItems",
-                           {{"abc", {{"Keys", {Key("a")}},
-                                     {"ProjectionExpression", "#a"},
-                                     {"ExpressionAttributeNames",
-                                      {{"#a", "a"}, {"#u", "u"}}}}}}}}),
-            std::string(kVE) +
-                "Value provided in ExpressionAttributeNames unused in "
-                "expressions: keys: {#u}");
+  EXPECT_EQ(
+      BatchGetFail(
+          {{"RequestItems",
+            {{"abc",
+              {{"Keys", {Key("a")}},
+               {"ProjectionExpression", "#a"},
+               {"ExpressionAttributeNames", {{"#a", "a"}, {"#u", "u"}}}}}}}}),
+      std::string(kVE) +
+          "Value provided in ExpressionAttributeNames unused in "
+          "expressions: keys: {#u}");
   // Key paths: nested access into a key attribute.
-  EXPECT_EQ(BatchGetFail({{"RequestItems",
-                           {{"tbl", {{"Keys", {Key("a")}},
-                                     {"ProjectionExpression", "pk.x"}}}}}}),
-            std::string(kVE) +
-                "Key attributes must be scalars; list random access '[]' and "
-                "map lookup '.' are not allowed: Key: pk");
+  EXPECT_EQ(
+      BatchGetFail(
+          {{"RequestItems",
+            {{"tbl",
+              {{"Keys", {Key("a")}}, {"ProjectionExpression", "pk.x"}}}}}}),
+      std::string(kVE) +
+          "Key attributes must be scalars; list random access '[]' and "
+          "map lookup '.' are not allowed: Key: pk");
 }
 
 TEST_F(BatchGetTest, SchemaErrors) {
@@ -378,29 +398,35 @@ TEST_F(BatchGetTest, SchemaErrors) {
   EXPECT_EQ(BatchGetFail({{"RequestItems",
                            {{"nothere", {{"Keys", {Json::object()}}}}}}}),
             "ResourceNotFoundException: Requested resource not found");
-  EXPECT_EQ(BatchGetFail({{"RequestItems", {{"hash", {{"Keys", {Json::object()}}}}}}}),
+  EXPECT_EQ(BatchGetFail(
+                {{"RequestItems", {{"hash", {{"Keys", {Json::object()}}}}}}}),
             mismatch);
-  EXPECT_EQ(BatchGetFail({{"RequestItems",
-                           {{"hash", {{"Keys", {{{"b", S("a")}}}}}}}}}),
+  EXPECT_EQ(BatchGetFail(
+                {{"RequestItems", {{"hash", {{"Keys", {{{"b", S("a")}}}}}}}}}),
             mismatch);
-  EXPECT_EQ(BatchGetFail({{"RequestItems",
-                           {{"hash", {{"Keys", {{{"pk", S("a")}, {"b", S("a")}}}}}}}}}),
+  EXPECT_EQ(BatchGetFail(
+                {{"RequestItems",
+                  {{"hash", {{"Keys", {{{"pk", S("a")}, {"b", S("a")}}}}}}}}}),
             mismatch);
-  EXPECT_EQ(BatchGetFail({{"RequestItems",
-                           {{"hash", {{"Keys", {{{"pk", N("1")}}}}}}}}}),
+  EXPECT_EQ(BatchGetFail(
+                {{"RequestItems", {{"hash", {{"Keys", {{{"pk", N("1")}}}}}}}}}),
             mismatch);
-  EXPECT_EQ(BatchGetFail({{"RequestItems", {{"range", {{"Keys", {Key("a")}}}}}}}),
-            mismatch);
-  EXPECT_EQ(BatchGetFail({{"RequestItems",
-                           {{"hash", {{"Keys", {Key(std::string(2049, 'a'))}}}}}}}),
-            std::string(kVE) +
-                "One or more parameter values were invalid: Size of hashkey "
-                "has exceeded the maximum size limit of2048 bytes");
-  EXPECT_EQ(BatchGetFail({{"RequestItems",
-                           {{"range", {{"Keys", {Key("a", std::string(1025, 'b'))}}}}}}}),
-            std::string(kVE) +
-                "One or more parameter values were invalid: Aggregated size of "
-                "all range keys has exceeded the size limit of 1024 bytes");
+  EXPECT_EQ(
+      BatchGetFail({{"RequestItems", {{"range", {{"Keys", {Key("a")}}}}}}}),
+      mismatch);
+  EXPECT_EQ(
+      BatchGetFail({{"RequestItems",
+                     {{"hash", {{"Keys", {Key(std::string(2049, 'a'))}}}}}}}),
+      std::string(kVE) +
+          "One or more parameter values were invalid: Size of hashkey "
+          "has exceeded the maximum size limit of2048 bytes");
+  EXPECT_EQ(
+      BatchGetFail(
+          {{"RequestItems",
+            {{"range", {{"Keys", {Key("a", std::string(1025, 'b'))}}}}}}}),
+      std::string(kVE) +
+          "One or more parameter values were invalid: Aggregated size of "
+          "all range keys has exceeded the size limit of 1024 bytes");
   EXPECT_EQ(BatchGetFail({{"RequestItems", {{"hash", {{"Keys", {Key("")}}}}}}}),
             std::string(kVE) +
                 "One or more parameter values were invalid: The AttributeValue "
@@ -421,8 +447,9 @@ TEST_F(BatchGetTest, CreatingTableIsNotFound) {
   EXPECT_EQ(BatchGetFail({{"RequestItems", {{"tbl", {{"Keys", {Key("a")}}}}}}}),
             "ResourceNotFoundException: Requested resource not found");
   clock_->Advance(std::chrono::seconds(10));
-  EXPECT_EQ(BatchGet({{"tbl", {{"Keys", {Key("a")}}}}}),
-            Json::parse(R"({"Responses": {"tbl": []}, "UnprocessedKeys": {}})"));
+  EXPECT_EQ(
+      BatchGet({{"tbl", {{"Keys", {Key("a")}}}}}),
+      Json::parse(R"({"Responses": {"tbl": []}, "UnprocessedKeys": {}})"));
 }
 
 }  // namespace

@@ -59,7 +59,8 @@ TEST_F(BatchWriteTest, PutsAndDeletesAcrossTables) {
       {{"hash",
         {PutReq({{"pk", S("a")}, {"c", S("c")}}), DeleteReq(Key("old")),
          DeleteReq(Key("never"))}},
-       {"range", {PutReq({{"pk", S("a")}, {"sk", S("1")}, {"n", N("1.50")}})}}});
+       {"range",
+        {PutReq({{"pk", S("a")}, {"sk", S("1")}, {"n", N("1.50")}})}}});
   EXPECT_EQ(out, Json({{"UnprocessedItems", Json::object()}}));
   EXPECT_EQ(Get("hash", Key("a")), Json({{"pk", S("a")}, {"c", S("c")}}));
   EXPECT_TRUE(Get("hash", Key("old")).is_null());
@@ -83,8 +84,8 @@ TEST_F(BatchWriteTest, TableByArn) {
             Json::array({{{"TableName", arn}, {"CapacityUnits", 1.0}}}));
   EXPECT_EQ(Get("hash", Key("a")), Key("a"));
   // One item through the name and the ARN is a duplicate.
-  EXPECT_EQ(RejectedItems({{arn, {PutReq(Key("b"))}},
-                           {"hash", {DeleteReq(Key("b"))}}}),
+  EXPECT_EQ(RejectedItems(
+                {{arn, {PutReq(Key("b"))}}, {"hash", {DeleteReq(Key("b"))}}}),
             kDuplicates);
 }
 
@@ -133,13 +134,12 @@ TEST_F(BatchWriteTest, IndexCapacityAndCounts) {
 
 TEST_F(BatchWriteTest, ItemCollectionMetricsForTablesWithLocalIndexes) {
   MakeIndexedTable("idx");
-  Json out = BatchWrite(
-      {{"idx",
-        {PutReq({{"pk", S("a")}, {"sk", N("1")}}),
-         PutReq({{"pk", S("a")}, {"sk", N("2")}}),
-         DeleteReq({{"pk", S("b")}, {"sk", N("1")}})}},
-       {"hash", {PutReq(Key("a"))}}},
-      {{"ReturnItemCollectionMetrics", "SIZE"}});
+  Json out = BatchWrite({{"idx",
+                          {PutReq({{"pk", S("a")}, {"sk", N("1")}}),
+                           PutReq({{"pk", S("a")}, {"sk", N("2")}}),
+                           DeleteReq({{"pk", S("b")}, {"sk", N("1")}})}},
+                         {"hash", {PutReq(Key("a"))}}},
+                        {{"ReturnItemCollectionMetrics", "SIZE"}});
   EXPECT_EQ(out, Json::parse(R"({
     "UnprocessedItems": {},
     "ItemCollectionMetrics": {"idx": [
@@ -207,8 +207,9 @@ TEST_F(BatchWriteTest, ShapeErrors) {
             std::string(kVE) + "2 validation errors detected: Value '{a=[]}" +
                 map_keys + "; Value '{a=[]}" + kMapValue);
   EXPECT_EQ(Rejected({{"RequestItems",
-                       {{"aa;", {{{"PutRequest", Json::object()},
-                                  {"DeleteRequest", Json::object()}}}}}},
+                       {{"aa;",
+                         {{{"PutRequest", Json::object()},
+                           {"DeleteRequest", Json::object()}}}}}},
                       {"ReturnConsumedCapacity", "hi"},
                       {"ReturnItemCollectionMetrics", "hi"}}),
             std::string(kVE) +
@@ -227,8 +228,10 @@ TEST_F(BatchWriteTest, ShapeErrors) {
 }
 
 TEST_F(BatchWriteTest, SerializationErrors) {
-  EXPECT_EQ(RejectedItems("x"), "SerializationException: Unexpected field type");
-  EXPECT_EQ(RejectedItems({{"hash", Json::array({{{"PutRequest", {{"Item", "x"}}}}})}}),
+  EXPECT_EQ(RejectedItems("x"),
+            "SerializationException: Unexpected field type");
+  EXPECT_EQ(RejectedItems(
+                {{"hash", Json::array({{{"PutRequest", {{"Item", "x"}}}}})}}),
             "SerializationException: Unexpected field type");
   EXPECT_EQ(RejectedItems({{"hash", {"x"}}}),
             "SerializationException: Unexpected value type in payload");
@@ -241,10 +244,10 @@ TEST_F(BatchWriteTest, RequestCountLimits) {
                              : PutReq(Key(std::to_string(i))));
   }
   std::string text = RejectedItems({{"hash", requests}});
-  const std::string head =
-      std::string(kVE) +
-      "1 validation error detected: Value '{hash=[{PutRequest={Item={pk={S=0}}}}, "
-      "{DeleteRequest={Key={pk={S=1}}}}, ";
+  const std::string head = std::string(kVE) +
+                           "1 validation error detected: Value "
+                           "'{hash=[{PutRequest={Item={pk={S=0}}}}, "
+                           "{DeleteRequest={Key={pk={S=1}}}}, ";
   EXPECT_EQ(text.substr(0, head.size()), head);
   const std::string tail = kMapValue;
   ASSERT_GT(text.size(), tail.size());
@@ -275,9 +278,10 @@ TEST_F(BatchWriteTest, WriteRequestMustHaveExactlyOneMember) {
                               {"DeleteRequest", {{"Key", Key("b")}}}}}}}),
             odd);
   // Checked before the table lookup and before the AttributeValues.
-  EXPECT_EQ(RejectedItems({{"nothere",
-                            {PutReq({{"pk", Json::object()}}), Json::object()}}}),
-            odd);
+  EXPECT_EQ(
+      RejectedItems(
+          {{"nothere", {PutReq({{"pk", Json::object()}}), Json::object()}}}),
+      odd);
 }
 
 TEST_F(BatchWriteTest, DuplicateKeys) {
@@ -289,21 +293,25 @@ TEST_F(BatchWriteTest, DuplicateKeys) {
                             {PutReq({{"pk", S("a")}, {"x", S("1")}}),
                              PutReq({{"pk", S("a")}, {"x", S("2")}})}}}),
             kDuplicates);
-  EXPECT_EQ(RejectedItems({{"range", {DeleteReq(Key("a", "1")),
-                                      DeleteReq(Key("a", "1"))}}}),
-            kDuplicates);
+  EXPECT_EQ(
+      RejectedItems(
+          {{"range", {DeleteReq(Key("a", "1")), DeleteReq(Key("a", "1"))}}}),
+      kDuplicates);
   MakeNumberTable("num");
-  EXPECT_EQ(FailText("BatchWriteItem",
-                     {{"RequestItems", {{"num", {PutReq({{"n", N("1")}}),
-                                                 DeleteReq({{"n", N("1.0")}})}}}}}),
-            kDuplicates);
+  EXPECT_EQ(
+      FailText("BatchWriteItem",
+               {{"RequestItems",
+                 {{"num",
+                   {PutReq({{"n", N("1")}}), DeleteReq({{"n", N("1.0")}})}}}}}),
+      kDuplicates);
   // The table is checked first.
   EXPECT_EQ(RejectedItems({{"nothere", {PutReq(Key("a")), PutReq(Key("a"))}}}),
             kNotFound);
   // Not duplicates: another sort key, another table.
-  BatchWrite({{"range", {PutReq(Key("a", "1")), PutReq(Key("a", "2")),
-                         PutReq(Key("b", "1"))}},
-              {"hash", {PutReq(Key("a"))}}});
+  BatchWrite(
+      {{"range",
+        {PutReq(Key("a", "1")), PutReq(Key("a", "2")), PutReq(Key("b", "1"))}},
+       {"hash", {PutReq(Key("a"))}}});
   EXPECT_EQ(ItemCount("range"), 3);
   EXPECT_EQ(ItemCount("hash"), 1);
 }
@@ -311,26 +319,29 @@ TEST_F(BatchWriteTest, DuplicateKeys) {
 TEST_F(BatchWriteTest, ItemSchemaErrors) {
   Put("hash", Key("keep"));
   // A valid first request is not written when a later one is bad.
-  EXPECT_EQ(RejectedItems({{"hash", {PutReq(Key("a")), PutReq(Json::object())}}}),
-            kMismatch);
+  EXPECT_EQ(
+      RejectedItems({{"hash", {PutReq(Key("a")), PutReq(Json::object())}}}),
+      kMismatch);
   EXPECT_EQ(RejectedItems({{"hash", {PutReq({{"b", S("a")}})}}}), kMismatch);
   EXPECT_EQ(RejectedItems({{"hash", {PutReq({{"pk", N("1")}})}}}), kMismatch);
   EXPECT_EQ(RejectedItems({{"hash", {PutReq({{"pk", {{"SS", {"a"}}}}})}}}),
             kMismatch);
   EXPECT_EQ(RejectedItems({{"range", {PutReq(Key("a"))}}}), kMismatch);
   EXPECT_EQ(RejectedItems({{"hash", {DeleteReq(Key("a", "b"))}}}), kMismatch);
-  EXPECT_EQ(RejectedItems({{"hash", {DeleteReq(Key("keep")),
-                                     DeleteReq(Json::object())}}}),
-            kMismatch);
+  EXPECT_EQ(
+      RejectedItems(
+          {{"hash", {DeleteReq(Key("keep")), DeleteReq(Json::object())}}}),
+      kMismatch);
   EXPECT_EQ(RejectedItems({{"nothere", {PutReq(Json::object())}}}), kNotFound);
   EXPECT_EQ(RejectedItems({{"hash", {PutReq(Key(std::string(2049, 'a')))}}}),
             std::string(kVE) +
                 "One or more parameter values were invalid: Size of hashkey "
                 "has exceeded the maximum size limit of2048 bytes");
-  EXPECT_EQ(RejectedItems({{"range", {PutReq(Key("a", std::string(1025, 'b')))}}}),
-            std::string(kVE) +
-                "One or more parameter values were invalid: Aggregated size of "
-                "all range keys has exceeded the size limit of 1024 bytes");
+  EXPECT_EQ(
+      RejectedItems({{"range", {PutReq(Key("a", std::string(1025, 'b')))}}}),
+      std::string(kVE) +
+          "One or more parameter values were invalid: Aggregated size of "
+          "all range keys has exceeded the size limit of 1024 bytes");
   EXPECT_EQ(RejectedItems({{"hash", {PutReq(Key(""))}}}),
             std::string(kVE) +
                 "One or more parameter values are not valid. The "
@@ -342,13 +353,15 @@ TEST_F(BatchWriteTest, ItemSchemaErrors) {
                 "for a key attribute cannot contain an empty string value. "
                 "Key: pk");
   MakeIndexedTable("idx");
-  EXPECT_EQ(FailText("BatchWriteItem",
-                     {{"RequestItems",
-                       {{"idx", {PutReq({{"pk", S("a")}, {"sk", N("1")},
-                                         {"g", N("1")}})}}}}}),
-            std::string(kVE) +
-                "One or more parameter values were invalid: Type mismatch for "
-                "Index Key g Expected: S Actual: N IndexName: by_g");
+  EXPECT_EQ(
+      FailText(
+          "BatchWriteItem",
+          {{"RequestItems",
+            {{"idx",
+              {PutReq({{"pk", S("a")}, {"sk", N("1")}, {"g", N("1")}})}}}}}),
+      std::string(kVE) +
+          "One or more parameter values were invalid: Type mismatch for "
+          "Index Key g Expected: S Actual: N IndexName: by_g");
   EXPECT_EQ(Get("hash", Key("keep")), Key("keep"));
   EXPECT_EQ(ItemCount("idx"), 0);
 }
@@ -358,15 +371,17 @@ TEST_F(BatchWriteTest, ItemContentErrors) {
             std::string(kVE) +
                 "Supplied AttributeValue is empty, must contain exactly one of "
                 "the supported datatypes");
-  EXPECT_EQ(RejectedItems({{"hash", {PutReq({{"pk", S("a")},
-                                             {"s", {{"NS", {"1", "1"}}}}})}}}),
-            std::string(kVE) + "Input collection contains duplicates");
+  EXPECT_EQ(
+      RejectedItems(
+          {{"hash", {PutReq({{"pk", S("a")}, {"s", {{"NS", {"1", "1"}}}}})}}}),
+      std::string(kVE) + "Input collection contains duplicates");
   EXPECT_EQ(RejectedItems({{"hash", {DeleteReq({{"pk", N("b")}})}}}),
             std::string(kVE) +
                 "The parameter cannot be converted to a numeric value: b");
   const std::string too_big =
       std::string(kVE) + "Item size has exceeded the maximum allowed size";
-  EXPECT_EQ(RejectedItems({{"hash", {PutReq(SizedItem("a", 409601))}}}), too_big);
+  EXPECT_EQ(RejectedItems({{"hash", {PutReq(SizedItem("a", 409601))}}}),
+            too_big);
   // Checked before the table lookup; 409,600 bytes is allowed.
   EXPECT_EQ(RejectedItems({{"nothere", {PutReq(SizedItem("a", 409601))}}}),
             too_big);
@@ -394,7 +409,8 @@ TEST_F(BatchWriteStreamTest, OneRecordPerChangedItem) {
      {{"RequestItems",
        {{"str",
          {{{"PutRequest", {{"Item", {{"pk", {{"S", "a"}}}}}}}},
-          {{"PutRequest", {{"Item", {{"pk", {{"S", "old"}}}, {"x", {{"N", "1"}}}}}}}},
+          {{"PutRequest",
+            {{"Item", {{"pk", {{"S", "old"}}}, {"x", {{"N", "1"}}}}}}}},
           {{"DeleteRequest", {{"Key", {{"pk", {{"S", "never"}}}}}}}}}}}}});
   std::vector<Json> records = ReadAll(arn);
   ASSERT_EQ(records.size(), 3u);
@@ -421,13 +437,15 @@ TEST_F(BatchWriteTtlTest, QueueFollowsBatchWrites) {
   };
   Ok("BatchWriteItem",
      {{"RequestItems",
-       {{"ttl", {item("a", kT0 + 10), item("b", kT0 + 20), item("c", kT0 + 30)}}}}});
+       {{"ttl",
+         {item("a", kT0 + 10), item("b", kT0 + 20), item("c", kT0 + 30)}}}}});
   EXPECT_EQ(QueueDue("ttl", "a"), kT0 + 10);
   EXPECT_EQ(Waiting("ttl"), 3);
   Ok("BatchWriteItem",
      {{"RequestItems",
-       {{"ttl", {Json{{"DeleteRequest", {{"Key", {{"pk", {{"S", "b"}}}}}}}},
-                 item("c", kT0 + 5)}}}}});
+       {{"ttl",
+         {Json{{"DeleteRequest", {{"Key", {{"pk", {{"S", "b"}}}}}}}},
+          item("c", kT0 + 5)}}}}});
   EXPECT_EQ(QueueDue("ttl", "b"), std::nullopt);
   EXPECT_EQ(QueueDue("ttl", "c"), kT0 + 5);
   Advance(10);

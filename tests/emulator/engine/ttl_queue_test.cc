@@ -45,6 +45,43 @@ TEST_F(TtlQueueTest, AnUpdateReschedules) {
   EXPECT_EQ(QueueDue("ttl", "a"), std::nullopt);
 }
 
+TEST_F(TtlQueueTest, EveryWritePathKeepsTheQueue) {
+  CreateTtlTable();
+  auto key = [](const char* pk) { return Json{{"pk", {{"S", pk}}}}; };
+  Put("ttl", "upd", N(kT0 + 10));
+  Put("ttl", "rem", N(kT0 + 10));
+  Ok("UpdateItem", {{"TableName", "ttl"},
+                    {"Key", key("upd")},
+                    {"UpdateExpression", "SET exp = :e"},
+                    {"ExpressionAttributeValues", {{":e", N(kT0 + 300)}}}});
+  Ok("UpdateItem", {{"TableName", "ttl"},
+                    {"Key", key("rem")},
+                    {"UpdateExpression", "REMOVE exp"}});
+  EXPECT_EQ(QueueDue("ttl", "upd"), kT0 + 300);
+  EXPECT_EQ(QueueDue("ttl", "rem"), std::nullopt);
+  Ok("BatchWriteItem",
+     {{"RequestItems",
+       {{"ttl",
+         {{{"PutRequest",
+            {{"Item",
+              {{"pk", {{"S", "batch"}}}, {"exp", N(kT0 + 20)}}}}}}}}}}});
+  EXPECT_EQ(QueueDue("ttl", "batch"), kT0 + 20);
+  Ok("TransactWriteItems",
+     {{"TransactItems",
+       {{{"Delete", {{"TableName", "ttl"}, {"Key", key("batch")}}}},
+        {{"Put",
+          {{"TableName", "ttl"},
+           {"Item", {{"pk", {{"S", "tx"}}}, {"exp", N(kT0 + 30)}}}}}}}}});
+  EXPECT_EQ(QueueDue("ttl", "batch"), std::nullopt);
+  EXPECT_EQ(QueueDue("ttl", "tx"), kT0 + 30);
+  Advance(30);
+  EXPECT_EQ(Sweep(), 1);  // tx
+  EXPECT_TRUE(Has("ttl", "upd"));
+  Advance(270);
+  EXPECT_FALSE(Has("ttl", "upd"));
+  EXPECT_TRUE(Has("ttl", "rem"));
+}
+
 TEST_F(TtlQueueTest, RemovingOrRetypingTheValueCancels) {
   CreateTtlTable();
   Put("ttl", "removed", N(kT0 + 10));

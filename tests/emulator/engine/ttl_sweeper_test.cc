@@ -144,6 +144,53 @@ TEST_F(TtlSweeperTest, DeletionIsASystemDeleteThroughTheWritePath) {
   EXPECT_EQ(ttl.now, kT0 + 7);
 }
 
+TEST_F(TtlSweeperTest, StreamRecordCarriesTheServiceIdentity) {
+  Ok("CreateTable",
+     Json{{"TableName", "ttl"},
+          {"BillingMode", "PAY_PER_REQUEST"},
+          {"AttributeDefinitions",
+           {{{"AttributeName", "pk"}, {"AttributeType", "S"}}}},
+          {"KeySchema", {{{"AttributeName", "pk"}, {"KeyType", "HASH"}}}},
+          {"StreamSpecification",
+           {{"StreamEnabled", true}, {"StreamViewType", "KEYS_ONLY"}}}});
+  EnableTtl("ttl");
+  Put("ttl", "user", nullptr);
+  Put("ttl", "timed", N(kT0 + 5));
+  Ok("DeleteItem", {{"TableName", "ttl"}, {"Key", {{"pk", {{"S", "user"}}}}}});
+  Advance(5);
+  EXPECT_EQ(Sweep(), 1);
+  std::string arn = Describe("ttl")["LatestStreamArn"];
+  Json shards = emu_->CallStreams("DescribeStream", {{"StreamArn", arn}})
+                    ->at("StreamDescription")
+                    .at("Shards");
+  std::vector<Json> removes;
+  for (const Json& shard : shards) {
+    Result<Json> it = emu_->CallStreams(
+        "GetShardIterator", {{"StreamArn", arn},
+                             {"ShardId", shard["ShardId"]},
+                             {"ShardIteratorType", "TRIM_HORIZON"}});
+    ASSERT_TRUE(it.ok()) << ToString(it.error());
+    Result<Json> records = emu_->CallStreams(
+        "GetRecords", {{"ShardIterator", (*it)["ShardIterator"]}});
+    ASSERT_TRUE(records.ok()) << ToString(records.error());
+    for (const Json& r : (*records)["Records"]) {
+      if (r["eventName"] == "REMOVE") removes.push_back(r);
+    }
+  }
+  ASSERT_EQ(removes.size(), 2u);
+  for (const Json& r : removes) {
+    const std::string pk = r["dynamodb"]["Keys"]["pk"]["S"];
+    if (pk == "timed") {
+      EXPECT_EQ(r["userIdentity"],
+                Json::parse(R"({"PrincipalId": "dynamodb.amazonaws.com",
+                                "Type": "Service"})"));
+    } else {
+      EXPECT_EQ(pk, "user");
+      EXPECT_FALSE(r.contains("userIdentity"));
+    }
+  }
+}
+
 TEST_F(TtlSweeperTest, SweepCountsAndStatus) {
   Options options;
   options.ttl_delay = "60s";
