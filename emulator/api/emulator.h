@@ -34,8 +34,8 @@ class EmulatorImpl;
 // TTL deletions waiting in one table (Emulator::TtlStatus).
 struct TtlTableStatus {
   std::string table_name;
-  int64_t waiting = 0;               // items with a scheduled deletion
-  std::optional<int64_t> next_due;   // epoch seconds of the earliest one
+  int64_t waiting = 0;              // items with a scheduled deletion
+  std::optional<int64_t> next_due;  // epoch seconds of the earliest one
 };
 
 class Emulator {

@@ -27,9 +27,9 @@ namespace {
 
 // What PutItem and DeleteItem share.
 struct WriteRequest {
-  std::string table_name;  // as given (name or ARN)
-  value::Item item;        // PutItem: the item; DeleteItem: the key
-  bool return_old = false; // ReturnValues ALL_OLD
+  std::string table_name;   // as given (name or ARN)
+  value::Item item;         // PutItem: the item; DeleteItem: the key
+  bool return_old = false;  // ReturnValues ALL_OLD
   CapacityMode capacity = CapacityMode::kNone;
   bool collection_metrics = false;
   bool old_on_condition_failure = false;
@@ -37,8 +37,8 @@ struct WriteRequest {
 };
 
 // `member` is "Item" (PutItem) or "Key" (DeleteItem).
-Result<WriteRequest> ParseWrite(const Json &request, const char *member,
-                                const ExpressionSpec &spec) {
+Result<WriteRequest> ParseWrite(const Json& request, const char* member,
+                                const ExpressionSpec& spec) {
   const bool put = std::string_view(member) == "Item";
   RequestParser p(request);
   WriteRequest r;
@@ -56,8 +56,7 @@ Result<WriteRequest> ParseWrite(const Json &request, const char *member,
   ExpressionInput in = ReadExpressionInput(p, request, spec);
   DDBLAB_RETURN_IF_ERROR(p.Finish());
   DDBLAB_RETURN_IF_ERROR(CheckExpressionStyles(in));
-  if (deferred)
-    return *std::move(deferred);
+  if (deferred) return *std::move(deferred);
   DDBLAB_RETURN_IF_ERROR(CheckPutDeleteReturnValues(return_values));
   if (put && value::ItemSize(*item) > value::kMaxItemSize) {
     return Error::Validation("Item size has exceeded the maximum allowed size");
@@ -70,17 +69,16 @@ Result<WriteRequest> ParseWrite(const Json &request, const char *member,
 }
 
 // The response of PutItem / DeleteItem. `metrics_item` carries the key.
-Result<Json> WriteResponse(const WriteRequest &r, const Table &table,
-                           ExistingItem &old, const Consumed &used) {
+Result<Json> WriteResponse(const WriteRequest& r, const Table& table,
+                           ExistingItem& old, const Consumed& used) {
   Json out = Json::object();
   if (r.return_old && old.exists()) {
-    DDBLAB_ASSIGN_OR_RETURN(const value::Item *old_item, old.Get());
+    DDBLAB_ASSIGN_OR_RETURN(const value::Item* old_item, old.Get());
     out["Attributes"] = value::EncodeItem(*old_item);
   }
   if (r.collection_metrics) {
     Json metrics = ItemCollectionMetricsJson(table, r.item);
-    if (!metrics.is_null())
-      out["ItemCollectionMetrics"] = std::move(metrics);
+    if (!metrics.is_null()) out["ItemCollectionMetrics"] = std::move(metrics);
   }
   AddConsumedCapacity(out, r.table_name, used, r.capacity);
   return out;
@@ -89,7 +87,7 @@ Result<Json> WriteResponse(const WriteRequest &r, const Table &table,
 // ---------------------------------------------------------------------------
 // PutItem
 
-Result<Json> PutItem(EmulatorImpl &impl, const Json &request) {
+Result<Json> PutItem(EmulatorImpl& impl, const Json& request) {
   DDBLAB_ASSIGN_OR_RETURN(WriteRequest r,
                           ParseWrite(request, "Item", kPutItemSpec));
   std::shared_ptr<const Table> table;
@@ -106,7 +104,7 @@ Result<Json> PutItem(EmulatorImpl &impl, const Json &request) {
     // Deferred: read only if the condition or the write path needs it.
     old = ExistingItem::Deferred(impl.store(), *table, key);
     if (r.expr.condition) {
-      DDBLAB_ASSIGN_OR_RETURN(const value::Item *old_item, old.Get());
+      DDBLAB_ASSIGN_OR_RETURN(const value::Item* old_item, old.Get());
       DDBLAB_RETURN_IF_ERROR(CheckCondition(r.expr.condition, old_item,
                                             r.old_on_condition_failure));
     }
@@ -118,7 +116,7 @@ Result<Json> PutItem(EmulatorImpl &impl, const Json &request) {
 // ---------------------------------------------------------------------------
 // DeleteItem
 
-Result<Json> DeleteItem(EmulatorImpl &impl, const Json &request) {
+Result<Json> DeleteItem(EmulatorImpl& impl, const Json& request) {
   DDBLAB_ASSIGN_OR_RETURN(WriteRequest r,
                           ParseWrite(request, "Key", kDeleteItemSpec));
   std::shared_ptr<const Table> table;
@@ -133,7 +131,7 @@ Result<Json> DeleteItem(EmulatorImpl &impl, const Json &request) {
     DDBLAB_RETURN_IF_ERROR(CheckExpressionKeys(r.expr, *table));
     DDBLAB_ASSIGN_OR_RETURN(old, ExistingItem::Read(impl.store(), *table, key));
     if (r.expr.condition) {
-      DDBLAB_ASSIGN_OR_RETURN(const value::Item *old_item, old.Get());
+      DDBLAB_ASSIGN_OR_RETURN(const value::Item* old_item, old.Get());
       DDBLAB_RETURN_IF_ERROR(CheckCondition(r.expr.condition, old_item,
                                             r.old_on_condition_failure));
     }
@@ -150,10 +148,10 @@ struct GetItemRequest {
   value::Item key;
   bool consistent = false;
   CapacityMode capacity = CapacityMode::kNone;
-  ExpressionParams expr; // projection (ProjectionExpression/AttributesToGet)
+  ExpressionParams expr;  // projection (ProjectionExpression/AttributesToGet)
 };
 
-Result<GetItemRequest> ParseGetItem(const Json &request) {
+Result<GetItemRequest> ParseGetItem(const Json& request) {
   RequestParser p(request);
   GetItemRequest r;
   std::optional<std::string> name = p.String(request, "TableName");
@@ -167,15 +165,14 @@ Result<GetItemRequest> ParseGetItem(const Json &request) {
   ExpressionInput in = ReadExpressionInput(p, request, kGetItemSpec);
   DDBLAB_RETURN_IF_ERROR(p.Finish());
   DDBLAB_RETURN_IF_ERROR(CheckExpressionStyles(in));
-  if (deferred)
-    return *std::move(deferred);
+  if (deferred) return *std::move(deferred);
   DDBLAB_ASSIGN_OR_RETURN(r.expr, ParseExpressions(std::move(in)));
   r.table_name = std::move(*name);
   r.key = std::move(*key);
   return r;
 }
 
-Result<Json> GetItem(EmulatorImpl &impl, const Json &request) {
+Result<Json> GetItem(EmulatorImpl& impl, const Json& request) {
   DDBLAB_ASSIGN_OR_RETURN(GetItemRequest r, ParseGetItem(request));
   std::optional<storage::StoredItem> stored;
   {
@@ -194,7 +191,7 @@ Result<Json> GetItem(EmulatorImpl &impl, const Json &request) {
   used.table = ReadUnits(stored ? stored->size : 0, r.consistent);
   if (stored) {
     ExistingItem item(std::move(*stored));
-    DDBLAB_ASSIGN_OR_RETURN(const value::Item *decoded, item.Get());
+    DDBLAB_ASSIGN_OR_RETURN(const value::Item* decoded, item.Get());
     out["Item"] =
         r.expr.projection
             ? value::EncodeItem(expr::Project(*r.expr.projection, *decoded))
@@ -204,13 +201,13 @@ Result<Json> GetItem(EmulatorImpl &impl, const Json &request) {
   return out;
 }
 
-} // namespace
+}  // namespace
 
-void RegisterItemOps(Dispatcher &d) {
+void RegisterItemOps(Dispatcher& d) {
   d.Register("PutItem", PutItem);
   d.Register("GetItem", GetItem);
   d.Register("DeleteItem", DeleteItem);
   RegisterUpdateItemOps(d);
 }
 
-} // namespace ddblab::engine
+}  // namespace ddblab::engine

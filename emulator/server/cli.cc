@@ -42,7 +42,7 @@ bool IsKnownFlag(std::string_view flag) {
        {"--host", "--port", "--db", "--region", "--account-id", "--auth",
         "--access-key-id", "--secret-access-key", "--credentials-file",
         "--log-level", "--seed", "--clock", "--ttl-delay",
-        "--ttl-sweep-interval"}) {
+        "--ttl-sweep-interval", "--ttl-change-cooldown"}) {
     if (flag == known) return true;
   }
   return false;
@@ -106,6 +106,9 @@ Status SetFlag(ServeConfig& config, std::string_view flag,
   } else if (flag == "--ttl-sweep-interval") {
     if (value.empty()) return bad("a duration like 1s or 500ms");
     config.ttl_sweep_interval = value;
+  } else if (flag == "--ttl-change-cooldown") {
+    if (value.empty()) return bad("a duration like 1h, or aws");
+    config.ttl_change_cooldown = value;
   } else {
     return Usage("unknown flag '" + std::string(flag) + "' for ddblab serve");
   }
@@ -196,6 +199,8 @@ Flags of ddblab serve:
   --ttl-delay SPEC         TTL deletion delay after expiry: 0 (default), a
                            duration (90s, 15m), a range (1m..48h) or aws
   --ttl-sweep-interval D   how often TTL sweeps on the system clock (default 1s)
+  --ttl-change-cooldown D  minimum time between two UpdateTimeToLive changes
+                           of a table: 0 (default), a duration, or aws (1h)
 
 Once started, point any AWS SDK or the AWS CLI at the printed endpoint, e.g.
   aws dynamodb list-tables --endpoint-url http://127.0.0.1:8000

@@ -7,6 +7,7 @@
 //                [--log-level error|warn|info|debug] [--seed N]
 //                [--clock system|manual[=EPOCH_SECONDS]]
 //                [--ttl-delay 0|90s|1m..48h|aws] [--ttl-sweep-interval 1s]
+//                [--ttl-change-cooldown 0|1h|aws]
 //   ddblab --help | --version
 //
 // Flags take "--flag value" or "--flag=value". A bad command line is an
@@ -41,6 +42,7 @@ struct ServeConfig {
   std::string clock = "system";  // system | manual | manual=EPOCH_SECONDS
   std::string ttl_delay = "0";
   std::string ttl_sweep_interval = "1s";
+  std::string ttl_change_cooldown = "0";  // a duration, or aws (1 h)
 };
 
 enum class CommandKind { kServe, kHelp, kVersion };

@@ -242,15 +242,27 @@ Status AddTtlControl(const ServeConfig& config, ServeHooks& hooks) {
   if (*interval <= Duration::zero()) {
     return Error::Validation("--ttl-sweep-interval: must be more than 0");
   }
+  Duration cooldown = std::chrono::hours(1);
+  if (config.ttl_change_cooldown != "aws") {
+    Result<Duration> parsed = engine::ParseDuration(config.ttl_change_cooldown);
+    if (!parsed.ok()) {
+      return Error::Validation("--ttl-change-cooldown: " +
+                               parsed.error().message);
+    }
+    cooldown = *parsed;
+  }
   auto open = hooks.open;
   hooks.open =
-      [open, manual_start, delay = config.ttl_delay, interval = *interval](
+      [open, manual_start, delay = config.ttl_delay, interval = *interval,
+       cooldown](
           const Options& base) -> Result<std::unique_ptr<RequestHandler>> {
     Options options = base;
-    if (manual_start)
+    if (manual_start) {
       options.clock = std::make_shared<ManualClock>(*manual_start);
+    }
     options.ttl_delay = delay;
     options.ttl_sweep_interval = interval;
+    options.ttl_update_cooldown = cooldown;
     return open(options);
   };
   auto add_routes = hooks.add_routes;

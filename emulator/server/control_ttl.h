@@ -6,6 +6,8 @@
 //                      seconds) that moves only through POST /_ddblab/clock
 //   --ttl-delay 0|90s|1m..48h|aws          Options.ttl_delay
 //   --ttl-sweep-interval 1s                Options.ttl_sweep_interval
+//   --ttl-change-cooldown 0|1h|aws         Options.ttl_update_cooldown (aws:
+//                                          DynamoDB's documented hour)
 //
 // Control endpoints (JSON bodies; a bad request gets 400 and
 // {"message": "<what is wrong>"}):

@@ -307,5 +307,34 @@ class DelayModelTest(unittest.TestCase):
         self.assertEqual(self.due_time(), self.due_time())
 
 
+class CooldownTest(unittest.TestCase):
+    """--ttl-change-cooldown aws: DynamoDB's hour between TTL changes."""
+
+    def test_aws_cooldown_on_the_manual_clock(self):
+        other = DdblabServer.start(["--clock", f"manual={START}",
+                                    "--ttl-change-cooldown", "aws"])
+        try:
+            c = other.boto3_client()
+            create_table(c, "ttl_cooldown")
+            enable_ttl(c, "ttl_cooldown")
+            disable = dict(TableName="ttl_cooldown",
+                           TimeToLiveSpecification={"Enabled": False,
+                                                    "AttributeName": "exp"})
+            with self.assertRaises(ClientError) as e:
+                c.update_time_to_live(**disable)
+            self.assertEqual(
+                e.exception.response["Error"],
+                {"Code": "ValidationException",
+                 "Message": "Time to live has been modified multiple times "
+                            "within a fixed interval"})
+            advance(3599, endpoint=other.endpoint)
+            with self.assertRaises(ClientError):
+                c.update_time_to_live(**disable)
+            advance(1, endpoint=other.endpoint)
+            c.update_time_to_live(**disable)
+        finally:
+            self.assertEqual(other.stop(), 0)
+
+
 if __name__ == "__main__":
     unittest.main()
