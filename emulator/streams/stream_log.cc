@@ -20,7 +20,6 @@ CREATE TABLE stream_streams (
   key_schema TEXT NOT NULL,
   created_ms INTEGER NOT NULL,
   disabled_ms INTEGER,
-  next_seq INTEGER NOT NULL,
   next_shard INTEGER NOT NULL
 );
 CREATE TABLE stream_shards (
@@ -58,7 +57,7 @@ constexpr std::array<storage::Migration, 1> kMigrations = {{{1, kStreamsV1}}};
 
 constexpr std::string_view kStreamColumns =
     "stream_id, arn, table_name, label, view_type, key_schema, created_ms, "
-    "disabled_ms, next_seq, next_shard";
+    "disabled_ms, next_shard";
 
 constexpr std::string_view kShardColumns =
     "stream_id, ordinal, shard_id, parent_shard_id, hash_lo, hash_hi, "
@@ -82,8 +81,7 @@ Result<StreamRow> ReadStream(const ScopedStatement& s) {
   row.key_schema = std::string(s.ColumnText(5));
   row.created_ms = s.ColumnInt(6);
   if (!s.ColumnIsNull(7)) row.disabled_ms = s.ColumnInt(7);
-  row.next_seq = s.ColumnInt(8);
-  row.next_shard = s.ColumnInt(9);
+  row.next_shard = s.ColumnInt(8);
   return row;
 }
 
@@ -185,16 +183,15 @@ Result<int64_t> StreamLog::InsertStream(const StreamRow& row) {
   DDBLAB_ASSIGN_OR_RETURN(
       ScopedStatement s,
       db_.Prepare("INSERT INTO stream_streams(arn, table_name, label, "
-                  "view_type, key_schema, created_ms, disabled_ms, next_seq, "
-                  "next_shard) VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)"));
+                  "view_type, key_schema, created_ms, disabled_ms, "
+                  "next_shard) VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)"));
   s.BindText(1, row.arn)
       .BindText(2, row.table_name)
       .BindText(3, row.label)
       .BindText(4, ViewTypeName(row.view_type))
       .BindText(5, row.key_schema)
       .BindInt(6, row.created_ms)
-      .BindInt(8, row.next_seq)
-      .BindInt(9, row.next_shard);
+      .BindInt(8, row.next_shard);
   if (row.disabled_ms) {
     s.BindInt(7, *row.disabled_ms);
   } else {
@@ -207,9 +204,9 @@ Result<int64_t> StreamLog::InsertStream(const StreamRow& row) {
 Status StreamLog::SaveCounters(const StreamRow& row) {
   DDBLAB_ASSIGN_OR_RETURN(
       ScopedStatement s,
-      db_.Prepare("UPDATE stream_streams SET next_seq=?2, next_shard=?3 "
-                  "WHERE stream_id=?1"));
-  s.BindInt(1, row.id).BindInt(2, row.next_seq).BindInt(3, row.next_shard);
+      db_.Prepare(
+          "UPDATE stream_streams SET next_shard=?2 WHERE stream_id=?1"));
+  s.BindInt(1, row.id).BindInt(2, row.next_shard);
   return s.Run();
 }
 

@@ -4,7 +4,8 @@
 // Tables (schema component "streams", created by EnsureSchema):
 //   stream_streams  one row per stream ever enabled (kept, DISABLED, for the
 //                   retention period after it is disabled), with the
-//                   per-stream counters for sequence numbers and shards;
+//                   counter of shard ordinals (written only when shards are
+//                   created, never per record);
 //   stream_shards   (stream_id, ordinal) -> shard: id, parent, hash range,
 //                   sequence range, close time, trim point;
 //   stream_records  (stream_id, shard ordinal, seq) -> one stream record,
@@ -48,7 +49,6 @@ struct StreamRow {
   std::string key_schema;  // JSON text: [{"AttributeName":..,"KeyType":..}]
   int64_t created_ms = 0;
   std::optional<int64_t> disabled_ms;  // set once DISABLED
-  int64_t next_seq = 1;    // the next sequence counter value to hand out
   int64_t next_shard = 0;  // the next shard ordinal
 
   bool enabled() const { return !disabled_ms.has_value(); }
@@ -62,7 +62,7 @@ struct ShardRow {
   uint64_t hash_lo = 0;         // partition-key hashes [hash_lo, hash_hi]
   uint64_t hash_hi = 0;
   int64_t created_ms = 0;
-  int64_t start_seq = 0;           // reserved: no record carries it
+  int64_t start_seq = 0;  // no record carries it; all records are above
   std::optional<int64_t> end_seq;  // set once closed
   std::optional<int64_t> closed_ms;
   int64_t trim_seq = 0;  // the last trimmed record's seq; 0: none trimmed
@@ -96,6 +96,7 @@ class StreamLog {
   Result<std::vector<StreamRow>> ListStreams();
   // Inserts `row` (id ignored); returns the new id.
   Result<int64_t> InsertStream(const StreamRow& row);
+  // Saves next_shard.
   Status SaveCounters(const StreamRow& row);
   Status SetDisabled(int64_t stream_id, int64_t disabled_ms);
   // Removes the stream, its shards and its records.
