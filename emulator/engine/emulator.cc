@@ -36,7 +36,7 @@ Clock& Emulator::clock() { return impl_->clock(); }
 Result<int64_t> Emulator::SweepTtl() { return impl_->ttl().SweepDue(); }
 
 Result<std::vector<TtlTableStatus>> Emulator::TtlStatus() {
-  return impl_->ttl().Status();
+  return impl_->ttl().StatusReport();
 }
 
 }  // namespace ddblab

@@ -89,7 +89,8 @@ Status StreamSink::OnChange(const ChangeEvent& event,
   DDBLAB_RETURN_IF_ERROR(
       service_.Enable(*db, StreamSpecOf(event.table, event.now)));
   DDBLAB_ASSIGN_OR_RETURN(
-      appended, service_.Append(*db, arn, partition_key, change, event.now));
+      appended, service_.Append(*db, arn, partition_key, change, event.now,
+                                /*may_cache=*/false));
   if (!appended) return Error::Internal("stream " + arn + " is not enabled");
   return OkStatus();
 }

@@ -136,7 +136,7 @@ Result<int64_t> TtlSweeper::SweepBatch(bool* more) {
   return deleted;
 }
 
-Result<std::vector<TtlTableStatus>> TtlSweeper::Status() {
+Result<std::vector<TtlTableStatus>> TtlSweeper::StatusReport() {
   auto lock = impl_.Lock();
   DDBLAB_ASSIGN_OR_RETURN(std::vector<TtlQueueTableStats> stats,
                           queue_->Stats());

@@ -18,8 +18,8 @@
 // one atomic load of the earliest due time unless something is due.
 //
 // Ownership: created and owned by EmulatorImpl; borrows it.
-// Thread-safety: SweepDue/RunIfDue/Status take the engine lock themselves
-// and must be called WITHOUT it.
+// Thread-safety: SweepDue/RunIfDue/StatusReport take the engine lock
+// themselves and must be called WITHOUT it.
 #pragma once
 
 #include <cstdint>
@@ -59,7 +59,8 @@ class TtlSweeper {
   // SweepDue() if the earliest due time has come; else nothing.
   Result<int64_t> RunIfDue();
 
-  Result<std::vector<TtlTableStatus>> Status();
+  // Every table with TTL enabled (by name): queue rows and earliest due.
+  Result<std::vector<TtlTableStatus>> StatusReport();
 
   TtlQueue& queue() { return *queue_; }
   const TtlSchedule& schedule() const { return schedule_; }

@@ -58,10 +58,12 @@ RecordRow BuildRecord(const Change& change, ViewType view, int64_t now_ms) {
 }
 
 std::string MakeEventId(uint64_t seed, std::string_view stream_arn,
-                        int64_t stream_id, int64_t seq) {
+                        int64_t stream_id, int64_t shard, int64_t seq) {
   std::string tag(stream_arn);
   tag += '#';
   tag += std::to_string(stream_id);
+  tag += '#';
+  tag += std::to_string(shard);
   tag += '#';
   tag += std::to_string(seq);
   uint64_t hi = Rng::Hash(seed, tag);

@@ -6,8 +6,8 @@
 // the view type, where they exist; SizeBytes = item size of Keys + of each
 // image included; userIdentity {"PrincipalId": "dynamodb.amazonaws.com",
 // "Type": "Service"} on TTL deletions only. eventID is 32 hex digits derived
-// from the seed, the stream and the sequence number (unique, deterministic,
-// the same after a restart).
+// from the seed, the stream, the shard and the sequence number (unique,
+// deterministic, the same after a restart).
 //
 // Thread-safety: stateless functions.
 #pragma once
@@ -41,7 +41,7 @@ RecordRow BuildRecord(const Change& change, ViewType view, int64_t now_ms);
 
 // 32 lower-case hex digits.
 std::string MakeEventId(uint64_t seed, std::string_view stream_arn,
-                        int64_t stream_id, int64_t seq);
+                        int64_t stream_id, int64_t shard, int64_t seq);
 
 // The GetRecords "Records" element.
 Result<nlohmann::json> RenderRecord(const RecordRow& row, ViewType view,

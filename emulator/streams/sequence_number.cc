@@ -5,6 +5,12 @@
 
 namespace ddblab::streams {
 
+int64_t SeqFloor(int64_t now_ms) {
+  constexpr int64_t kMaxMs = std::numeric_limits<int64_t>::max() / kSeqPerMs;
+  if (now_ms <= 0) return 0;
+  return (now_ms > kMaxMs ? kMaxMs : now_ms) * kSeqPerMs;
+}
+
 std::string FormatSequenceNumber(int64_t n) {
   char buf[32];
   std::snprintf(buf, sizeof(buf), "1%020lld", static_cast<long long>(n));

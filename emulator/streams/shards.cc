@@ -5,6 +5,7 @@
 #include <limits>
 
 #include "emulator/api/random.h"
+#include "emulator/streams/sequence_number.h"
 
 namespace ddblab::streams {
 namespace {
@@ -43,7 +44,8 @@ Result<int64_t> EndSeqOf(StreamLog& log, const ShardRow& shard) {
 }
 
 ShardRow NewShard(StreamRow& stream, int64_t created_ms, uint64_t lo,
-                  uint64_t hi, std::string parent, uint64_t seed) {
+                  uint64_t hi, std::string parent, uint64_t seed,
+                  int64_t min_start) {
   ShardRow row;
   row.stream_id = stream.id;
   row.ordinal = stream.next_shard++;
@@ -52,7 +54,7 @@ ShardRow NewShard(StreamRow& stream, int64_t created_ms, uint64_t lo,
   row.hash_lo = lo;
   row.hash_hi = hi;
   row.created_ms = created_ms;
-  row.start_seq = stream.next_seq++;
+  row.start_seq = std::max(min_start, SeqFloor(created_ms));
   return row;
 }
 
@@ -89,7 +91,7 @@ Status CreateInitialShards(StreamLog& log, StreamRow& stream, int64_t now_ms,
     uint64_t hi =
         i + 1 == n ? std::numeric_limits<uint64_t>::max() : (i + 1) * step - 1;
     DDBLAB_RETURN_IF_ERROR(
-        log.InsertShard(NewShard(stream, now_ms, lo, hi, "", policy.seed)));
+        log.InsertShard(NewShard(stream, now_ms, lo, hi, "", policy.seed, 0)));
   }
   return log.SaveCounters(stream);
 }
@@ -107,13 +109,13 @@ Result<std::vector<ShardRow>> ReplaceShard(StreamLog& log, StreamRow& stream,
   std::vector<ShardRow> out;
   if (children >= 2 && shard.hash_lo < shard.hash_hi) {
     uint64_t mid = shard.hash_lo + (shard.hash_hi - shard.hash_lo) / 2;
-    out.push_back(
-        NewShard(stream, created, shard.hash_lo, mid, shard.shard_id, seed));
+    out.push_back(NewShard(stream, created, shard.hash_lo, mid, shard.shard_id,
+                           seed, end + 1));
     out.push_back(NewShard(stream, created, mid + 1, shard.hash_hi,
-                           shard.shard_id, seed));
+                           shard.shard_id, seed, end + 1));
   } else {
     out.push_back(NewShard(stream, created, shard.hash_lo, shard.hash_hi,
-                           shard.shard_id, seed));
+                           shard.shard_id, seed, end + 1));
   }
   for (const ShardRow& child : out) {
     DDBLAB_RETURN_IF_ERROR(log.InsertShard(child));
@@ -130,6 +132,11 @@ Result<ShardRow> ShardForAppend(StreamLog& log, StreamRow& stream,
   for (ShardRow& shard : open) {
     if (hash < shard.hash_lo || hash > shard.hash_hi) continue;
     if (!RolloverDue(stream, shard, now_ms, policy)) return std::move(shard);
+    // The caller's row may be cached: take the current shard counter.
+    DDBLAB_ASSIGN_OR_RETURN(std::optional<StreamRow> fresh,
+                            log.FindStream(stream.arn));
+    if (!fresh) return Error::Internal("stream " + stream.arn + " vanished");
+    stream = std::move(*fresh);
     DDBLAB_ASSIGN_OR_RETURN(
         std::vector<ShardRow> children,
         ReplaceShard(log, stream, shard, 1, now_ms, policy));
@@ -137,6 +144,15 @@ Result<ShardRow> ShardForAppend(StreamLog& log, StreamRow& stream,
   }
   return Error::Internal("stream " + stream.arn +
                          " has no open shard for a partition hash");
+}
+
+Result<int64_t> NextRecordSeq(StreamLog& log, const ShardRow& shard,
+                              int64_t now_ms) {
+  DDBLAB_ASSIGN_OR_RETURN(std::optional<int64_t> last,
+                          log.LastSeq(shard.stream_id, shard.ordinal));
+  int64_t prev = std::max(shard.start_seq, shard.trim_seq);
+  if (last) prev = std::max(prev, *last);
+  return std::max(prev + 1, SeqFloor(now_ms));
 }
 
 Status CloseAllShards(StreamLog& log, StreamRow& stream, int64_t now_ms) {

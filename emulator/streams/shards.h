@@ -10,8 +10,9 @@
 //     is a single hash);
 // children carry ParentShardId, and the parent is closed at the same time
 // (EndingSequenceNumber = its last record, or its start if it has none).
-// Sequence numbers come from the per-stream counter: a shard reserves one
-// as its StartingSequenceNumber, so a child always starts above its parent.
+// Sequence numbers (sequence_number.h) are time-based and increase within a
+// shard; a child's StartingSequenceNumber is above its parent's end, and no
+// record carries a shard's StartingSequenceNumber.
 //
 // Retention: records older than `retention` are trimmed; a closed shard is
 // dropped `retention` after it closed (all its records are then trimmed);
@@ -23,7 +24,7 @@
 // shard ordinal (4 digits) and 4 digits derived from the seed, so ShardId
 // order is creation order.
 //
-// The functions mutate the StreamRow counters they use and save them.
+// The functions update the StreamRow's shard counter and save it.
 //
 // Thread-safety: none; callers hold the engine lock.
 #pragma once
@@ -63,6 +64,10 @@ Status CreateInitialShards(StreamLog& log, StreamRow& stream, int64_t now_ms,
 Result<ShardRow> ShardForAppend(StreamLog& log, StreamRow& stream,
                                 uint64_t hash, int64_t now_ms,
                                 const ShardPolicy& policy);
+
+// The sequence number for a record appended to `shard` now.
+Result<int64_t> NextRecordSeq(StreamLog& log, const ShardRow& shard,
+                              int64_t now_ms);
 
 // Closes `shard` (open) and creates `children` (1 or 2) children splitting
 // its hash range. Returns the children.

@@ -20,7 +20,8 @@ CREATE TABLE stream_streams (
   key_schema TEXT NOT NULL,
   created_ms INTEGER NOT NULL,
   disabled_ms INTEGER,
-  next_shard INTEGER NOT NULL
+  next_shard INTEGER NOT NULL,
+  salt INTEGER NOT NULL
 );
 CREATE TABLE stream_shards (
   stream_id INTEGER NOT NULL,
@@ -45,19 +46,23 @@ CREATE TABLE stream_records (
   event INTEGER NOT NULL,
   service_delete INTEGER NOT NULL,
   size_bytes INTEGER NOT NULL,
-  event_id TEXT NOT NULL,
   keys BLOB NOT NULL,
   new_image BLOB,
-  old_image BLOB,
-  PRIMARY KEY (stream_id, shard, seq)
-) WITHOUT ROWID;
+  old_image BLOB
+);
+CREATE UNIQUE INDEX stream_records_by_seq
+  ON stream_records(stream_id, shard, seq);
 )sql";
+
+// stream_records is a rowid table with a unique index on (stream, shard, seq)
+// rather than a WITHOUT ROWID table: records (with their images) are large,
+// and appending to a rowid table is SQLite's fast path.
 
 constexpr std::array<storage::Migration, 1> kMigrations = {{{1, kStreamsV1}}};
 
 constexpr std::string_view kStreamColumns =
     "stream_id, arn, table_name, label, view_type, key_schema, created_ms, "
-    "disabled_ms, next_shard";
+    "disabled_ms, next_shard, salt";
 
 constexpr std::string_view kShardColumns =
     "stream_id, ordinal, shard_id, parent_shard_id, hash_lo, hash_hi, "
@@ -82,6 +87,7 @@ Result<StreamRow> ReadStream(const ScopedStatement& s) {
   row.created_ms = s.ColumnInt(6);
   if (!s.ColumnIsNull(7)) row.disabled_ms = s.ColumnInt(7);
   row.next_shard = s.ColumnInt(8);
+  row.salt = static_cast<uint64_t>(s.ColumnInt(9));
   return row;
 }
 
@@ -184,14 +190,16 @@ Result<int64_t> StreamLog::InsertStream(const StreamRow& row) {
       ScopedStatement s,
       db_.Prepare("INSERT INTO stream_streams(arn, table_name, label, "
                   "view_type, key_schema, created_ms, disabled_ms, "
-                  "next_shard) VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)"));
+                  "next_shard, salt) VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, "
+                  "?9)"));
   s.BindText(1, row.arn)
       .BindText(2, row.table_name)
       .BindText(3, row.label)
       .BindText(4, ViewTypeName(row.view_type))
       .BindText(5, row.key_schema)
       .BindInt(6, row.created_ms)
-      .BindInt(8, row.next_shard);
+      .BindInt(8, row.next_shard)
+      .BindInt(9, static_cast<int64_t>(row.salt));
   if (row.disabled_ms) {
     s.BindInt(7, *row.disabled_ms);
   } else {
@@ -336,9 +344,9 @@ Status StreamLog::InsertRecord(int64_t stream_id, int64_t shard,
   DDBLAB_ASSIGN_OR_RETURN(
       ScopedStatement s,
       db_.Prepare("INSERT INTO stream_records(stream_id, shard, seq, "
-                  "created_ms, event, service_delete, size_bytes, event_id, "
-                  "keys, new_image, old_image) VALUES(?1, ?2, ?3, ?4, ?5, "
-                  "?6, ?7, ?8, ?9, ?10, ?11)"));
+                  "created_ms, event, service_delete, size_bytes, keys, "
+                  "new_image, old_image) VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, "
+                  "?8, ?9, ?10)"));
   s.BindInt(1, stream_id)
       .BindInt(2, shard)
       .BindInt(3, row.seq)
@@ -346,17 +354,16 @@ Status StreamLog::InsertRecord(int64_t stream_id, int64_t shard,
       .BindInt(5, static_cast<int64_t>(row.event))
       .BindInt(6, row.service_delete ? 1 : 0)
       .BindInt(7, row.size_bytes)
-      .BindText(8, row.event_id)
-      .BindBlob(9, row.keys);
+      .BindBlob(8, row.keys);
   if (row.new_image) {
-    s.BindBlob(10, *row.new_image);
+    s.BindBlob(9, *row.new_image);
   } else {
-    s.BindNull(10);
+    s.BindNull(9);
   }
   if (row.old_image) {
-    s.BindBlob(11, *row.old_image);
+    s.BindBlob(10, *row.old_image);
   } else {
-    s.BindNull(11);
+    s.BindNull(10);
   }
   return s.Run();
 }
@@ -379,7 +386,7 @@ Status StreamLog::ReadRecords(int64_t stream_id, int64_t shard,
   DDBLAB_ASSIGN_OR_RETURN(
       ScopedStatement s,
       db_.Prepare("SELECT seq, created_ms, event, service_delete, size_bytes, "
-                  "event_id, keys, new_image, old_image FROM stream_records "
+                  "keys, new_image, old_image FROM stream_records "
                   "WHERE stream_id=?1 AND shard=?2 AND seq>?3 ORDER BY seq"));
   s.BindInt(1, stream_id).BindInt(2, shard).BindInt(3, after_seq);
   while (true) {
@@ -395,10 +402,9 @@ Status StreamLog::ReadRecords(int64_t stream_id, int64_t shard,
     row.event = static_cast<EventName>(event);
     row.service_delete = s.ColumnInt(3) != 0;
     row.size_bytes = s.ColumnInt(4);
-    row.event_id = std::string(s.ColumnText(5));
-    row.keys = std::string(s.ColumnBlob(6));
-    if (!s.ColumnIsNull(7)) row.new_image = std::string(s.ColumnBlob(7));
-    if (!s.ColumnIsNull(8)) row.old_image = std::string(s.ColumnBlob(8));
+    row.keys = std::string(s.ColumnBlob(5));
+    if (!s.ColumnIsNull(6)) row.new_image = std::string(s.ColumnBlob(6));
+    if (!s.ColumnIsNull(7)) row.old_image = std::string(s.ColumnBlob(7));
     if (!visit(std::move(row))) break;
   }
   return OkStatus();

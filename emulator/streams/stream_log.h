@@ -49,7 +49,7 @@ struct StreamRow {
   std::string key_schema;  // JSON text: [{"AttributeName":..,"KeyType":..}]
   int64_t created_ms = 0;
   std::optional<int64_t> disabled_ms;  // set once DISABLED
-  int64_t next_shard = 0;  // the next shard ordinal
+  int64_t next_shard = 0;              // the next shard ordinal
 
   bool enabled() const { return !disabled_ms.has_value(); }
 };

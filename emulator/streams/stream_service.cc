@@ -94,6 +94,7 @@ Status StreamService::Enable(storage::Database& db, const StreamSpec& spec) {
     DDBLAB_RETURN_IF_ERROR(log.DeleteStream(existing->id));
     next_trim_ms_.erase(existing->id);
   }
+  streams_.erase(spec.arn);
   StreamRow row;
   row.arn = spec.arn;
   row.table_name = spec.table_name;
@@ -108,6 +109,9 @@ Status StreamService::Enable(storage::Database& db, const StreamSpec& spec) {
 Status StreamService::Disable(storage::Database& db, std::string_view arn,
                               TimePoint now) {
   StreamLog log(db);
+  if (auto hit = streams_.find(arn); hit != streams_.end()) {
+    streams_.erase(hit);
+  }
   DDBLAB_ASSIGN_OR_RETURN(std::optional<StreamRow> stream, log.FindStream(arn));
   if (!stream || !stream->enabled()) return OkStatus();
   const int64_t now_ms = ToMillis(now);
@@ -117,11 +121,18 @@ Status StreamService::Disable(storage::Database& db, std::string_view arn,
 
 Result<bool> StreamService::Append(storage::Database& db, std::string_view arn,
                                    std::string_view partition_key,
-                                   const Change& change, TimePoint now) {
+                                   const Change& change, TimePoint now,
+                                   bool may_cache) {
   if (IsNoOp(change)) return true;
   StreamLog log(db);
-  DDBLAB_ASSIGN_OR_RETURN(std::optional<StreamRow> stream, log.FindStream(arn));
-  if (!stream || !stream->enabled()) return false;
+  std::optional<StreamRow> stream;
+  if (auto hit = streams_.find(arn); hit != streams_.end()) {
+    stream = hit->second;
+  } else {
+    DDBLAB_ASSIGN_OR_RETURN(stream, log.FindStream(arn));
+    if (!stream || !stream->enabled()) return false;
+    if (may_cache) streams_.emplace(stream->arn, *stream);
+  }
   const int64_t now_ms = ToMillis(now);
   DDBLAB_ASSIGN_OR_RETURN(
       ShardRow shard, ShardForAppend(log, *stream, PartitionHash(partition_key),
@@ -135,11 +146,10 @@ Result<bool> StreamService::Append(storage::Database& db, std::string_view arn,
     (void)trimmed;
   }
   RecordRow row = BuildRecord(change, stream->view_type, now_ms);
-  row.seq = stream->next_seq++;
-  row.event_id =
-      MakeEventId(config_.shards.seed, stream->arn, stream->id, row.seq);
+  DDBLAB_ASSIGN_OR_RETURN(row.seq, NextRecordSeq(log, shard, now_ms));
+  row.event_id = MakeEventId(config_.shards.seed, stream->arn, stream->id,
+                             shard.ordinal, row.seq);
   DDBLAB_RETURN_IF_ERROR(log.InsertRecord(stream->id, shard.ordinal, row));
-  DDBLAB_RETURN_IF_ERROR(log.SaveCounters(*stream));
   return true;
 }
 
@@ -256,8 +266,14 @@ Result<std::string> StreamService::GetShardIterator(
         return Error::Validation("Invalid SequenceNumber: " +
                                  sequence_number.value_or(""));
       }
-      const int64_t upper =
-          shard.end_seq ? *shard.end_seq : stream.next_seq - 1;
+      int64_t upper = std::max(shard.start_seq, shard.trim_seq);
+      if (shard.end_seq) {
+        upper = *shard.end_seq;
+      } else {
+        DDBLAB_ASSIGN_OR_RETURN(std::optional<int64_t> last,
+                                log.LastSeq(stream.id, shard.ordinal));
+        upper = std::max(upper, last.value_or(0));
+      }
       if (seq->kind != SequenceNumber::Kind::kValue ||
           seq->value < shard.start_seq || seq->value > upper) {
         return BadSequenceNumber(*sequence_number, shard.shard_id);

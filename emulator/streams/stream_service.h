@@ -14,8 +14,8 @@
 // ExpiredIteratorException / TrimmedDataAccessException) are the DynamoDB
 // Streams texts where known (see the .cc for the chosen ones).
 //
-// Ownership: holds its configuration and a small cache of when each stream
-// was last trimmed by the write path (an optimisation only).
+// Ownership: holds its configuration and two caches for the write path:
+// the enabled streams it appends to, and when it last trimmed each.
 // Thread-safety: none; callers hold the engine lock.
 #pragma once
 
@@ -112,10 +112,11 @@ class StreamService {
   Status Disable(storage::Database& db, std::string_view arn, TimePoint now);
   // Appends the record of `change` to the enabled stream `arn`; no-op
   // changes append nothing. Returns false (and appends nothing) if there is
-  // no enabled stream with that ARN: Enable it and call again.
+  // no enabled stream with that ARN: Enable it and call again, with
+  // may_cache false (the stream row is not committed yet).
   Result<bool> Append(storage::Database& db, std::string_view arn,
                       std::string_view partition_key, const Change& change,
-                      TimePoint now);
+                      TimePoint now, bool may_cache = true);
 
   // ---- Read side.
   Result<ListStreamsResult> ListStreams(
@@ -149,6 +150,11 @@ class StreamService {
 
   StreamsConfig config_;
   std::map<int64_t, int64_t> next_trim_ms_;  // stream id -> clock ms
+  // Enabled streams met by Append, by ARN (their identity and view type
+  // never change while enabled; shard state is always read from the log).
+  // Only Enable and Disable end a stream's enabled life, and both drop the
+  // entry; an entry is only added from committed rows (see Append).
+  std::map<std::string, StreamRow, std::less<>> streams_;
 };
 
 }  // namespace ddblab::streams

@@ -168,5 +168,49 @@ TEST_F(ItemWriterTest, BatchAppliesSeveralChangesAtomically) {
   EXPECT_EQ(impl().store().ComputeStats(table.id, storage::kBaseTable)->count, 2);
 }
 
+TEST_F(ItemWriterTest, DeferredOldItemIsResolvedByApply) {
+  CreateTable("lazy");
+  auto lock = impl().Lock();
+  auto entry = impl().FindTable("lazy", TableLookup::kData);
+  ASSERT_TRUE(entry.ok());
+  const Table& table = *(*entry)->table;
+  auto v1 = value::DecodeItem({{"pk", {{"S", "k"}}}, {"v", {{"S", "1"}}}});
+  auto v2 = value::DecodeItem({{"pk", {{"S", "k"}}}, {"v", {{"S", "22"}}}});
+  ASSERT_TRUE(v1.ok() && v2.ok());
+  auto key = ValidateItemForWrite(table, *v1);
+  ASSERT_TRUE(key.ok());
+
+  // New item: inserted without reading; afterwards "old" is absent.
+  ExistingItem old = ExistingItem::Deferred(impl().store(), table, *key);
+  EXPECT_FALSE(old.resolved());
+  auto used = WriteItem(impl(), table, *key, old, &*v1);
+  ASSERT_TRUE(used.ok());
+  EXPECT_TRUE(old.resolved());
+  EXPECT_FALSE(old.exists());
+  EXPECT_EQ((*entry)->stats.item_count, 1);
+  EXPECT_EQ((*entry)->stats.size_bytes, 5);
+
+  // Existing item: read after the insert attempt, then replaced.
+  ExistingItem again = ExistingItem::Deferred(impl().store(), table, *key);
+  ASSERT_TRUE(WriteItem(impl(), table, *key, again, &*v2).ok());
+  ASSERT_TRUE(again.exists());
+  EXPECT_EQ(again.size(), 5);
+  auto old_item = again.Get();
+  ASSERT_TRUE(old_item.ok());
+  EXPECT_EQ(value::EncodeItem(**old_item), value::EncodeItem(*v1));
+  EXPECT_EQ((*entry)->stats.item_count, 1);
+  EXPECT_EQ((*entry)->stats.size_bytes, 6);
+  auto stored = impl().store().Get(table.id, key->pk, key->sk);
+  ASSERT_TRUE(stored.ok() && stored->has_value());
+  EXPECT_EQ((*stored)->size, 6);
+
+  // Get() resolves a deferred item by itself.
+  ExistingItem peek = ExistingItem::Deferred(impl().store(), table, *key);
+  auto peeked = peek.Get();
+  ASSERT_TRUE(peeked.ok());
+  ASSERT_NE(*peeked, nullptr);
+  EXPECT_EQ(value::EncodeItem(**peeked), value::EncodeItem(*v2));
+}
+
 }  // namespace
 }  // namespace ddblab::engine::testing

@@ -94,7 +94,7 @@ TEST_F(StreamsApiTest, DescribeStreamShape) {
              {"Shards",
               {{{"ShardId", shard},
                 {"SequenceNumberRange",
-                 {{"StartingSequenceNumber", "100000000000000000001"}}}}}}}}}));
+                 {{"StartingSequenceNumber", "101704067200291000000"}}}}}}}}}));
 }
 
 TEST_F(StreamsApiTest, DescribeStreamErrors) {
@@ -388,8 +388,8 @@ TEST_F(StreamsApiTest, DisabledStreamStaysReadableForTwentyFourHours) {
   EXPECT_EQ(d["StreamViewType"], "KEYS_ONLY");
   ASSERT_EQ(d["Shards"].size(), 1u);
   EXPECT_EQ(d["Shards"][0]["SequenceNumberRange"],
-            Json({{"StartingSequenceNumber", "100000000000000000001"},
-                  {"EndingSequenceNumber", "100000000000000000003"}}));
+            Json({{"StartingSequenceNumber", "101704067200000000000"},
+                  {"EndingSequenceNumber", "101704067200000000002"}}));
   EXPECT_EQ(StreamsOk("ListStreams", {{"TableName", "dis"}})["Streams"].size(),
             1u);
   // The old LATEST iterator reads both records; the shard is closed and
@@ -400,7 +400,7 @@ TEST_F(StreamsApiTest, DisabledStreamStaysReadableForTwentyFourHours) {
   // Limit 1: the first record and a NextShardIterator, then the last one
   // and none.
   r = Records(
-      Iterator(arn, shard, "AT_SEQUENCE_NUMBER", "100000000000000000001"), 1);
+      Iterator(arn, shard, "AT_SEQUENCE_NUMBER", "101704067200000000001"), 1);
   ASSERT_EQ(r["Records"].size(), 1u);
   ASSERT_TRUE(r.contains("NextShardIterator"));
   r = Records(r["NextShardIterator"], 1);

@@ -46,7 +46,7 @@ TEST_F(StreamsRecordsTest, KeysOnlyRecordMatchesTheAwsExample) {
                                 {"Keys",
                                  {{"ForumName", S("DynamoDB")},
                                   {"Subject", S("DynamoDB Thread 3")}}},
-                                {"SequenceNumber", "100000000000000000002"},
+                                {"SequenceNumber", "101704067200000000001"},
                                 {"SizeBytes", 41},
                                 {"StreamViewType", "KEYS_ONLY"}}));
 }
@@ -67,7 +67,7 @@ TEST_F(StreamsRecordsTest, NewAndOldImagesMatchTheLambdaExample) {
                {{"ApproximateCreationDateTime", kStart},
                 {"Keys", keys},
                 {"NewImage", {{"Id", N("101")}, {"Message", S("New item!")}}},
-                {"SequenceNumber", "100000000000000000002"},
+                {"SequenceNumber", "101704067200000000001"},
                 {"SizeBytes", 26},
                 {"StreamViewType", "NEW_AND_OLD_IMAGES"}}));
   EXPECT_EQ(
@@ -78,7 +78,7 @@ TEST_F(StreamsRecordsTest, NewAndOldImagesMatchTheLambdaExample) {
                 {"NewImage",
                  {{"Id", N("101")}, {"Message", S("This item has changed")}}},
                 {"OldImage", {{"Id", N("101")}, {"Message", S("New item!")}}},
-                {"SequenceNumber", "100000000000000000003"},
+                {"SequenceNumber", "101704067201500000000"},
                 {"SizeBytes", 59},
                 {"StreamViewType", "NEW_AND_OLD_IMAGES"}}));
   EXPECT_EQ(
@@ -88,7 +88,7 @@ TEST_F(StreamsRecordsTest, NewAndOldImagesMatchTheLambdaExample) {
                 {"Keys", keys},
                 {"OldImage",
                  {{"Id", N("101")}, {"Message", S("This item has changed")}}},
-                {"SequenceNumber", "100000000000000000004"},
+                {"SequenceNumber", "101704067201500000001"},
                 {"SizeBytes", 38},
                 {"StreamViewType", "NEW_AND_OLD_IMAGES"}}));
 }

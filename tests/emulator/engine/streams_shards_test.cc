@@ -56,14 +56,14 @@ TEST_F(StreamsShardsTest, RolloverClosesTheShardAndKeepsItemOrder) {
   EXPECT_EQ(shards[1]["ParentShardId"], shards[0]["ShardId"]);
   const Json& parent = shards[0]["SequenceNumberRange"];
   const Json& child = shards[1]["SequenceNumberRange"];
-  EXPECT_EQ(parent["StartingSequenceNumber"], "100000000000000000001");
-  EXPECT_EQ(parent["EndingSequenceNumber"], "100000000000000000003");
-  EXPECT_EQ(child["StartingSequenceNumber"], "100000000000000000004");
+  EXPECT_EQ(parent["StartingSequenceNumber"], "101704067200000000000");
+  EXPECT_EQ(parent["EndingSequenceNumber"], "101704070740000000000");
+  EXPECT_EQ(child["StartingSequenceNumber"], "101704070800000000000");
   EXPECT_FALSE(child.contains("EndingSequenceNumber"));
   EXPECT_EQ(ReadShard(arn, shards[0]["ShardId"]).size(), 2u);
   std::vector<Json> in_child = ReadShard(arn, shards[1]["ShardId"]);
   ASSERT_EQ(in_child.size(), 1u);
-  EXPECT_EQ(in_child[0]["dynamodb"]["SequenceNumber"], "100000000000000000005");
+  EXPECT_EQ(in_child[0]["dynamodb"]["SequenceNumber"], "101704070800000000001");
   EXPECT_EQ(ByItem(ReadAll(arn))["a"],
             std::vector<std::string>({"1", "2", "3"}));
 }
@@ -250,7 +250,7 @@ TEST_F(StreamsShardsTest, FileDatabaseKeepsTheStreamAcrossARestart) {
   ASSERT_EQ(r["Records"].size(), 1u);
   EXPECT_EQ(r["Records"][0]["dynamodb"]["NewImage"]["v"]["S"], "2");
   EXPECT_EQ(r["Records"][0]["dynamodb"]["SequenceNumber"],
-            "100000000000000000003");
+            "101704067200000000002");
   std::vector<Json> all = ReadAll(arn);
   ASSERT_EQ(all.size(), 2u);
   EXPECT_EQ(all[0]["eventID"], first["Records"][0]["eventID"]);

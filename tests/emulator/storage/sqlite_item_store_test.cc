@@ -82,6 +82,21 @@ TEST(SqliteItemStoreTest, PutGetDeleteCommitAndRollback) {
   EXPECT_FALSE(store->Get(t, "p", "")->has_value());
 }
 
+TEST(SqliteItemStoreTest, InsertItemIfAbsentNeverOverwrites) {
+  auto store = OpenMemory();
+  int64_t t = MakeTable(*store, "t1");
+  auto txn = store->Begin();
+  ASSERT_TRUE(txn.ok());
+  auto first = (*txn)->InsertItemIfAbsent(t, "p", "s", "one", 3);
+  ASSERT_TRUE(first.ok());
+  EXPECT_TRUE(*first);
+  auto second = (*txn)->InsertItemIfAbsent(t, "p", "s", "two", 3);
+  ASSERT_TRUE(second.ok());
+  EXPECT_FALSE(*second);
+  ASSERT_TRUE((*txn)->Commit().ok());
+  EXPECT_EQ((*store->Get(t, "p", "s"))->bytes, "one");
+}
+
 TEST(SqliteItemStoreTest, OnlyOneWriteTransactionAtATime) {
   auto store = OpenMemory();
   auto first = store->Begin();

@@ -83,13 +83,14 @@ TEST(RecordBuilderTest, RenderRecord) {
 }
 
 TEST(RecordBuilderTest, EventIds) {
-  std::string a = MakeEventId(7, "arn", 1, 2);
+  std::string a = MakeEventId(7, "arn", 1, 0, 2);
   EXPECT_TRUE(std::regex_match(a, std::regex("[0-9a-f]{32}"))) << a;
-  EXPECT_EQ(a, MakeEventId(7, "arn", 1, 2));
-  EXPECT_NE(a, MakeEventId(7, "arn", 1, 3));
-  EXPECT_NE(a, MakeEventId(7, "arn", 2, 2));
-  EXPECT_NE(a, MakeEventId(8, "arn", 1, 2));
-  EXPECT_NE(a, MakeEventId(7, "arm", 1, 2));
+  EXPECT_EQ(a, MakeEventId(7, "arn", 1, 0, 2));
+  EXPECT_NE(a, MakeEventId(7, "arn", 1, 0, 3));
+  EXPECT_NE(a, MakeEventId(7, "arn", 2, 0, 2));
+  EXPECT_NE(a, MakeEventId(8, "arn", 1, 0, 2));
+  EXPECT_NE(a, MakeEventId(7, "arm", 1, 0, 2));
+  EXPECT_NE(a, MakeEventId(7, "arn", 1, 1, 2));
 }
 
 }  // namespace

@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <limits>
+
 namespace ddblab::streams {
 namespace {
 
@@ -13,6 +15,15 @@ TEST(SequenceNumberTest, FormatIsTwentyOneDecimalDigits) {
   EXPECT_EQ(FormatSequenceNumber(9223372036854775807), "109223372036854775807");
   // String order is number order.
   EXPECT_LT(FormatSequenceNumber(9), FormatSequenceNumber(10));
+}
+
+TEST(SequenceNumberTest, SeqFloorIsTheClockInMillionths) {
+  EXPECT_EQ(SeqFloor(1704067200000), 1704067200000000000);
+  EXPECT_EQ(FormatSequenceNumber(SeqFloor(1704067200000)),
+            "101704067200000000000");
+  EXPECT_EQ(SeqFloor(-5), 0);
+  EXPECT_EQ(SeqFloor(std::numeric_limits<int64_t>::max()),
+            std::numeric_limits<int64_t>::max() / kSeqPerMs * kSeqPerMs);
 }
 
 TEST(SequenceNumberTest, ParseRoundTrips) {

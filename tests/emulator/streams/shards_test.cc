@@ -8,6 +8,7 @@
 #include "emulator/storage/schema.h"
 #include "emulator/storage/sqlite.h"
 #include "emulator/streams/record_builder.h"
+#include "emulator/streams/sequence_number.h"
 
 namespace ddblab::streams {
 namespace {
@@ -37,10 +38,11 @@ class ShardsTest : public ::testing::Test {
     value::Item keys = {{"k", value::AttributeValue::S("a")}};
     RecordRow row = BuildRecord({&keys, nullptr, &keys, false},
                                 ViewType::kKeysOnly, created_ms);
-    row.seq = stream_.next_seq++;
+    auto seq = NextRecordSeq(*log_, shard, created_ms);
+    ASSERT_TRUE(seq.ok());
+    row.seq = *seq;
     row.event_id = "e";
     ASSERT_TRUE(log_->InsertRecord(stream_.id, shard.ordinal, row).ok());
-    ASSERT_TRUE(log_->SaveCounters(stream_).ok());
   }
 
   std::unique_ptr<storage::Database> db_;
@@ -59,10 +61,10 @@ TEST_F(ShardsTest, InitialShardsPartitionTheHashRange) {
   EXPECT_EQ((*open)[1].hash_lo, (*open)[0].hash_hi + 1);
   EXPECT_EQ((*open)[2].hash_lo, (*open)[1].hash_hi + 1);
   EXPECT_EQ((*open)[2].hash_hi, kMax);
-  // Each reserved its own starting sequence number.
-  EXPECT_EQ((*open)[0].start_seq, 1);
-  EXPECT_EQ((*open)[2].start_seq, 3);
-  EXPECT_EQ(stream_.next_seq, 4);
+  // Sequence numbers start at the creation time.
+  EXPECT_EQ((*open)[0].start_seq, 1000 * kSeqPerMs);
+  EXPECT_EQ((*open)[2].start_seq, 1000 * kSeqPerMs);
+  EXPECT_EQ(stream_.next_shard, 3);
   EXPECT_EQ((*open)[0].shard_id.substr(0, 30),
             "shardId-00000000000000001000-0");
   for (uint64_t h : {uint64_t{0}, kMax / 2, kMax}) {
@@ -98,10 +100,18 @@ TEST_F(ShardsTest, SplitHalvesTheRangeAndClosesTheParent) {
   EXPECT_EQ((*children)[0].parent_shard_id, parent.shard_id);
   auto closed = log_->ShardByOrdinal(stream_.id, parent.ordinal);
   ASSERT_TRUE(closed.ok() && closed->has_value());
-  EXPECT_EQ((*closed)->end_seq, 3);  // its last record
+  EXPECT_EQ((*closed)->end_seq, 2);  // its last record (numbers 1 and 2)
   EXPECT_EQ((*closed)->closed_ms, 10);
-  EXPECT_GT((*children)[0].start_seq, 3);
-  EXPECT_GT((*children)[1].start_seq, (*children)[0].start_seq);
+  EXPECT_EQ((*children)[0].start_seq, 10 * kSeqPerMs);
+  EXPECT_EQ((*children)[1].start_seq, 10 * kSeqPerMs);
+  // A child starts above its parent's end even when the clock is behind.
+  ShardRow child = (*children)[0];
+  AddRecord(child, 10);
+  AddRecord(child, 10);
+  auto grandchildren = ReplaceShard(*log_, stream_, child, 1, 0, policy_);
+  ASSERT_TRUE(grandchildren.ok());
+  EXPECT_EQ((*grandchildren)[0].start_seq, 10 * kSeqPerMs + 3);
+  EXPECT_EQ((*grandchildren)[0].created_ms, 10);  // never before its parent
 }
 
 TEST_F(ShardsTest, EmptyShardClosesAtItsStart) {
@@ -137,11 +147,11 @@ TEST_F(ShardsTest, TrimAndExpiry) {
   // At 24 h + 10 ms the first two are exactly 24 h old or more.
   ASSERT_TRUE(
       MaintainShard(*log_, stream_, shard, 24 * kHour + 10, policy_).ok());
-  EXPECT_EQ(shard.trim_seq, 3);
+  EXPECT_EQ(shard.trim_seq, 10 * kSeqPerMs);
   int left = 0;
   ASSERT_TRUE(log_->ReadRecords(stream_.id, shard.ordinal, 0,
                                 [&](RecordRow&& r) {
-                                  EXPECT_EQ(r.seq, 4);
+                                  EXPECT_EQ(r.seq, 20 * kSeqPerMs);
                                   ++left;
                                   return true;
                                 })
