@@ -21,10 +21,11 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <string_view>
-#include <functional>
+#include <type_traits>
 #include <unordered_map>
 
 #include "emulator/api/result.h"
@@ -48,9 +49,18 @@ class ScopedStatement {
   ScopedStatement& operator=(const ScopedStatement&) = delete;
 
   // Binding never fails for valid indexes; a bad index is reported by Step.
+  // Blobs and texts are bound BY REFERENCE (no copy): the bytes must stay
+  // alive until the statement has been stepped to completion or released.
   ScopedStatement& BindInt(int index, int64_t value);
   ScopedStatement& BindBlob(int index, std::string_view bytes);
   ScopedStatement& BindText(int index, std::string_view text);
+  // Binding a temporary std::string would leave SQLite a dangling pointer.
+  template <class T>
+    requires std::is_same_v<T, std::string>
+  ScopedStatement& BindBlob(int index, T&& temporary) = delete;
+  template <class T>
+    requires std::is_same_v<T, std::string>
+  ScopedStatement& BindText(int index, T&& temporary) = delete;
   ScopedStatement& BindNull(int index);
 
   // Runs one step: true if a row is available, false when done.

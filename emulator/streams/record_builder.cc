@@ -57,17 +57,14 @@ RecordRow BuildRecord(const Change& change, ViewType view, int64_t now_ms) {
   return row;
 }
 
-std::string MakeEventId(uint64_t seed, std::string_view stream_arn,
-                        int64_t stream_id, int64_t shard, int64_t seq) {
-  std::string tag(stream_arn);
-  tag += '#';
-  tag += std::to_string(stream_id);
-  tag += '#';
-  tag += std::to_string(shard);
-  tag += '#';
-  tag += std::to_string(seq);
-  uint64_t hi = Rng::Hash(seed, tag);
-  uint64_t lo = Rng::Hash(seed ^ 0x9e3779b97f4a7c15ULL, tag);
+std::string MakeEventId(uint64_t salt, int64_t shard, int64_t seq) {
+  char tag[48];
+  int n =
+      std::snprintf(tag, sizeof(tag), "%lld#%lld",
+                    static_cast<long long>(shard), static_cast<long long>(seq));
+  std::string_view text(tag, static_cast<size_t>(n));
+  uint64_t hi = Rng::Hash(salt, text);
+  uint64_t lo = Rng::Hash(salt ^ 0x9e3779b97f4a7c15ULL, text);
   char buf[40];
   std::snprintf(buf, sizeof(buf), "%016llx%016llx",
                 static_cast<unsigned long long>(hi),

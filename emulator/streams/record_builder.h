@@ -6,8 +6,9 @@
 // the view type, where they exist; SizeBytes = item size of Keys + of each
 // image included; userIdentity {"PrincipalId": "dynamodb.amazonaws.com",
 // "Type": "Service"} on TTL deletions only. eventID is 32 hex digits derived
-// from the seed, the stream, the shard and the sequence number (unique,
-// deterministic, the same after a restart).
+// from the stream's salt (drawn from the seed when the stream is created and
+// stored with it), the shard and the sequence number: unique, deterministic,
+// the same after a restart, and never stored per record.
 //
 // Thread-safety: stateless functions.
 #pragma once
@@ -40,8 +41,7 @@ bool IsNoOp(const Change& change);
 RecordRow BuildRecord(const Change& change, ViewType view, int64_t now_ms);
 
 // 32 lower-case hex digits.
-std::string MakeEventId(uint64_t seed, std::string_view stream_arn,
-                        int64_t stream_id, int64_t shard, int64_t seq);
+std::string MakeEventId(uint64_t salt, int64_t shard, int64_t seq);
 
 // The GetRecords "Records" element.
 Result<nlohmann::json> RenderRecord(const RecordRow& row, ViewType view,

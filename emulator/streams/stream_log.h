@@ -50,6 +50,7 @@ struct StreamRow {
   int64_t created_ms = 0;
   std::optional<int64_t> disabled_ms;  // set once DISABLED
   int64_t next_shard = 0;              // the next shard ordinal
+  uint64_t salt = 0;  // from the seed at creation; makes eventIDs
 
   bool enabled() const { return !disabled_ms.has_value(); }
 };
@@ -76,7 +77,8 @@ struct RecordRow {
   EventName event = EventName::kInsert;
   bool service_delete = false;  // a TTL deletion (userIdentity)
   int64_t size_bytes = 0;
-  std::string event_id;
+  std::string event_id;  // not stored: derived from the stream's salt
+
   std::string keys;                      // serialized item
   std::optional<std::string> new_image;  // stored only if the view has it
   std::optional<std::string> old_image;

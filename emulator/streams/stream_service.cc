@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <utility>
 
+#include "emulator/api/random.h"
 #include "emulator/streams/sequence_number.h"
 #include "emulator/streams/shard_iterator.h"
 
@@ -102,6 +103,8 @@ Status StreamService::Enable(storage::Database& db, const StreamSpec& spec) {
   row.view_type = spec.view_type;
   row.key_schema = spec.key_schema;
   row.created_ms = ToMillis(spec.created);
+  row.salt = Rng::Hash(config_.shards.seed,
+                       spec.arn + "#" + std::to_string(row.created_ms));
   DDBLAB_ASSIGN_OR_RETURN(row.id, log.InsertStream(row));
   return CreateInitialShards(log, row, row.created_ms, config_.shards);
 }
@@ -147,8 +150,6 @@ Result<bool> StreamService::Append(storage::Database& db, std::string_view arn,
   }
   RecordRow row = BuildRecord(change, stream->view_type, now_ms);
   DDBLAB_ASSIGN_OR_RETURN(row.seq, NextRecordSeq(log, shard, now_ms));
-  row.event_id = MakeEventId(config_.shards.seed, stream->arn, stream->id,
-                             shard.ordinal, row.seq);
   DDBLAB_RETURN_IF_ERROR(log.InsertRecord(stream->id, shard.ordinal, row));
   return true;
 }
@@ -323,6 +324,7 @@ Result<GetRecordsResult> StreamService::GetRecords(storage::Database& db,
           exhausted = false;
           return false;
         }
+        row.event_id = MakeEventId(stream.salt, shard.ordinal, row.seq);
         Result<nlohmann::json> json =
             RenderRecord(row, stream.view_type, config_.region);
         if (!json.ok()) {

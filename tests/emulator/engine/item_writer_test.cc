@@ -27,7 +27,8 @@ class RecordingSink : public ChangeSink {
     }
     auto stmt = txn.database()->Prepare("INSERT INTO sink_log VALUES(?1)");
     if (!stmt.ok()) return stmt.error();
-    stmt->BindText(1, rec.dump());
+    const std::string text = rec.dump();  // bound by reference
+    stmt->BindText(1, text);
     return stmt->Run();
   }
   Status OnTableCreated(const Table& t, storage::WriteTransaction&) override {

@@ -17,7 +17,8 @@ TEST(DatabaseTest, ExecPrepareBindStep) {
   {
     auto stmt = (*db)->Prepare("INSERT INTO t VALUES(?1, ?2)");
     ASSERT_TRUE(stmt.ok());
-    stmt->BindBlob(1, std::string("a\0b", 3)).BindInt(2, 7);
+    const std::string key("a\0b", 3);  // bound by reference: keep it alive
+    stmt->BindBlob(1, key).BindInt(2, 7);
     ASSERT_TRUE(stmt->Run().ok());
     EXPECT_EQ((*db)->Changes(), 1);
   }

@@ -83,14 +83,13 @@ TEST(RecordBuilderTest, RenderRecord) {
 }
 
 TEST(RecordBuilderTest, EventIds) {
-  std::string a = MakeEventId(7, "arn", 1, 0, 2);
+  std::string a = MakeEventId(7, 0, 2);
   EXPECT_TRUE(std::regex_match(a, std::regex("[0-9a-f]{32}"))) << a;
-  EXPECT_EQ(a, MakeEventId(7, "arn", 1, 0, 2));
-  EXPECT_NE(a, MakeEventId(7, "arn", 1, 0, 3));
-  EXPECT_NE(a, MakeEventId(7, "arn", 2, 0, 2));
-  EXPECT_NE(a, MakeEventId(8, "arn", 1, 0, 2));
-  EXPECT_NE(a, MakeEventId(7, "arm", 1, 0, 2));
-  EXPECT_NE(a, MakeEventId(7, "arn", 1, 1, 2));
+  EXPECT_EQ(a, MakeEventId(7, 0, 2));
+  EXPECT_NE(a, MakeEventId(7, 0, 3));
+  EXPECT_NE(a, MakeEventId(7, 1, 2));
+  EXPECT_NE(a, MakeEventId(8, 0, 2));
+  EXPECT_NE(MakeEventId(7, 1, 23), MakeEventId(7, 12, 3));
 }
 
 }  // namespace
