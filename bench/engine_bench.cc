@@ -73,10 +73,10 @@ struct RawDb {
   sqlite3_stmt* select = nullptr;
 
   explicit RawDb(const std::string& path) {
-    sqlite3_open_v2(path.c_str(), &db,
-                    SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE |
-                        SQLITE_OPEN_NOMUTEX,
-                    nullptr);
+    sqlite3_open_v2(
+        path.c_str(), &db,
+        SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX,
+        nullptr);
     if (path != ":memory:") {
       sqlite3_exec(db, "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
                    nullptr, nullptr, nullptr);
@@ -88,9 +88,9 @@ struct RawDb {
                  nullptr, nullptr, nullptr);
     sqlite3_prepare_v2(db, "BEGIN IMMEDIATE", -1, &begin, nullptr);
     sqlite3_prepare_v2(db, "COMMIT", -1, &commit, nullptr);
-    sqlite3_prepare_v2(db,
-                       "INSERT OR REPLACE INTO items VALUES(?1, ?2, ?3, ?4, ?5)",
-                       -1, &insert, nullptr);
+    sqlite3_prepare_v2(
+        db, "INSERT OR REPLACE INTO items VALUES(?1, ?2, ?3, ?4, ?5)", -1,
+        &insert, nullptr);
     sqlite3_prepare_v2(db,
                        "SELECT item, size FROM items WHERE table_id=?1 AND "
                        "pk=?2 AND sk=?3",
@@ -170,11 +170,11 @@ std::unique_ptr<ddblab::Emulator> OpenEmulator(const std::string& path) {
   options.db_path = path;
   auto emu = ddblab::Emulator::Open(options);
   if (!emu.ok()) std::abort();
-  Json create{
-      {"TableName", "bench"},
-      {"BillingMode", "PAY_PER_REQUEST"},
-      {"AttributeDefinitions", {{{"AttributeName", "pk"}, {"AttributeType", "S"}}}},
-      {"KeySchema", {{{"AttributeName", "pk"}, {"KeyType", "HASH"}}}}};
+  Json create{{"TableName", "bench"},
+              {"BillingMode", "PAY_PER_REQUEST"},
+              {"AttributeDefinitions",
+               {{{"AttributeName", "pk"}, {"AttributeType", "S"}}}},
+              {"KeySchema", {{{"AttributeName", "pk"}, {"KeyType", "HASH"}}}}};
   if (!(*emu)->Call("CreateTable", create).ok()) std::abort();
   return std::move(emu).value();
 }
@@ -202,7 +202,8 @@ void BM_Emulator_GetItem(benchmark::State& state) {
   {
     auto emu = OpenEmulator(path);
     for (int i = 0; i < kPreloaded; ++i) {
-      if (!emu->Call("PutItem", {{"TableName", "bench"}, {"Item", MakeItem(Key(i))}})
+      if (!emu->Call("PutItem",
+                     {{"TableName", "bench"}, {"Item", MakeItem(Key(i))}})
                .ok()) {
         std::abort();
       }
@@ -213,7 +214,8 @@ void BM_Emulator_GetItem(benchmark::State& state) {
     for (auto _ : state) {
       key = Key(i++ % kPreloaded);
       auto r = emu->Call("GetItem", request);
-      if (!r.ok() || !r->contains("Item")) state.SkipWithError("GetItem failed");
+      if (!r.ok() || !r->contains("Item"))
+        state.SkipWithError("GetItem failed");
       benchmark::DoNotOptimize(r);
     }
     state.SetItemsProcessed(state.iterations());

@@ -2,8 +2,9 @@
 // how fast GetRecords reads it back.
 //
 //   BM_PutItem/<stream>/<file>   PutItem overwriting one of 10,000 ~200-byte
-//       items (a MODIFY: both images) with stream 0 = off, 1 = on
-//       (NEW_AND_OLD_IMAGES); file 0 = ":memory:", 1 = a WAL file under /tmp.
+//       items (a MODIFY) with stream 0 = off, 1 = NEW_AND_OLD_IMAGES (both
+//       images stored), 2 = KEYS_ONLY; file 0 = ":memory:", 1 = a WAL file
+//       under /tmp.
 //   BM_GetRecords/<file>         GetRecords with Limit 1000 over a 100,000
 //       record shard (restarting at TRIM_HORIZON when it runs out);
 //       items/s = records/s.
@@ -66,7 +67,8 @@ Json MakeItem(const std::string& key, int64_t version) {
                  "computer, the Analytical Engine."}}}};
 }
 
-std::unique_ptr<ddblab::Emulator> Open(const std::string& path, bool stream) {
+std::unique_ptr<ddblab::Emulator> Open(const std::string& path,
+                                       const char* view) {
   ddblab::Options options;
   options.db_path = path;
   options.clock = std::make_shared<ddblab::ManualClock>();
@@ -78,19 +80,19 @@ std::unique_ptr<ddblab::Emulator> Open(const std::string& path, bool stream) {
            {"AttributeDefinitions",
             {{{"AttributeName", "pk"}, {"AttributeType", "S"}}}},
            {"KeySchema", {{{"AttributeName", "pk"}, {"KeyType", "HASH"}}}}};
-  if (stream) {
+  if (view != nullptr) {
     req["StreamSpecification"] = {{"StreamEnabled", true},
-                                  {"StreamViewType", "NEW_AND_OLD_IMAGES"}};
+                                  {"StreamViewType", view}};
   }
   if (!(*emu)->Call("CreateTable", req).ok()) return nullptr;
   return std::move(emu).value();
 }
 
 void BM_PutItem(benchmark::State& state) {
-  const bool stream = state.range(0) != 0;
+  const char* views[] = {nullptr, "NEW_AND_OLD_IMAGES", "KEYS_ONLY"};
   std::string path = DbPath(state.range(1), "put");
   {
-    auto emu = Open(path, stream);
+    auto emu = Open(path, views[state.range(0)]);
     if (!emu) {
       state.SkipWithError("cannot open the emulator");
       return;
@@ -116,13 +118,16 @@ BENCHMARK(BM_PutItem)
     ->ArgNames({"stream", "file"})
     ->Args({0, 0})
     ->Args({1, 0})
+    ->Args({2, 0})
     ->Args({0, 1})
-    ->Args({1, 1});
+    ->Args({1, 1})
+    ->Args({2, 1});
 
 void BM_GetRecords(benchmark::State& state) {
   std::string path = DbPath(state.range(0), "get");
   {
-    auto emu = Open(path, true);
+    auto emu = Open(path, "NEW_AND_OLD_IMAGES");
+
     if (!emu) {
       state.SkipWithError("cannot open the emulator");
       return;

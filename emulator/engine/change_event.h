@@ -30,11 +30,11 @@ struct ChangeEvent {
   enum class Origin { kUser, kTtl };
 
   const Table& table;
-  const value::Item& keys;        // the table key attributes
-  const value::Item* old_image;   // null: the item did not exist
-  const value::Item* new_image;   // null: the item is deleted
+  const value::Item& keys;       // the table key attributes
+  const value::Item* old_image;  // null: the item did not exist
+  const value::Item* new_image;  // null: the item is deleted
   Origin origin;
-  TimePoint now;                  // the engine clock at the write
+  TimePoint now;  // the engine clock at the write
 };
 
 class ChangeSink {

@@ -15,9 +15,9 @@ const Handler* Dispatcher::Find(std::string_view operation) const {
   return it == handlers_.end() ? nullptr : &it->second;
 }
 
-Result<nlohmann::json> Dispatcher::Dispatch(EmulatorImpl& impl,
-                                            std::string_view operation,
-                                            const nlohmann::json& request) const {
+Result<nlohmann::json> Dispatcher::Dispatch(
+    EmulatorImpl& impl, std::string_view operation,
+    const nlohmann::json& request) const {
   const Handler* handler = Find(operation);
   if (handler == nullptr) return Error::Of(ErrorType::kUnknownOperation, "");
   return (*handler)(impl, request);

@@ -169,7 +169,8 @@ Result<bool> EmulatorImpl::Settle(const std::string& name) {
   if (!changed) return true;
   if (!dropped.empty()) next.PruneAttributeDefinitions();
   DDBLAB_ASSIGN_OR_RETURN(auto txn, store_->Begin());
-  for (int64_t id : dropped) DDBLAB_RETURN_IF_ERROR(txn->DropIndex(next.id, id));
+  for (int64_t id : dropped)
+    DDBLAB_RETURN_IF_ERROR(txn->DropIndex(next.id, id));
   DDBLAB_RETURN_IF_ERROR(SaveTable(next, *txn));
   for (const auto& sink : sinks_) {
     DDBLAB_RETURN_IF_ERROR(sink->OnTableUpdated(table, next, *txn));

@@ -102,9 +102,9 @@ class EmulatorImpl {
   [[nodiscard]] std::unique_lock<std::mutex> Lock() {
     return std::unique_lock<std::mutex>(mu_);
   }
-  storage::ItemStore& store() { return *store_; }        // lock held
-  Catalog& catalog() { return catalog_; }                // lock held
-  Rng& rng() { return rng_; }                            // lock held
+  storage::ItemStore& store() { return *store_; }  // lock held
+  Catalog& catalog() { return catalog_; }          // lock held
+  Rng& rng() { return rng_; }                      // lock held
   const std::vector<std::shared_ptr<ChangeSink>>& sinks() const {
     return sinks_;
   }

@@ -37,7 +37,8 @@ Status CheckPutDeleteReturnValues(const std::string& return_values) {
 }
 
 bool ReadItemCollectionMetrics(RequestParser& p, const Json& request) {
-  std::optional<std::string> v = p.String(request, "ReturnItemCollectionMetrics");
+  std::optional<std::string> v =
+      p.String(request, "ReturnItemCollectionMetrics");
   if (!v) return false;
   p.Enum(*v, "returnItemCollectionMetrics", {"SIZE", "NONE"});
   return *v == "SIZE";

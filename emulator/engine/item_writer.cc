@@ -28,7 +28,7 @@ Result<ExistingItem> ExistingItem::Read(storage::ItemStore& store,
 }
 
 ExistingItem ExistingItem::Deferred(storage::ItemStore& store,
-                                   const Table& table, const PrimaryKey& key) {
+                                    const Table& table, const PrimaryKey& key) {
   ExistingItem out;
   out.deferred_store_ = &store;
   out.table_id_ = table.id;
@@ -38,8 +38,8 @@ ExistingItem ExistingItem::Deferred(storage::ItemStore& store,
 
 Status ExistingItem::Resolve() {
   if (deferred_store_ == nullptr) return OkStatus();
-  DDBLAB_ASSIGN_OR_RETURN(
-      stored_, deferred_store_->Get(table_id_, key_.pk, key_.sk));
+  DDBLAB_ASSIGN_OR_RETURN(stored_,
+                          deferred_store_->Get(table_id_, key_.pk, key_.sk));
   deferred_store_ = nullptr;
   return OkStatus();
 }
@@ -137,9 +137,9 @@ Result<Consumed> WriteBatch::Apply(const Table& table, const PrimaryKey& key,
   if (!old.resolved()) {
     if (new_item != nullptr && table.indexes.empty() && !wanted) {
       // Nobody needs the old item unless there is one: insert first.
-      DDBLAB_ASSIGN_OR_RETURN(
-          bool inserted, txn_->InsertItemIfAbsent(table.id, key.pk, key.sk,
-                                                  new_bytes, new_size));
+      DDBLAB_ASSIGN_OR_RETURN(bool inserted,
+                              txn_->InsertItemIfAbsent(table.id, key.pk, key.sk,
+                                                       new_bytes, new_size));
       if (inserted) {
         old = ExistingItem();
         written = true;
@@ -187,8 +187,8 @@ Result<Consumed> WriteBatch::Apply(const Table& table, const PrimaryKey& key,
       if (o == nullptr && n == nullptr) continue;
       double units = 0;
       IndexStats& d = delta.indexes[idx.id];
-      bool same_key = o != nullptr && n != nullptr && o->ipk == n->ipk &&
-                      o->isk == n->isk;
+      bool same_key =
+          o != nullptr && n != nullptr && o->ipk == n->ipk && o->isk == n->isk;
       if (same_key && o->bytes == n->bytes) continue;  // entry unchanged
       if (o != nullptr && !same_key) {
         DDBLAB_RETURN_IF_ERROR(txn_->DeleteIndexEntry(table.id, idx.id, o->ipk,

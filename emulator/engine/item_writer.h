@@ -115,9 +115,10 @@ class WriteBatch {
   // validated (ValidateItemForWrite, size). Returns the write capacity the
   // change consumed (table and indexes; not doubled for transactions).
   // Deleting a missing item writes nothing and costs 1 unit.
-  Result<Consumed> Apply(const Table& table, const PrimaryKey& key,
-                         ExistingItem& old, const value::Item* new_item,
-                         ChangeEvent::Origin origin = ChangeEvent::Origin::kUser);
+  Result<Consumed> Apply(
+      const Table& table, const PrimaryKey& key, ExistingItem& old,
+      const value::Item* new_item,
+      ChangeEvent::Origin origin = ChangeEvent::Origin::kUser);
 
   // Commits, then applies the counters to the catalog.
   Status Commit();
@@ -143,9 +144,9 @@ class WriteBatch {
 };
 
 // One change in its own WriteBatch (engine lock held).
-Result<Consumed> WriteItem(EmulatorImpl& impl, const Table& table,
-                           const PrimaryKey& key, ExistingItem& old,
-                           const value::Item* new_item,
-                           ChangeEvent::Origin origin = ChangeEvent::Origin::kUser);
+Result<Consumed> WriteItem(
+    EmulatorImpl& impl, const Table& table, const PrimaryKey& key,
+    ExistingItem& old, const value::Item* new_item,
+    ChangeEvent::Origin origin = ChangeEvent::Origin::kUser);
 
 }  // namespace ddblab::engine

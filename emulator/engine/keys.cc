@@ -61,9 +61,9 @@ Status CheckItemKeyElement(const KeyElement& k, const Item& item, bool hash) {
   const AttributeValue& v = it->second;
   if (v.type() != k.type) {
     return Error::Validation(std::string(kInvalidParams) +
-                             "Type mismatch for key " + k.name + " expected: " +
-                             std::string(TypeName(k.type)) + " actual: " +
-                             std::string(TypeName(v.type())));
+                             "Type mismatch for key " + k.name +
+                             " expected: " + std::string(TypeName(k.type)) +
+                             " actual: " + std::string(TypeName(v.type())));
   }
   if (IsEmptyKeyValue(v)) {
     return Error::Validation(

@@ -43,30 +43,30 @@ Result<CreateTableRequest> Parse(const Json& req) {
   std::optional<std::string> name = p.String(req, "TableName");
   p.CheckNewTableName(name, "tableName");
   std::optional<std::string> billing = p.String(req, "BillingMode");
-  if (billing) p.Enum(*billing, "billingMode", {"PROVISIONED", "PAY_PER_REQUEST"});
+  if (billing)
+    p.Enum(*billing, "billingMode", {"PROVISIONED", "PAY_PER_REQUEST"});
   r.throughput = ParseThroughput(p, req, "provisionedThroughput");
   r.key = ParseKeySchema(p, req, "keySchema", true, true, nullptr);
   r.lsi_list = p.List(req, "LocalSecondaryIndexes");
   if (r.lsi_list != nullptr) {
     for (size_t i = 0; i < r.lsi_list->size(); ++i) {
-      r.lsis.push_back(ParseIndex(p, (*r.lsi_list)[i],
-                                  ElementPath("localSecondaryIndexes", i),
-                                  false));
+      r.lsis.push_back(ParseIndex(
+          p, (*r.lsi_list)[i], ElementPath("localSecondaryIndexes", i), false));
     }
   }
   r.gsi_list = p.List(req, "GlobalSecondaryIndexes");
   if (r.gsi_list != nullptr) {
     for (size_t i = 0; i < r.gsi_list->size(); ++i) {
-      r.gsis.push_back(ParseIndex(p, (*r.gsi_list)[i],
-                                  ElementPath("globalSecondaryIndexes", i),
-                                  true));
+      r.gsis.push_back(ParseIndex(
+          p, (*r.gsi_list)[i], ElementPath("globalSecondaryIndexes", i), true));
     }
   }
-  if (const Json* s = p.Struct(req, "StreamSpecification",
-                               "StreamSpecification", true)) {
+  if (const Json* s =
+          p.Struct(req, "StreamSpecification", "StreamSpecification", true)) {
     r.stream_present = true;
     r.stream_enabled = p.Bool(*s, "StreamEnabled");
-    p.NotNull(r.stream_enabled.has_value(), "streamSpecification.streamEnabled");
+    p.NotNull(r.stream_enabled.has_value(),
+              "streamSpecification.streamEnabled");
     r.stream_view = p.String(*s, "StreamViewType");
     if (r.stream_view) {
       p.Enum(*r.stream_view, "streamSpecification.streamViewType",
@@ -116,7 +116,8 @@ Status Validate(const CreateTableRequest& r, Table* table) {
   std::set<std::string> index_names;
   size_t non_key_total = 0;
   if (r.lsi_list != nullptr) {
-    if (r.lsis.empty()) return Invalid("List of LocalSecondaryIndexes is empty");
+    if (r.lsis.empty())
+      return Invalid("List of LocalSecondaryIndexes is empty");
     if (!table->key.range) {
       return Invalid(
           "Table KeySchema does not have a range key, which is required when "
@@ -195,8 +196,8 @@ Result<Json> CreateTable(EmulatorImpl& impl, const Json& request) {
   table.name = r.name;
   table.arn = impl.TableArn(r.name);
   table.created = now;
-  table.status = delay > Duration::zero() ? TableStatus::kCreating
-                                          : TableStatus::kActive;
+  table.status =
+      delay > Duration::zero() ? TableStatus::kCreating : TableStatus::kActive;
   table.status_until = now + delay;
   // Keep only definitions that key something (all of them, after Validate).
   table.attribute_definitions = r.defs;
@@ -234,7 +235,8 @@ Result<Json> CreateTable(EmulatorImpl& impl, const Json& request) {
 
   DDBLAB_ASSIGN_OR_RETURN(auto txn, impl.store().Begin());
   DDBLAB_ASSIGN_OR_RETURN(table.id, txn->CreateTable(table.name, "{}"));
-  const std::string salt = "table/" + std::to_string(table.id) + "/" + table.name;
+  const std::string salt =
+      "table/" + std::to_string(table.id) + "/" + table.name;
   table.uuid = impl.NewUuid(salt);
   if (!table.sse_description.is_null() &&
       table.sse_description["KMSMasterKeyArn"] ==
@@ -265,6 +267,8 @@ Result<Json> CreateTable(EmulatorImpl& impl, const Json& request) {
 
 }  // namespace
 
-void RegisterCreateTableOp(Dispatcher& d) { d.Register("CreateTable", CreateTable); }
+void RegisterCreateTableOp(Dispatcher& d) {
+  d.Register("CreateTable", CreateTable);
+}
 
 }  // namespace ddblab::engine

@@ -18,14 +18,14 @@ std::optional<Error> TableBusyError(const Table& table) {
       "Attempt to change a resource which is still in use: ";
   switch (table.status) {
     case TableStatus::kCreating:
-      return Error::ResourceInUse(prefix + "Table is being created: " +
-                                  table.name);
+      return Error::ResourceInUse(prefix +
+                                  "Table is being created: " + table.name);
     case TableStatus::kUpdating:
-      return Error::ResourceInUse(prefix + "Table is being updated: " +
-                                  table.name);
+      return Error::ResourceInUse(prefix +
+                                  "Table is being updated: " + table.name);
     case TableStatus::kDeleting:
-      return Error::ResourceInUse(prefix + "Table is being deleted: " +
-                                  table.name);
+      return Error::ResourceInUse(prefix +
+                                  "Table is being deleted: " + table.name);
     case TableStatus::kActive:
       break;
   }
@@ -95,7 +95,8 @@ Result<Json> DeleteTableOp(EmulatorImpl& impl, const Json& request) {
 
 Result<Json> ListTablesOp(EmulatorImpl& impl, const Json& request) {
   RequestParser p(request);
-  std::optional<std::string> start = p.String(request, "ExclusiveStartTableName");
+  std::optional<std::string> start =
+      p.String(request, "ExclusiveStartTableName");
   if (start) {
     p.NamePattern(*start, "exclusiveStartTableName");
     p.Length(*start, "exclusiveStartTableName", 3, 255);
@@ -114,7 +115,8 @@ Result<Json> ListTablesOp(EmulatorImpl& impl, const Json& request) {
     names.push_back(it->first);
   }
   Json out{{"TableNames", std::move(names)}};
-  if (it != tables.end()) out["LastEvaluatedTableName"] = out["TableNames"].back();
+  if (it != tables.end())
+    out["LastEvaluatedTableName"] = out["TableNames"].back();
   return out;
 }
 

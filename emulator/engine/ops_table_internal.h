@@ -32,7 +32,8 @@ std::vector<Tag> ParseTags(RequestParser& p, const Json& obj,
                            std::string_view path, bool* present);
 // Content checks of tags being added to a table that has `existing`:
 // invalid characters, aws: prefix, duplicates, more than 50 in total.
-Status CheckTags(const std::vector<Tag>& tags, const std::vector<Tag>& existing);
+Status CheckTags(const std::vector<Tag>& tags,
+                 const std::vector<Tag>& existing);
 // Adds or overwrites tags (same key overwrites the value).
 void MergeTags(std::vector<Tag>* into, const std::vector<Tag>& tags);
 

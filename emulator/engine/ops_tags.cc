@@ -164,8 +164,8 @@ Result<Json> ListTagsOfResource(EmulatorImpl& impl, const Json& request) {
   auto lock = impl.Lock();
   DDBLAB_ASSIGN_OR_RETURN(Catalog::Entry * entry, FindTaggedTable(impl, *arn));
   if (entry->table->status == TableStatus::kCreating) {
-    return Error::ResourceNotFound("Requested resource not found: ResourceArn: " +
-                                   *arn + " not found");
+    return Error::ResourceNotFound(
+        "Requested resource not found: ResourceArn: " + *arn + " not found");
   }
   Json tags = Json::array();
   for (const auto& [k, v] : entry->table->tags) {

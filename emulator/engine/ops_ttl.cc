@@ -11,8 +11,8 @@ namespace {
 Result<Json> UpdateTimeToLive(EmulatorImpl& impl, const Json& request) {
   RequestParser p(request);
   std::optional<std::string> name = ReadTableName(p, request);
-  const Json* spec = p.Struct(request, "TimeToLiveSpecification",
-                              "TimeToLiveSpecification");
+  const Json* spec =
+      p.Struct(request, "TimeToLiveSpecification", "TimeToLiveSpecification");
   p.NotNull(spec != nullptr, "timeToLiveSpecification");
   std::optional<bool> enabled;
   std::optional<std::string> attribute;
@@ -47,7 +47,8 @@ Result<Json> UpdateTimeToLive(EmulatorImpl& impl, const Json& request) {
           ttl.attribute);
     }
   } else {
-    if (!ttl.enabled) return Error::Validation("TimeToLive is already disabled");
+    if (!ttl.enabled)
+      return Error::Validation("TimeToLive is already disabled");
     if (ttl.attribute != *attribute) {
       return Error::Validation(
           "TimeToLive is active on a different AttributeName: current "
@@ -92,7 +93,8 @@ Result<Json> DescribeTimeToLive(EmulatorImpl& impl, const Json& request) {
     return Error::Validation("Cannot describe time to live while table is in " +
                              state + " state: Current table state is " + state);
   }
-  Json description{{"TimeToLiveStatus", table.ttl.enabled ? "ENABLED" : "DISABLED"}};
+  Json description{
+      {"TimeToLiveStatus", table.ttl.enabled ? "ENABLED" : "DISABLED"}};
   if (table.ttl.enabled) description["AttributeName"] = table.ttl.attribute;
   return Json{{"TimeToLiveDescription", std::move(description)}};
 }

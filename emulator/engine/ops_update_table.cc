@@ -62,8 +62,8 @@ Result<UpdateTableRequest> Parse(const Json& req) {
         g.create = ParseIndex(p, *c, MemberPath(path, "create"), true);
         r.gsi_updates.push_back(std::move(g));
       }
-      if (const Json* s = p.Struct(*u, "Update",
-                                   "UpdateGlobalSecondaryIndexAction")) {
+      if (const Json* s =
+              p.Struct(*u, "Update", "UpdateGlobalSecondaryIndexAction")) {
         GsiUpdate g;
         g.kind = GsiUpdate::Kind::kUpdate;
         g.name = p.String(*s, "IndexName");
@@ -72,8 +72,8 @@ Result<UpdateTableRequest> Parse(const Json& req) {
             p, *s, MemberPath(path, "update.provisionedThroughput"));
         r.gsi_updates.push_back(std::move(g));
       }
-      if (const Json* s = p.Struct(*u, "Delete",
-                                   "DeleteGlobalSecondaryIndexAction")) {
+      if (const Json* s =
+              p.Struct(*u, "Delete", "DeleteGlobalSecondaryIndexAction")) {
         GsiUpdate g;
         g.kind = GsiUpdate::Kind::kDelete;
         g.name = p.String(*s, "IndexName");
@@ -82,11 +82,12 @@ Result<UpdateTableRequest> Parse(const Json& req) {
       }
     }
   }
-  if (const Json* s = p.Struct(req, "StreamSpecification",
-                               "StreamSpecification", true)) {
+  if (const Json* s =
+          p.Struct(req, "StreamSpecification", "StreamSpecification", true)) {
     r.stream_present = true;
     r.stream_enabled = p.Bool(*s, "StreamEnabled");
-    p.NotNull(r.stream_enabled.has_value(), "streamSpecification.streamEnabled");
+    p.NotNull(r.stream_enabled.has_value(),
+              "streamSpecification.streamEnabled");
     r.stream_view = p.String(*s, "StreamViewType");
     if (r.stream_view) {
       p.Enum(*r.stream_view, "streamSpecification.streamViewType",
@@ -106,9 +107,8 @@ Result<UpdateTableRequest> Parse(const Json& req) {
   r.anything = r.billing || r.throughput.present || updates != nullptr ||
                r.stream_present || r.sse != nullptr || r.deletion_protection ||
                r.table_class;
-  for (std::string_view member :
-       {"ReplicaUpdates", "MultiRegionConsistency", "OnDemandThroughput",
-        "WarmThroughput"}) {
+  for (std::string_view member : {"ReplicaUpdates", "MultiRegionConsistency",
+                                  "OnDemandThroughput", "WarmThroughput"}) {
     if (req.contains(member) && !req.at(member).is_null()) r.anything = true;
   }
   return r;
@@ -201,8 +201,8 @@ Status ApplyThroughput(const UpdateTableRequest& r, const Table& current,
         "The provisioned throughput for the table will not change. The "
         "requested value equals the current value. Current ReadCapacityUnits "
         "provisioned for the table: " +
-        std::to_string(cur.read) + ". Requested ReadCapacityUnits: " +
-        std::to_string(*r.throughput.read) +
+        std::to_string(cur.read) +
+        ". Requested ReadCapacityUnits: " + std::to_string(*r.throughput.read) +
         ". Current WriteCapacityUnits provisioned for the table: " +
         std::to_string(cur.write) + ". Requested WriteCapacityUnits: " +
         std::to_string(*r.throughput.write) +
@@ -275,8 +275,8 @@ Result<Json> UpdateTable(EmulatorImpl& impl, const Json& request) {
 
   if (r.stream_present) {
     if (*r.stream_enabled && current->stream.enabled) {
-      return Error::Validation("Table already has an enabled stream: TableName: " +
-                               current->name);
+      return Error::Validation(
+          "Table already has an enabled stream: TableName: " + current->name);
     }
     if (!*r.stream_enabled && !current->stream.enabled) {
       return Error::Validation("Table has no stream to disable: TableName: " +
@@ -325,8 +325,9 @@ Result<Json> UpdateTable(EmulatorImpl& impl, const Json& request) {
       created = idx;
       next.indexes.push_back(std::move(idx));
     } else {
-      auto it = std::find_if(next.indexes.begin(), next.indexes.end(),
-                             [&](const IndexDef& i) { return i.name == *g.name; });
+      auto it =
+          std::find_if(next.indexes.begin(), next.indexes.end(),
+                       [&](const IndexDef& i) { return i.name == *g.name; });
       if (it == next.indexes.end() || !it->global) {
         return Error::Validation(
             "Cannot delete an index that is not a GlobalSecondaryIndex: " +
@@ -382,10 +383,10 @@ Result<Json> UpdateTable(EmulatorImpl& impl, const Json& request) {
     bool enabled = r.sse->value("Enabled", false);
     if (enabled) {
       next.sse_description = Json{{"Status", "ENABLED"}, {"SSEType", "KMS"}};
-      std::string key = "arn:aws:kms:" + impl.options().region + ":" +
-                        impl.options().account_id + ":key/" +
-                        impl.NewUuid("table/" + std::to_string(next.id) +
-                                     "/kms");
+      std::string key =
+          "arn:aws:kms:" + impl.options().region + ":" +
+          impl.options().account_id + ":key/" +
+          impl.NewUuid("table/" + std::to_string(next.id) + "/kms");
       if (auto it = r.sse->find("KMSMasterKeyId");
           it != r.sse->end() && it->is_string()) {
         key = it->get<std::string>();
@@ -408,14 +409,15 @@ Result<Json> UpdateTable(EmulatorImpl& impl, const Json& request) {
     DDBLAB_ASSIGN_OR_RETURN(std::vector<BackfillRow> rows,
                             Backfill(impl, next, idx));
     for (const BackfillRow& row : rows) {
-      DDBLAB_RETURN_IF_ERROR(txn->PutIndexEntry(
-          next.id, idx.id, row.entry.ipk, row.entry.isk, row.pk, row.sk,
-          row.entry.bytes, row.entry.size));
+      DDBLAB_RETURN_IF_ERROR(
+          txn->PutIndexEntry(next.id, idx.id, row.entry.ipk, row.entry.isk,
+                             row.pk, row.sk, row.entry.bytes, row.entry.size));
       created_stats.count++;
       created_stats.bytes += row.entry.size;
     }
   }
-  for (int64_t id : dropped) DDBLAB_RETURN_IF_ERROR(txn->DropIndex(next.id, id));
+  for (int64_t id : dropped)
+    DDBLAB_RETURN_IF_ERROR(txn->DropIndex(next.id, id));
   DDBLAB_RETURN_IF_ERROR(EmulatorImpl::SaveTable(next, *txn));
   for (const auto& sink : impl.sinks()) {
     DDBLAB_RETURN_IF_ERROR(sink->OnTableUpdated(*current, next, *txn));
@@ -441,6 +443,8 @@ Result<Json> UpdateTable(EmulatorImpl& impl, const Json& request) {
 
 }  // namespace
 
-void RegisterUpdateTableOp(Dispatcher& d) { d.Register("UpdateTable", UpdateTable); }
+void RegisterUpdateTableOp(Dispatcher& d) {
+  d.Register("UpdateTable", UpdateTable);
+}
 
 }  // namespace ddblab::engine

@@ -59,8 +59,9 @@ std::optional<std::string> RequestParser::StringValue(const Json& v) {
   if (v.is_string()) return v.get<std::string>();
   if (v.is_null()) return std::nullopt;
   if (v.is_boolean()) {
-    SerializationError(v.get<bool>() ? "TRUE_VALUE cannot be converted to String"
-                                     : "FALSE_VALUE cannot be converted to String");
+    SerializationError(v.get<bool>()
+                           ? "TRUE_VALUE cannot be converted to String"
+                           : "FALSE_VALUE cannot be converted to String");
   } else if (v.is_number_integer()) {
     SerializationError("NUMBER_VALUE cannot be converted to String");
   } else if (v.is_number()) {
@@ -130,8 +131,9 @@ std::optional<int64_t> RequestParser::Number(const Json& obj,
   if (v->is_string()) {
     SerializationError("STRING_VALUE cannot be converted to " + type);
   } else if (v->is_boolean()) {
-    SerializationError(std::string(v->get<bool>() ? "TRUE_VALUE" : "FALSE_VALUE") +
-                       " cannot be converted to " + type);
+    SerializationError(
+        std::string(v->get<bool>() ? "TRUE_VALUE" : "FALSE_VALUE") +
+        " cannot be converted to " + type);
   } else if (v->is_array()) {
     SerializationError("Unrecognized collection type class java.lang." + type);
   } else {
@@ -198,8 +200,8 @@ const Json* RequestParser::Map(const Json& obj, std::string_view member,
   if (v->is_array()) {
     std::string shape(value_shape);
     if (shape.find('.') == std::string::npos) {
-      shape = std::string(shape == "String" ? "java.lang." : kCoralPrefix) +
-              shape;
+      shape =
+          std::string(shape == "String" ? "java.lang." : kCoralPrefix) + shape;
     }
     SerializationError(
         "Unrecognized collection type java.util.Map<java.lang.String, " +
@@ -243,9 +245,9 @@ void RequestParser::Length(const std::string& value, std::string_view path,
                   "Member must have length greater than or equal to " +
                       std::to_string(min));
   } else if (n > max) {
-    AddConstraint(value, path,
-                  "Member must have length less than or equal to " +
-                      std::to_string(max));
+    AddConstraint(
+        value, path,
+        "Member must have length less than or equal to " + std::to_string(max));
   }
 }
 
@@ -257,9 +259,9 @@ void RequestParser::ListLength(const Json& list, std::string_view path,
                   "Member must have length greater than or equal to " +
                       std::to_string(min));
   } else if (n > max) {
-    AddConstraint(FormatConstraintValue(list), path,
-                  "Member must have length less than or equal to " +
-                      std::to_string(max));
+    AddConstraint(
+        FormatConstraintValue(list), path,
+        "Member must have length less than or equal to " + std::to_string(max));
   }
 }
 
@@ -271,9 +273,9 @@ void RequestParser::Range(int64_t value, std::string_view path,
                   "Member must have value greater than or equal to " +
                       std::to_string(*min));
   } else if (max && value > *max) {
-    AddConstraint(std::to_string(value), path,
-                  "Member must have value less than or equal to " +
-                      std::to_string(*max));
+    AddConstraint(
+        std::to_string(value), path,
+        "Member must have value less than or equal to " + std::to_string(*max));
   }
 }
 

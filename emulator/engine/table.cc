@@ -111,9 +111,9 @@ Result<Table> ParseMeta(const Json& m) {
     idx.name = ij.at("name").get<std::string>();
     idx.global = ij.at("global").get<bool>();
     DDBLAB_ASSIGN_OR_RETURN(idx.key, ReadKeySchema(ij.at("key")));
-    DDBLAB_ASSIGN_OR_RETURN(idx.projection, ReadProjection(ij.at("projection")));
-    idx.non_key_attributes =
-        ij.at("non_key").get<std::vector<std::string>>();
+    DDBLAB_ASSIGN_OR_RETURN(idx.projection,
+                            ReadProjection(ij.at("projection")));
+    idx.non_key_attributes = ij.at("non_key").get<std::vector<std::string>>();
     idx.throughput = ReadThroughput(ij.at("throughput"));
     DDBLAB_ASSIGN_OR_RETURN(idx.status, ReadStatus(ij.at("status")));
     idx.status_until = FromNanos(ij.at("status_until").get<int64_t>());
@@ -124,8 +124,7 @@ Result<Table> ParseMeta(const Json& m) {
                   ? BillingMode::kPayPerRequest
                   : BillingMode::kProvisioned;
   t.billing_explicit = m.at("billing_explicit").get<bool>();
-  t.last_update_to_pay_per_request =
-      ReadOptTime(m.value("last_ppr", Json()));
+  t.last_update_to_pay_per_request = ReadOptTime(m.value("last_ppr", Json()));
   t.throughput = ReadThroughput(m.at("throughput"));
   const Json& s = m.at("stream");
   t.stream.enabled = s.at("enabled").get<bool>();
@@ -240,16 +239,17 @@ Json Table::ToMeta() const {
   }
   Json idxs = Json::array();
   for (const IndexDef& i : indexes) {
-    idxs.push_back(Json{{"id", i.id},
-                        {"name", i.name},
-                        {"global", i.global},
-                        {"key", KeySchemaMeta(i.key)},
-                        {"projection", std::string(ProjectionTypeName(i.projection))},
-                        {"non_key", i.non_key_attributes},
-                        {"throughput", ThroughputMeta(i.throughput)},
-                        {"status", std::string(TableStatusName(i.status))},
-                        {"status_until", ToNanos(i.status_until)},
-                        {"backfilling", i.backfilling}});
+    idxs.push_back(
+        Json{{"id", i.id},
+             {"name", i.name},
+             {"global", i.global},
+             {"key", KeySchemaMeta(i.key)},
+             {"projection", std::string(ProjectionTypeName(i.projection))},
+             {"non_key", i.non_key_attributes},
+             {"throughput", ThroughputMeta(i.throughput)},
+             {"status", std::string(TableStatusName(i.status))},
+             {"status_until", ToNanos(i.status_until)},
+             {"backfilling", i.backfilling}});
   }
   Json tag_list = Json::array();
   for (const auto& [k, v] : tags) tag_list.push_back(Json::array({k, v}));
@@ -269,15 +269,13 @@ Json Table::ToMeta() const {
       {"billing_explicit", billing_explicit},
       {"last_ppr", OptTime(last_update_to_pay_per_request)},
       {"throughput", ThroughputMeta(throughput)},
-      {"stream",
-       Json{{"enabled", stream.enabled},
-            {"view_type", stream.view_type},
-            {"label", stream.label},
-            {"arn", stream.arn}}},
-      {"ttl",
-       Json{{"enabled", ttl.enabled},
-            {"attribute", ttl.attribute},
-            {"last_change", OptTime(ttl.last_change)}}},
+      {"stream", Json{{"enabled", stream.enabled},
+                      {"view_type", stream.view_type},
+                      {"label", stream.label},
+                      {"arn", stream.arn}}},
+      {"ttl", Json{{"enabled", ttl.enabled},
+                   {"attribute", ttl.attribute},
+                   {"last_change", OptTime(ttl.last_change)}}},
       {"tags", tag_list},
       {"deletion_protection", deletion_protection},
       {"table_class", table_class},
@@ -323,14 +321,13 @@ std::string FormatStreamLabel(TimePoint t) {
   std::chrono::year_month_day ymd(days);
   std::chrono::hh_mm_ss<std::chrono::milliseconds> hms(ms - days);
   char buf[32];
-  std::snprintf(buf, sizeof(buf), "%04d-%02u-%02uT%02d:%02d:%02d.%03d",
-                static_cast<int>(ymd.year()),
-                static_cast<unsigned>(ymd.month()),
-                static_cast<unsigned>(ymd.day()),
-                static_cast<int>(hms.hours().count()),
-                static_cast<int>(hms.minutes().count()),
-                static_cast<int>(hms.seconds().count()),
-                static_cast<int>(hms.subseconds().count()));
+  std::snprintf(
+      buf, sizeof(buf), "%04d-%02u-%02uT%02d:%02d:%02d.%03d",
+      static_cast<int>(ymd.year()), static_cast<unsigned>(ymd.month()),
+      static_cast<unsigned>(ymd.day()), static_cast<int>(hms.hours().count()),
+      static_cast<int>(hms.minutes().count()),
+      static_cast<int>(hms.seconds().count()),
+      static_cast<int>(hms.subseconds().count()));
   return buf;
 }
 

@@ -95,10 +95,10 @@ struct TtlSettings {
 };
 
 struct Table {
-  int64_t id = 0;     // storage table_id
+  int64_t id = 0;  // storage table_id
   std::string name;
-  std::string uuid;   // TableId
-  std::string arn;    // arn:aws:dynamodb:<region>:<account>:table/<name>
+  std::string uuid;  // TableId
+  std::string arn;   // arn:aws:dynamodb:<region>:<account>:table/<name>
   TimePoint created;
   TableStatus status = TableStatus::kActive;
   TimePoint status_until;  // when CREATING/UPDATING/DELETING ends

@@ -93,8 +93,8 @@ Json DescribeTable(const Table& table, const TableStats& stats,
   if (!lsis.empty()) out["LocalSecondaryIndexes"] = std::move(lsis);
   if (!gsis.empty()) out["GlobalSecondaryIndexes"] = std::move(gsis);
   if (table.stream.enabled) {
-    out["StreamSpecification"] =
-        Json{{"StreamEnabled", true}, {"StreamViewType", table.stream.view_type}};
+    out["StreamSpecification"] = Json{
+        {"StreamEnabled", true}, {"StreamViewType", table.stream.view_type}};
   }
   if (!table.stream.label.empty()) {
     out["LatestStreamLabel"] = table.stream.label;

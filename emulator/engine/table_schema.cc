@@ -96,16 +96,16 @@ std::vector<RawAttributeDefinition> ParseAttributeDefinitions(
     if (d.name) p.Length(*d.name, MemberPath(path, "attributeName"), 1, 255);
     d.type = p.String(*s, "AttributeType");
     p.NotNull(d.type.has_value(), MemberPath(path, "attributeType"));
-    if (d.type) p.Enum(*d.type, MemberPath(path, "attributeType"), {"B", "N", "S"});
+    if (d.type)
+      p.Enum(*d.type, MemberPath(path, "attributeType"), {"B", "N", "S"});
     out.push_back(d);
   }
   return out;
 }
 
 std::vector<RawKeyElement> ParseKeySchema(RequestParser& p, const Json& obj,
-                                          std::string_view path,
-                                          bool required, bool check_key_type,
-                                          bool* present) {
+                                          std::string_view path, bool required,
+                                          bool check_key_type, bool* present) {
   std::vector<RawKeyElement> out;
   const Json* list = p.List(obj, "KeySchema");
   if (present != nullptr) *present = list != nullptr;
@@ -224,8 +224,8 @@ Result<KeySchema> BuildTableKey(const std::vector<RawKeyElement>& key,
   bool undefined = std::any_of(names.begin(), names.end(), [&](const auto& n) {
     return !Defined(defs, n);
   });
-  if (key.size() == 2 && (undefined || (names[0] == names[1] &&
-                                        defs.size() == 1))) {
+  if (key.size() == 2 &&
+      (undefined || (names[0] == names[1] && defs.size() == 1))) {
     return Error::Validation(
         "Invalid KeySchema: Some index key attribute have no definition");
   }
@@ -233,8 +233,8 @@ Result<KeySchema> BuildTableKey(const std::vector<RawKeyElement>& key,
     return Invalid(
         "Some index key attributes are not defined in AttributeDefinitions. "
         "Keys: " +
-        JoinNames(names) + ", AttributeDefinitions: " +
-        JoinNames(DefNames(defs)));
+        JoinNames(names) +
+        ", AttributeDefinitions: " + JoinNames(DefNames(defs)));
   }
   DDBLAB_RETURN_IF_ERROR(CheckKeyOrder(key));
   return MakeKeySchema(key, defs);
@@ -250,15 +250,15 @@ Result<IndexDef> BuildIndex(const RawIndex& raw,
       return Invalid(
           "Some index key attributes are not defined in "
           "AttributeDefinitions. Keys: " +
-          JoinNames(names) + ", AttributeDefinitions: " +
-          JoinNames(DefNames(defs)));
+          JoinNames(names) +
+          ", AttributeDefinitions: " + JoinNames(DefNames(defs)));
     }
   }
   DDBLAB_RETURN_IF_ERROR(CheckKeyOrder(raw.key));
   if (!global) {
     if (raw.key.size() != 2) {
-      return Invalid(
-          "Index KeySchema does not have a range key for index: " + name);
+      return Invalid("Index KeySchema does not have a range key for index: " +
+                     name);
     }
     if (names[0] != table_key.hash.name) {
       return Invalid(
@@ -352,7 +352,8 @@ Status CheckDefinitionsUsed(const std::vector<KeyElement>& defs,
   std::vector<std::string> used;
   auto use = [&](const KeySchema& k) {
     for (const KeyElement* e :
-         {&k.hash, k.range ? &*k.range : static_cast<const KeyElement*>(nullptr)}) {
+         {&k.hash,
+          k.range ? &*k.range : static_cast<const KeyElement*>(nullptr)}) {
       if (e != nullptr &&
           std::find(used.begin(), used.end(), e->name) == used.end()) {
         used.push_back(e->name);
@@ -363,10 +364,10 @@ Status CheckDefinitionsUsed(const std::vector<KeyElement>& defs,
   for (const IndexDef& idx : indexes) use(idx.key);
   for (const KeyElement& d : defs) {
     if (std::find(used.begin(), used.end(), d.name) == used.end()) {
-      return Invalid("Some AttributeDefinitions are not used. "
-                     "AttributeDefinitions: " +
-                     JoinNames(DefNames(defs)) +
-                     ", keys used: " + JoinNames(used));
+      return Invalid(
+          "Some AttributeDefinitions are not used. "
+          "AttributeDefinitions: " +
+          JoinNames(DefNames(defs)) + ", keys used: " + JoinNames(used));
     }
   }
   return OkStatus();

@@ -57,9 +57,8 @@ std::vector<RawAttributeDefinition> ParseAttributeDefinitions(
 // A KeySchema member of `obj` at `path`. `check_key_type` adds the
 // [HASH, RANGE] enum constraint (table key schemas).
 std::vector<RawKeyElement> ParseKeySchema(RequestParser& p, const Json& obj,
-                                          std::string_view path,
-                                          bool required, bool check_key_type,
-                                          bool* present);
+                                          std::string_view path, bool required,
+                                          bool check_key_type, bool* present);
 RawThroughput ParseThroughput(RequestParser& p, const Json& obj,
                               std::string_view path);
 // One LocalSecondaryIndex / GlobalSecondaryIndex (or GSI Create) structure.

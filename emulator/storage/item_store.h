@@ -105,8 +105,7 @@ class WriteTransaction {
                          int64_t size) = 0;
   // Inserts only if no item has this key: true if inserted, false if an item
   // exists (left unchanged).
-  virtual Result<bool> InsertItemIfAbsent(int64_t table_id,
-                                          std::string_view pk,
+  virtual Result<bool> InsertItemIfAbsent(int64_t table_id, std::string_view pk,
                                           std::string_view sk,
                                           std::string_view item,
                                           int64_t size) = 0;
@@ -118,8 +117,7 @@ class WriteTransaction {
                                std::string_view item, int64_t size) = 0;
   virtual Status DeleteIndexEntry(int64_t table_id, int64_t index_id,
                                   std::string_view ipk, std::string_view isk,
-                                  std::string_view pk,
-                                  std::string_view sk) = 0;
+                                  std::string_view pk, std::string_view sk) = 0;
 
   // Catalog. CreateTable assigns a new table_id.
   virtual Result<int64_t> CreateTable(std::string_view name,

@@ -72,8 +72,7 @@ Status EnsureCoreSchema(Database& db) {
   return InTransaction(db, [&]() -> Status {
     if (version < 1) DDBLAB_RETURN_IF_ERROR(db.Exec(kCoreV1));
     // Future core migrations go here: if (version < 2) ...
-    return db.Exec("PRAGMA user_version=" +
-                   std::to_string(kCoreSchemaVersion));
+    return db.Exec("PRAGMA user_version=" + std::to_string(kCoreSchemaVersion));
   });
 }
 

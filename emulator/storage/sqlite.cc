@@ -9,8 +9,8 @@ namespace ddblab::storage {
 // ---------------------------------------------------------------------------
 // ScopedStatement
 
-ScopedStatement::ScopedStatement(Database* db, sqlite3_stmt* stmt,
-                                 bool* in_use, bool owned)
+ScopedStatement::ScopedStatement(Database* db, sqlite3_stmt* stmt, bool* in_use,
+                                 bool owned)
     : db_(db), stmt_(stmt), in_use_(in_use), owned_(owned) {}
 
 ScopedStatement::~ScopedStatement() { Release(); }
@@ -141,21 +141,22 @@ Database::~Database() {
 
 Result<std::unique_ptr<Database>> Database::Open(const std::string& path) {
   sqlite3* raw = nullptr;
-  int flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE |
-              SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_URI;
+  int flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX |
+              SQLITE_OPEN_URI;
   int rc = sqlite3_open_v2(path.c_str(), &raw, flags, nullptr);
   if (rc != SQLITE_OK) {
-    std::string msg = "cannot open database '" + path + "': " +
-                      (raw != nullptr ? sqlite3_errmsg(raw) : sqlite3_errstr(rc));
+    std::string msg =
+        "cannot open database '" + path +
+        "': " + (raw != nullptr ? sqlite3_errmsg(raw) : sqlite3_errstr(rc));
     if (raw != nullptr) sqlite3_close_v2(raw);
     return Error::Internal(std::move(msg));
   }
   std::unique_ptr<Database> db(new Database(raw, path));
   sqlite3_extended_result_codes(raw, 1);
   sqlite3_busy_timeout(raw, 5000);
-  DDBLAB_RETURN_IF_ERROR(db->Exec(
-      "PRAGMA foreign_keys=OFF; PRAGMA cache_size=-65536; "
-      "PRAGMA temp_store=MEMORY;"));
+  DDBLAB_RETURN_IF_ERROR(
+      db->Exec("PRAGMA foreign_keys=OFF; PRAGMA cache_size=-65536; "
+               "PRAGMA temp_store=MEMORY;"));
   if (!db->in_memory()) {
     // journal_mode answers with a row; run it through a statement.
     DDBLAB_ASSIGN_OR_RETURN(ScopedStatement stmt,
@@ -206,9 +207,9 @@ Result<ScopedStatement> Database::Use(Slot* slot) {
   }
   // Nested use of the same SQL: a private statement.
   sqlite3_stmt* stmt = nullptr;
-  int rc = sqlite3_prepare_v2(db_, slot->sql.data(),
-                              static_cast<int>(slot->sql.size()), &stmt,
-                              nullptr);
+  int rc =
+      sqlite3_prepare_v2(db_, slot->sql.data(),
+                         static_cast<int>(slot->sql.size()), &stmt, nullptr);
   if (rc != SQLITE_OK) return MakeError("prepare");
   return ScopedStatement(this, stmt, nullptr, true);
 }

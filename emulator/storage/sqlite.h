@@ -56,11 +56,11 @@ class ScopedStatement {
   ScopedStatement& BindText(int index, std::string_view text);
   // Binding a temporary std::string would leave SQLite a dangling pointer.
   template <class T>
-    requires std::is_same_v<T, std::string>
-  ScopedStatement& BindBlob(int index, T&& temporary) = delete;
+  requires std::is_same_v<T, std::string> ScopedStatement& BindBlob(
+      int index, T&& temporary) = delete;
   template <class T>
-    requires std::is_same_v<T, std::string>
-  ScopedStatement& BindText(int index, T&& temporary) = delete;
+  requires std::is_same_v<T, std::string> ScopedStatement& BindText(
+      int index, T&& temporary) = delete;
   ScopedStatement& BindNull(int index);
 
   // Runs one step: true if a row is available, false when done.

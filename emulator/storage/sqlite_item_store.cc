@@ -12,7 +12,8 @@ std::optional<std::string> PrefixUpperBound(std::string_view prefix) {
     bound.pop_back();
   }
   if (bound.empty()) return std::nullopt;
-  bound.back() = static_cast<char>(static_cast<unsigned char>(bound.back()) + 1);
+  bound.back() =
+      static_cast<char>(static_cast<unsigned char>(bound.back()) + 1);
   return bound;
 }
 
@@ -52,10 +53,10 @@ class SqliteWriteTransaction final : public WriteTransaction {
     return stmt.Run();
   }
 
-  Status PutIndexEntry(int64_t table_id, int64_t index_id,
-                       std::string_view ipk, std::string_view isk,
-                       std::string_view pk, std::string_view sk,
-                       std::string_view item, int64_t size) override {
+  Status PutIndexEntry(int64_t table_id, int64_t index_id, std::string_view ipk,
+                       std::string_view isk, std::string_view pk,
+                       std::string_view sk, std::string_view item,
+                       int64_t size) override {
     DDBLAB_ASSIGN_OR_RETURN(ScopedStatement stmt,
                             db().Use(store_->slots_.put_entry));
     stmt.BindInt(1, table_id).BindInt(2, index_id).BindBlob(3, ipk);
@@ -93,10 +94,9 @@ class SqliteWriteTransaction final : public WriteTransaction {
   }
 
   Status DropTable(int64_t table_id) override {
-    for (std::string_view sql :
-         {"DELETE FROM items WHERE table_id=?1",
-          "DELETE FROM index_entries WHERE table_id=?1",
-          "DELETE FROM tables WHERE table_id=?1"}) {
+    for (std::string_view sql : {"DELETE FROM items WHERE table_id=?1",
+                                 "DELETE FROM index_entries WHERE table_id=?1",
+                                 "DELETE FROM tables WHERE table_id=?1"}) {
       DDBLAB_ASSIGN_OR_RETURN(ScopedStatement stmt, db().Prepare(sql));
       stmt.BindInt(1, table_id);
       DDBLAB_RETURN_IF_ERROR(stmt.Run());

@@ -55,6 +55,7 @@ ShardRow NewShard(StreamRow& stream, int64_t created_ms, uint64_t lo,
   row.hash_hi = hi;
   row.created_ms = created_ms;
   row.start_seq = std::max(min_start, SeqFloor(created_ms));
+  row.last_seq = 0;  // empty
   return row;
 }
 
@@ -148,10 +149,12 @@ Result<ShardRow> ShardForAppend(StreamLog& log, StreamRow& stream,
 
 Result<int64_t> NextRecordSeq(StreamLog& log, const ShardRow& shard,
                               int64_t now_ms) {
-  DDBLAB_ASSIGN_OR_RETURN(std::optional<int64_t> last,
-                          log.LastSeq(shard.stream_id, shard.ordinal));
-  int64_t prev = std::max(shard.start_seq, shard.trim_seq);
-  if (last) prev = std::max(prev, *last);
+  int64_t prev = std::max({shard.start_seq, shard.trim_seq, shard.last_seq});
+  if (shard.last_seq < 0) {
+    DDBLAB_ASSIGN_OR_RETURN(std::optional<int64_t> last,
+                            log.LastSeq(shard.stream_id, shard.ordinal));
+    if (last) prev = std::max(prev, *last);
+  }
   return std::max(prev + 1, SeqFloor(now_ms));
 }
 

@@ -252,13 +252,23 @@ Result<std::vector<ShardRow>> StreamLog::Shards(int64_t stream_id) {
 }
 
 Result<std::vector<ShardRow>> StreamLog::OpenShards(int64_t stream_id) {
-  static const std::string sql =
-      Sql("SELECT ", kShardColumns,
-          " FROM stream_shards WHERE stream_id=?1 AND end_seq IS NULL "
-          "ORDER BY ordinal");
+  // With each shard's last record (one statement on the append path).
+  static const std::string sql = Sql(
+      "SELECT ", kShardColumns,
+      ", (SELECT MAX(r.seq) FROM stream_records r WHERE "
+      "r.stream_id=stream_shards.stream_id AND r.shard=stream_shards.ordinal) "
+      "FROM stream_shards WHERE stream_id=?1 AND end_seq IS NULL "
+      "ORDER BY ordinal");
   DDBLAB_ASSIGN_OR_RETURN(ScopedStatement s, db_.Prepare(sql));
   s.BindInt(1, stream_id);
-  return CollectShards(s);
+  std::vector<ShardRow> out;
+  while (true) {
+    DDBLAB_ASSIGN_OR_RETURN(bool row, s.Step());
+    if (!row) break;
+    out.push_back(ReadShard(s));
+    out.back().last_seq = s.ColumnIsNull(11) ? 0 : s.ColumnInt(11);
+  }
+  return out;
 }
 
 Result<std::optional<ShardRow>> StreamLog::FindShard(

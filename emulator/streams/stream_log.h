@@ -67,6 +67,9 @@ struct ShardRow {
   std::optional<int64_t> end_seq;  // set once closed
   std::optional<int64_t> closed_ms;
   int64_t trim_seq = 0;  // the last trimmed record's seq; 0: none trimmed
+  // Not stored: the highest seq stored in the shard, 0 if none, -1 if not
+  // looked up (OpenShards and new shards know it).
+  int64_t last_seq = -1;
 
   bool open() const { return !end_seq.has_value(); }
 };

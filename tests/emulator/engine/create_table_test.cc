@@ -25,7 +25,9 @@ Json HashRange(const std::string& name = "abc") {
 // itself, not an array: wrap it.)
 Json Index(const std::string& name, Json key_schema, const Json& projection) {
   if (key_schema.is_object()) key_schema = Json::array({key_schema});
-  return {{"IndexName", name}, {"KeySchema", key_schema}, {"Projection", projection}};
+  return {{"IndexName", name},
+          {"KeySchema", key_schema},
+          {"Projection", projection}};
 }
 
 using CreateTableTest = EngineTest;
@@ -78,8 +80,9 @@ TEST_F(CreateTableTest, PayPerRequestWithIndexesStreamTagsAndClass) {
        {Index("lsi", {Key("a", "HASH"), Key("c", "RANGE")},
               {{"ProjectionType", "KEYS_ONLY"}})}},
       {"GlobalSecondaryIndexes",
-       {Index("gsi", {Key("c", "HASH")},
-              {{"ProjectionType", "INCLUDE"}, {"NonKeyAttributes", {"x", "y"}}})}},
+       {Index(
+           "gsi", {Key("c", "HASH")},
+           {{"ProjectionType", "INCLUDE"}, {"NonKeyAttributes", {"x", "y"}}})}},
       {"StreamSpecification",
        {{"StreamEnabled", true}, {"StreamViewType", "NEW_AND_OLD_IMAGES"}}},
       {"Tags", {{{"Key", "team"}, {"Value", "core"}}}},
@@ -165,7 +168,8 @@ TEST_F(CreateTableTest, ShapeErrors) {
                {{"TableName", "abc"},
                 {"AttributeDefinitions", Json::array()},
                 {"KeySchema",
-                 {{{"KeyType", "HASH"}}, {{"AttributeName", "a"}},
+                 {{{"KeyType", "HASH"}},
+                  {{"AttributeName", "a"}},
                   {{"KeyType", "Woop"}, {"AttributeName", "a"}}}},
                 {"ProvisionedThroughput", Throughput(0, -1)}}),
       "ValidationException: 6 validation errors detected: Value '-1' at "
@@ -175,7 +179,8 @@ TEST_F(CreateTableTest, ShapeErrors) {
       "constraint: Member must have value greater than or equal to 1; Value "
       "'[{KeyType=HASH}, {AttributeName=a}, {AttributeName=a, KeyType=Woop}]' "
       "at 'keySchema' failed to satisfy constraint: Member must have length "
-      "less than or equal to 2; Value null at 'keySchema.1.member.attributeName' "
+      "less than or equal to 2; Value null at "
+      "'keySchema.1.member.attributeName' "
       "failed to satisfy constraint: Member must not be null; Value null at "
       "'keySchema.2.member.keyType' failed to satisfy constraint: Member must "
       "not be null; Value 'Woop' at 'keySchema.3.member.keyType' failed to "
@@ -194,8 +199,9 @@ TEST_F(CreateTableTest, ShapeErrors) {
             "enum value set: [PROVISIONED, PAY_PER_REQUEST]");
   req = HashRange();
   req["TableName"] = 5;
-  EXPECT_EQ(FailText("CreateTable", req),
-            "SerializationException: NUMBER_VALUE cannot be converted to String");
+  EXPECT_EQ(
+      FailText("CreateTable", req),
+      "SerializationException: NUMBER_VALUE cannot be converted to String");
   req = HashRange();
   req["KeySchema"][0] = "HASH";
   EXPECT_EQ(FailText("CreateTable", req),
@@ -227,15 +233,18 @@ TEST_F(CreateTableTest, KeySchemaErrors) {
   EXPECT_EQ(create({Attr("a")}, {Key("a", "HASH"), Key("a", "HASH")}),
             "ValidationException: Invalid KeySchema: Some index key attribute "
             "have no definition");
-  EXPECT_EQ(create({Attr("a"), Attr("b")}, {Key("a", "HASH"), Key("a", "HASH")}),
-            "ValidationException: Both the Hash Key and the Range Key element "
-            "in the KeySchema have the same name");
-  EXPECT_EQ(create({Attr("a"), Attr("b")}, {Key("a", "HASH"), Key("b", "HASH")}),
-            "ValidationException: Invalid KeySchema: The second "
-            "KeySchemaElement is not a RANGE key type");
-  EXPECT_EQ(create({Attr("a"), Attr("b")}, {Key("a", "RANGE"), Key("b", "HASH")}),
-            "ValidationException: Invalid KeySchema: The first "
-            "KeySchemaElement is not a HASH key type");
+  EXPECT_EQ(
+      create({Attr("a"), Attr("b")}, {Key("a", "HASH"), Key("a", "HASH")}),
+      "ValidationException: Both the Hash Key and the Range Key element "
+      "in the KeySchema have the same name");
+  EXPECT_EQ(
+      create({Attr("a"), Attr("b")}, {Key("a", "HASH"), Key("b", "HASH")}),
+      "ValidationException: Invalid KeySchema: The second "
+      "KeySchemaElement is not a RANGE key type");
+  EXPECT_EQ(
+      create({Attr("a"), Attr("b")}, {Key("a", "RANGE"), Key("b", "HASH")}),
+      "ValidationException: Invalid KeySchema: The first "
+      "KeySchemaElement is not a HASH key type");
   EXPECT_EQ(create({Attr("a"), Attr("c"), Attr("b")},
                    {Key("a", "HASH"), Key("b", "RANGE")}),
             "ValidationException: One or more parameter values were invalid: "
@@ -282,25 +291,28 @@ TEST_F(CreateTableTest, LocalSecondaryIndexErrors) {
   EXPECT_EQ(with_lsis(Json::array()),
             "ValidationException: One or more parameter values were invalid: "
             "List of LocalSecondaryIndexes is empty");
-  EXPECT_EQ(with_lsis({Index("abc", {Key("a", "HASH"), Key("b", "RANGE")}, all)},
-                      {Key("a", "HASH")}),
-            "ValidationException: One or more parameter values were invalid: "
-            "Table KeySchema does not have a range key, which is required when "
-            "specifying a LocalSecondaryIndex");
-  EXPECT_EQ(with_lsis({Index("abc", {Key("a", "HASH"), Key("c", "RANGE")}, all)}),
-            "ValidationException: One or more parameter values were invalid: "
-            "Some index key attributes are not defined in "
-            "AttributeDefinitions. Keys: [a, c], AttributeDefinitions: [a, b]");
+  EXPECT_EQ(
+      with_lsis({Index("abc", {Key("a", "HASH"), Key("b", "RANGE")}, all)},
+                {Key("a", "HASH")}),
+      "ValidationException: One or more parameter values were invalid: "
+      "Table KeySchema does not have a range key, which is required when "
+      "specifying a LocalSecondaryIndex");
+  EXPECT_EQ(
+      with_lsis({Index("abc", {Key("a", "HASH"), Key("c", "RANGE")}, all)}),
+      "ValidationException: One or more parameter values were invalid: "
+      "Some index key attributes are not defined in "
+      "AttributeDefinitions. Keys: [a, c], AttributeDefinitions: [a, b]");
   EXPECT_EQ(with_lsis({Index("abc", {Key("a", "RANGE")}, all)}),
             "ValidationException: Invalid KeySchema: The first "
             "KeySchemaElement is not a HASH key type");
   EXPECT_EQ(with_lsis({Index("abc", {Key("b", "HASH")}, all)}),
             "ValidationException: One or more parameter values were invalid: "
             "Index KeySchema does not have a range key for index: abc");
-  EXPECT_EQ(with_lsis({Index("abc", {Key("b", "HASH"), Key("a", "RANGE")}, all)}),
-            "ValidationException: One or more parameter values were invalid: "
-            "Index KeySchema does not have the same leading hash key as table "
-            "KeySchema for index: abc. index hash key: b, table hash key: a");
+  EXPECT_EQ(
+      with_lsis({Index("abc", {Key("b", "HASH"), Key("a", "RANGE")}, all)}),
+      "ValidationException: One or more parameter values were invalid: "
+      "Index KeySchema does not have the same leading hash key as table "
+      "KeySchema for index: abc. index hash key: b, table hash key: a");
   EXPECT_EQ(with_lsis({Index("abc", {Key("a", "HASH"), Key("b", "RANGE")},
                              Json::object())}),
             "ValidationException: One or more parameter values were invalid: "
@@ -319,10 +331,11 @@ TEST_F(CreateTableTest, LocalSecondaryIndexErrors) {
                               {"NonKeyAttributes", {"x", "x"}}})}),
             "ValidationException: One or more parameter values were invalid: "
             "Duplicate element in NonKeyAttributes: x");
-  EXPECT_EQ(with_lsis({Index("abc", {Key("a", "HASH"), Key("b", "RANGE")}, all),
-                       Index("abc", {Key("a", "HASH"), Key("b", "RANGE")}, all)}),
-            "ValidationException: One or more parameter values were invalid: "
-            "Duplicate index name: abc");
+  EXPECT_EQ(
+      with_lsis({Index("abc", {Key("a", "HASH"), Key("b", "RANGE")}, all),
+                 Index("abc", {Key("a", "HASH"), Key("b", "RANGE")}, all)}),
+      "ValidationException: One or more parameter values were invalid: "
+      "Duplicate index name: abc");
   Json six = Json::array();
   for (int i = 0; i < 6; ++i) {
     six.push_back(Index("idx" + std::to_string(i),
@@ -331,9 +344,9 @@ TEST_F(CreateTableTest, LocalSecondaryIndexErrors) {
   EXPECT_EQ(with_lsis(six),
             "ValidationException: One or more parameter values were invalid: "
             "Number of LocalSecondaryIndexes exceeds per-table limit of 5");
-  EXPECT_EQ(with_lsis({Index("h;", Json::array(), {{"ProjectionType", "abc"},
-                                                    {"NonKeyAttributes",
-                                                     Json::array()}})}),
+  EXPECT_EQ(with_lsis({Index("h;", Json::array(),
+                             {{"ProjectionType", "abc"},
+                              {"NonKeyAttributes", Json::array()}})}),
             "ValidationException: 5 validation errors detected: Value 'h;' at "
             "'localSecondaryIndexes.1.member.indexName' failed to satisfy "
             "constraint: Member must satisfy regular expression pattern: "
@@ -386,12 +399,14 @@ TEST_F(CreateTableTest, GlobalSecondaryIndexErrors) {
             "ProvisionedThroughput should not be specified for index: abc when "
             "BillingMode is PAY_PER_REQUEST");
   Json many = Json::array();
-  for (int i = 0; i < 21; ++i) many.push_back(gsi("g" + std::to_string(i) + "x", {Key("b", "HASH")}));
+  for (int i = 0; i < 21; ++i)
+    many.push_back(gsi("g" + std::to_string(i) + "x", {Key("b", "HASH")}));
   EXPECT_EQ(with_gsis(many),
             "ValidationException: One or more parameter values were invalid: "
             "GlobalSecondaryIndex count exceeds the per-table limit of 20");
   Json req = HashRange();
-  req["LocalSecondaryIndexes"] = {Index("abc", {Key("a", "HASH"), Key("b", "RANGE")}, all)};
+  req["LocalSecondaryIndexes"] = {
+      Index("abc", {Key("a", "HASH"), Key("b", "RANGE")}, all)};
   req["GlobalSecondaryIndexes"] = {gsi("abc", {Key("b", "HASH")})};
   EXPECT_EQ(FailText("CreateTable", req),
             "ValidationException: One or more parameter values were invalid: "
@@ -406,11 +421,10 @@ TEST_F(CreateTableTest, GlobalSecondaryIndexErrors) {
 TEST_F(CreateTableTest, UnusedDefinitionsWithIndexes) {
   Json req = HashRange();
   req["AttributeDefinitions"].push_back(Attr("x"));
-  req["GlobalSecondaryIndexes"] = {
-      {{"IndexName", "gsi"},
-       {"KeySchema", {Key("b", "HASH")}},
-       {"Projection", {{"ProjectionType", "ALL"}}},
-       {"ProvisionedThroughput", Throughput()}}};
+  req["GlobalSecondaryIndexes"] = {{{"IndexName", "gsi"},
+                                    {"KeySchema", {Key("b", "HASH")}},
+                                    {"Projection", {{"ProjectionType", "ALL"}}},
+                                    {"ProvisionedThroughput", Throughput()}}};
   EXPECT_EQ(FailText("CreateTable", req),
             "ValidationException: One or more parameter values were invalid: "
             "Some AttributeDefinitions are not used. AttributeDefinitions: [a, "
@@ -450,7 +464,8 @@ TEST_F(CreateTableTest, TagErrors) {
   EXPECT_EQ(FailText("CreateTable", req),
             "ValidationException: Tag Key cannot be prefixed with aws:, Key: "
             "aws:x");
-  req["Tags"] = {{{"Key", "k"}, {"Value", "1"}}, {{"Key", "k"}, {"Value", "2"}}};
+  req["Tags"] = {{{"Key", "k"}, {"Value", "1"}},
+                 {{"Key", "k"}, {"Value", "2"}}};
   EXPECT_EQ(FailText("CreateTable", req),
             "ValidationException: Duplicate Tag Keys provided as input: "
             "Duplicate Tag Key found k");

@@ -28,19 +28,29 @@ class EngineStateTest : public EngineTest {
                      {{"ResourceArn", t["describe"]["TableArn"]}});
       Json items = Json::array();
       auto lock = impl().Lock();
-      const Table& table = *impl().catalog().Find(name.get<std::string>())->table;
+      const Table& table =
+          *impl().catalog().Find(name.get<std::string>())->table;
       storage::ScanSpec spec;
       spec.table_id = table.id;
-      EXPECT_TRUE(impl().store().Scan(spec, [&](const storage::Row& row) {
-        items.push_back(std::string(row.item));
-        return true;
-      }).ok());
+      EXPECT_TRUE(impl()
+                      .store()
+                      .Scan(spec,
+                            [&](const storage::Row& row) {
+                              items.push_back(std::string(row.item));
+                              return true;
+                            })
+                      .ok());
       for (const IndexDef& idx : table.indexes) {
         spec.index_id = idx.id;
-        EXPECT_TRUE(impl().store().Scan(spec, [&](const storage::Row& row) {
-          items.push_back(idx.name + ":" + std::string(row.item));
-          return true;
-        }).ok());
+        EXPECT_TRUE(impl()
+                        .store()
+                        .Scan(spec,
+                              [&](const storage::Row& row) {
+                                items.push_back(idx.name + ":" +
+                                                std::string(row.item));
+                                return true;
+                              })
+                        .ok());
       }
       t["rows"] = items;
       out[name.get<std::string>()] = t;
@@ -50,8 +60,9 @@ class EngineStateTest : public EngineTest {
 };
 
 TEST_F(EngineStateTest, FileDatabaseKeepsTablesAndItemsAcrossReopen) {
-  std::string dir = "/tmp/ddblab-engine-test-" + std::to_string(getpid()) +
-                    "-" + ::testing::UnitTest::GetInstance()->current_test_info()->name();
+  std::string dir =
+      "/tmp/ddblab-engine-test-" + std::to_string(getpid()) + "-" +
+      ::testing::UnitTest::GetInstance()->current_test_info()->name();
   std::filesystem::remove_all(dir);
   std::filesystem::create_directories(dir);
   Options options;
@@ -72,8 +83,9 @@ TEST_F(EngineStateTest, FileDatabaseKeepsTablesAndItemsAcrossReopen) {
                            {{"Enabled", true}, {"AttributeName", "exp"}}}});
   for (int i = 0; i < 20; ++i) {
     Ok("PutItem", {{"TableName", "kept"},
-                   {"Item", {{"pk", S("k" + std::to_string(i))},
-                             {"g", S(i % 2 ? "odd" : "even")}}}});
+                   {"Item",
+                    {{"pk", S("k" + std::to_string(i))},
+                     {"g", S(i % 2 ? "odd" : "even")}}}});
   }
   Ok("DeleteItem", {{"TableName", "kept"}, {"Key", {{"pk", S("k0")}}}});
   Json before = Snapshot();
@@ -82,7 +94,8 @@ TEST_F(EngineStateTest, FileDatabaseKeepsTablesAndItemsAcrossReopen) {
   Json after = Snapshot();
   EXPECT_EQ(after, before);
   EXPECT_EQ(after["kept"]["describe"]["ItemCount"], 19);
-  EXPECT_EQ(after["kept"]["describe"]["GlobalSecondaryIndexes"][0]["ItemCount"], 19);
+  EXPECT_EQ(after["kept"]["describe"]["GlobalSecondaryIndexes"][0]["ItemCount"],
+            19);
   EXPECT_EQ(Ok("GetItem", {{"TableName", "kept"}, {"Key", {{"pk", S("k5")}}}}),
             Json({{"Item", {{"pk", S("k5")}, {"g", S("odd")}}}}));
   // The reopened emulator keeps working and keeps ids apart.
@@ -109,7 +122,8 @@ TEST_F(EngineStateTest, BadInputChangesNothing) {
       "GlobalSecondaryIndexes": [{"IndexName": "gsi",
         "KeySchema": [{"AttributeName": "g", "KeyType": "HASH"}],
         "Projection": {"ProjectionType": "KEYS_ONLY"}}]})"));
-  Ok("PutItem", {{"TableName", "base"}, {"Item", {{"pk", S("a")}, {"g", {{"N", "1"}}}}}});
+  Ok("PutItem",
+     {{"TableName", "base"}, {"Item", {{"pk", S("a")}, {"g", {{"N", "1"}}}}}});
   Json before = Snapshot();
   std::vector<std::pair<std::string, Json>> bad;
   auto add = [&](const std::string& op, Json request) {
@@ -124,10 +138,12 @@ TEST_F(EngineStateTest, BadInputChangesNothing) {
   add("PutItem", with({{"Item", {{"pk", S("a")}, {"g", S("x")}}}}));
   add("PutItem", with({{"Item", {{"pk", {{"N", "1"}}}}}}));
   add("PutItem", with({{"Item", {{"pk", S("a")}, {"b", Json::object()}}}}));
-  add("PutItem", with({{"Item", {{"pk", S("a")}}}, {"ReturnValues", "ALL_NEW"}}));
+  add("PutItem",
+      with({{"Item", {{"pk", S("a")}}}, {"ReturnValues", "ALL_NEW"}}));
   add("PutItem", {{"TableName", "nope"}, {"Item", {{"pk", S("a")}}}});
   add("DeleteItem", with({{"Key", {{"pk", S("a")}, {"x", S("y")}}}}));
-  add("DeleteItem", with({{"Key", {{"pk", S("a")}}}, {"ConditionExpression", "x"}}));
+  add("DeleteItem",
+      with({{"Key", {{"pk", S("a")}}}, {"ConditionExpression", "x"}}));
   add("CreateTable", with({{"AttributeDefinitions", Json::array()}}));
   add("CreateTable", Json::parse(R"({"TableName": "base",
       "BillingMode": "PAY_PER_REQUEST",
@@ -137,7 +153,8 @@ TEST_F(EngineStateTest, BadInputChangesNothing) {
   add("UpdateTable",
       with({{"GlobalSecondaryIndexUpdates",
              Json::array({{{"Delete", {{"IndexName", "missing"}}}}})}}));
-  add("UpdateTable", with({{"StreamSpecification", {{"StreamEnabled", false}}}}));
+  add("UpdateTable",
+      with({{"StreamSpecification", {{"StreamEnabled", false}}}}));
   add("UpdateTimeToLive",
       with({{"TimeToLiveSpecification",
              {{"Enabled", false}, {"AttributeName", "e"}}}}));
@@ -161,18 +178,23 @@ TEST_F(EngineStateTest, ConcurrentPutsAreAllCounted) {
   for (int t = 0; t < kThreads; ++t) {
     threads.emplace_back([&, t] {
       for (int i = 0; i < kPerThread; ++i) {
-        Json item = {{"pk", S("t" + std::to_string(t) + "-" + std::to_string(i))},
-                     {"shared", S("x")}};
-        if (!emu_->Call("PutItem", {{"TableName", "conc"}, {"Item", item}}).ok()) {
-          failures++;
-        }
-        // Everyone also overwrites one hot item.
-        if (!emu_->Call("PutItem", {{"TableName", "conc"},
-                                    {"Item", {{"pk", S("hot")}, {"by", S(std::to_string(t))}}}})
+        Json item = {
+            {"pk", S("t" + std::to_string(t) + "-" + std::to_string(i))},
+            {"shared", S("x")}};
+        if (!emu_->Call("PutItem", {{"TableName", "conc"}, {"Item", item}})
                  .ok()) {
           failures++;
         }
-        if (!emu_->Call("GetItem", {{"TableName", "conc"}, {"Key", {{"pk", S("hot")}}}})
+        // Everyone also overwrites one hot item.
+        if (!emu_->Call("PutItem",
+                        {{"TableName", "conc"},
+                         {"Item",
+                          {{"pk", S("hot")}, {"by", S(std::to_string(t))}}}})
+                 .ok()) {
+          failures++;
+        }
+        if (!emu_->Call("GetItem",
+                        {{"TableName", "conc"}, {"Key", {{"pk", S("hot")}}}})
                  .ok()) {
           failures++;
         }

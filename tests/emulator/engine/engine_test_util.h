@@ -60,7 +60,8 @@ class EngineTest : public ::testing::Test {
     if (!range.empty()) {
       req["AttributeDefinitions"].push_back(
           {{"AttributeName", range}, {"AttributeType", "S"}});
-      req["KeySchema"].push_back({{"AttributeName", range}, {"KeyType", "RANGE"}});
+      req["KeySchema"].push_back(
+          {{"AttributeName", range}, {"KeyType", "RANGE"}});
     }
     return Ok("CreateTable", req);
   }

@@ -13,7 +13,8 @@ namespace {
 class RecordingSink : public ChangeSink {
  public:
   bool Wants(const Table& table) const override { return table.stream.enabled; }
-  Status OnChange(const ChangeEvent& e, storage::WriteTransaction& txn) override {
+  Status OnChange(const ChangeEvent& e,
+                  storage::WriteTransaction& txn) override {
     Json rec{{"table", e.table.name},
              {"keys", value::EncodeItem(e.keys)},
              {"origin", e.origin == ChangeEvent::Origin::kTtl ? "ttl" : "user"},
@@ -58,12 +59,16 @@ class ItemWriterTest : public EngineTest {
     EngineTest::SetUp();
     sink_ = std::make_shared<RecordingSink>();
     impl().AddChangeSink(sink_);
-    ASSERT_TRUE(impl().store().database()->Exec(
-        "CREATE TABLE sink_log(rec TEXT)").ok());
+    ASSERT_TRUE(impl()
+                    .store()
+                    .database()
+                    ->Exec("CREATE TABLE sink_log(rec TEXT)")
+                    .ok());
   }
   int64_t SinkRows() {
     auto lock = impl().Lock();
-    auto stmt = impl().store().database()->Prepare("SELECT count(*) FROM sink_log");
+    auto stmt =
+        impl().store().database()->Prepare("SELECT count(*) FROM sink_log");
     EXPECT_TRUE(stmt.ok());
     EXPECT_TRUE(*stmt->Step());
     return stmt->ColumnInt(0);
@@ -82,18 +87,24 @@ TEST_F(ItemWriterTest, SinksSeeEveryChangeOfWantedTables) {
   Ok("PutItem", {{"TableName", "streamed"}, {"Item", a}});
   Ok("PutItem", {{"TableName", "streamed"}, {"Item", a}});  // identical
   Ok("PutItem", {{"TableName", "quiet"}, {"Item", a}});
-  Ok("DeleteItem", {{"TableName", "streamed"}, {"Key", {{"pk", {{"S", "a"}}}}}});
-  Ok("DeleteItem", {{"TableName", "streamed"}, {"Key", {{"pk", {{"S", "a"}}}}}});
+  Ok("DeleteItem",
+     {{"TableName", "streamed"}, {"Key", {{"pk", {{"S", "a"}}}}}});
+  Ok("DeleteItem",
+     {{"TableName", "streamed"}, {"Key", {{"pk", {{"S", "a"}}}}}});
   ASSERT_EQ(sink_->events.size(), 3u);
   Json keys = {{"pk", {{"S", "a"}}}};
-  EXPECT_EQ(sink_->events[0],
-            Json({{"table", "streamed"}, {"keys", keys}, {"origin", "user"},
-                  {"now", 1704067200}, {"new", a}}));
+  EXPECT_EQ(sink_->events[0], Json({{"table", "streamed"},
+                                    {"keys", keys},
+                                    {"origin", "user"},
+                                    {"now", 1704067200},
+                                    {"new", a}}));
   EXPECT_EQ(sink_->events[1]["old"], a);  // a no-op write is still reported
   EXPECT_EQ(sink_->events[1]["new"], a);
-  EXPECT_EQ(sink_->events[2],
-            Json({{"table", "streamed"}, {"keys", keys}, {"origin", "user"},
-                  {"now", 1704067200}, {"old", a}}));
+  EXPECT_EQ(sink_->events[2], Json({{"table", "streamed"},
+                                    {"keys", keys},
+                                    {"origin", "user"},
+                                    {"now", 1704067200},
+                                    {"old", a}}));
   EXPECT_EQ(SinkRows(), 3);
   EXPECT_EQ(sink_->lifecycle,
             std::vector<std::string>({"created streamed", "created quiet"}));
@@ -115,10 +126,12 @@ TEST_F(ItemWriterTest, SinkFailureRollsBackTheWholeWrite) {
         "KeySchema": [{"AttributeName": "g", "KeyType": "HASH"}],
         "Projection": {"ProjectionType": "ALL"}}]})"));
   sink_->fail_next = true;
-  Error e = Fail("PutItem", {{"TableName", "streamed"},
-                             {"Item", {{"pk", {{"S", "a"}}}, {"g", {{"S", "x"}}}}}});
+  Error e =
+      Fail("PutItem", {{"TableName", "streamed"},
+                       {"Item", {{"pk", {{"S", "a"}}}, {"g", {{"S", "x"}}}}}});
   EXPECT_EQ(ToString(e), "InternalServerError: sink failed");
-  EXPECT_EQ(Ok("GetItem", {{"TableName", "streamed"}, {"Key", {{"pk", {{"S", "a"}}}}}}),
+  EXPECT_EQ(Ok("GetItem",
+               {{"TableName", "streamed"}, {"Key", {{"pk", {{"S", "a"}}}}}}),
             Json::object());
   Json d = Describe("streamed");
   EXPECT_EQ(d["ItemCount"], 0);
@@ -166,7 +179,8 @@ TEST_F(ItemWriterTest, BatchAppliesSeveralChangesAtomically) {
   }
   ASSERT_TRUE(batch.Commit().ok());
   EXPECT_EQ((*entry)->stats.item_count, 2);
-  EXPECT_EQ(impl().store().ComputeStats(table.id, storage::kBaseTable)->count, 2);
+  EXPECT_EQ(impl().store().ComputeStats(table.id, storage::kBaseTable)->count,
+            2);
 }
 
 TEST_F(ItemWriterTest, DeferredOldItemIsResolvedByApply) {

@@ -15,8 +15,7 @@ class ItemOpsTest : public EngineTest {
  protected:
   // t: pk (S) + sk (N); GSI "by_g" on g (S, KEYS_ONLY); LSI "by_l" on l (S).
   void MakeIndexedTable() {
-    Ok("CreateTable",
-       Json::parse(R"({
+    Ok("CreateTable", Json::parse(R"({
          "TableName": "tbl", "BillingMode": "PAY_PER_REQUEST",
          "AttributeDefinitions": [
            {"AttributeName": "pk", "AttributeType": "S"},
@@ -47,7 +46,8 @@ class ItemOpsTest : public EngineTest {
                           [&](const storage::Row& row) {
                             auto item = value::DeserializeItem(row.item);
                             EXPECT_TRUE(item.ok()) << ToString(item.error());
-                            if (item.ok()) out.push_back(value::EncodeItem(*item));
+                            if (item.ok())
+                              out.push_back(value::EncodeItem(*item));
                             return true;
                           })
                     .ok());
@@ -58,7 +58,8 @@ class ItemOpsTest : public EngineTest {
 TEST_F(ItemOpsTest, PutGetDeleteRoundTrip) {
   CreateTable("tbl");
   Json item = {{"pk", S("a")}, {"n", N("1.50")}};
-  EXPECT_EQ(Ok("PutItem", {{"TableName", "tbl"}, {"Item", item}}), Json::object());
+  EXPECT_EQ(Ok("PutItem", {{"TableName", "tbl"}, {"Item", item}}),
+            Json::object());
   EXPECT_EQ(Ok("GetItem", {{"TableName", "tbl"}, {"Key", {{"pk", S("a")}}}}),
             Json({{"Item", {{"pk", S("a")}, {"n", N("1.5")}}}}));
   EXPECT_EQ(Ok("DeleteItem", {{"TableName", "tbl"},
@@ -76,7 +77,8 @@ TEST_F(ItemOpsTest, PutGetDeleteRoundTrip) {
 
 TEST_F(ItemOpsTest, PutReplacesWholeItemAndReturnsOld) {
   CreateTable("tbl");
-  Ok("PutItem", {{"TableName", "tbl"}, {"Item", {{"pk", S("a")}, {"x", S("1")}}}});
+  Ok("PutItem",
+     {{"TableName", "tbl"}, {"Item", {{"pk", S("a")}, {"x", S("1")}}}});
   EXPECT_EQ(Ok("PutItem", {{"TableName", "tbl"},
                            {"Item", {{"pk", S("a")}, {"y", S("2")}}},
                            {"ReturnValues", "ALL_OLD"}}),
@@ -94,7 +96,8 @@ TEST_F(ItemOpsTest, NumberKeysAddressByValue) {
       "BillingMode": "PAY_PER_REQUEST",
       "AttributeDefinitions": [{"AttributeName": "k", "AttributeType": "N"}],
       "KeySchema": [{"AttributeName": "k", "KeyType": "HASH"}]})"));
-  Ok("PutItem", {{"TableName", "num"}, {"Item", {{"k", N("1000")}, {"v", S("x")}}}});
+  Ok("PutItem",
+     {{"TableName", "num"}, {"Item", {{"k", N("1000")}, {"v", S("x")}}}});
   for (std::string k : {"1e3", "1E+3", "1000.0", "001000", "+1000"}) {
     EXPECT_EQ(Ok("GetItem", {{"TableName", "num"}, {"Key", {{"k", N(k)}}}}),
               Json({{"Item", {{"k", N("1000")}, {"v", S("x")}}}}))
@@ -123,9 +126,10 @@ TEST_F(ItemOpsTest, ItemKeyErrors) {
   EXPECT_EQ(put({{"pk", S(std::string(2049, 'x'))}, {"sk", N("1")}}),
             "ValidationException: One or more parameter values were invalid: "
             "Size of hashkey has exceeded the maximum size limit of2048 bytes");
-  EXPECT_EQ(put({{"pk", S("a")}, {"sk", N("1")}, {"g", N("5")}}),
-            "ValidationException: One or more parameter values were invalid: "
-            "Type mismatch for Index Key g Expected: S Actual: N IndexName: by_g");
+  EXPECT_EQ(
+      put({{"pk", S("a")}, {"sk", N("1")}, {"g", N("5")}}),
+      "ValidationException: One or more parameter values were invalid: "
+      "Type mismatch for Index Key g Expected: S Actual: N IndexName: by_g");
   EXPECT_EQ(put({{"pk", S("a")}, {"sk", N("1")}, {"l", {{"NULL", true}}}}),
             "ValidationException: One or more parameter values were invalid: "
             "Type mismatch for Index Key l Expected: S Actual: NULL IndexName: "
@@ -136,24 +140,27 @@ TEST_F(ItemOpsTest, ItemKeyErrors) {
             "AttributeValue for a key attribute cannot contain an empty string "
             "value. IndexName: by_g, IndexKey: g");
   // Exactly at the limits is fine.
-  Ok("PutItem", {{"TableName", "tbl"},
-                 {"Item", {{"pk", S(std::string(2048, 'x'))}, {"sk", N("1")}}}});
+  Ok("PutItem",
+     {{"TableName", "tbl"},
+      {"Item", {{"pk", S(std::string(2048, 'x'))}, {"sk", N("1")}}}});
 }
 
 TEST_F(ItemOpsTest, RangeKeySizeLimit) {
   CreateTable("rng", "pk", "sk");
-  EXPECT_EQ(FailText("PutItem", {{"TableName", "rng"},
-                                 {"Item", {{"pk", S("a")},
-                                           {"sk", S(std::string(1025, 'y'))}}}}),
-            "ValidationException: One or more parameter values were invalid: "
-            "Aggregated size of all range keys has exceeded the size limit of "
-            "1024 bytes");
-  EXPECT_EQ(FailText("GetItem", {{"TableName", "rng"},
-                                 {"Key", {{"pk", S("a")},
-                                          {"sk", S(std::string(1025, 'y'))}}}}),
-            "ValidationException: One or more parameter values were invalid: "
-            "Aggregated size of all range keys has exceeded the size limit of "
-            "1024 bytes");
+  EXPECT_EQ(
+      FailText("PutItem",
+               {{"TableName", "rng"},
+                {"Item", {{"pk", S("a")}, {"sk", S(std::string(1025, 'y'))}}}}),
+      "ValidationException: One or more parameter values were invalid: "
+      "Aggregated size of all range keys has exceeded the size limit of "
+      "1024 bytes");
+  EXPECT_EQ(
+      FailText("GetItem",
+               {{"TableName", "rng"},
+                {"Key", {{"pk", S("a")}, {"sk", S(std::string(1025, 'y'))}}}}),
+      "ValidationException: One or more parameter values were invalid: "
+      "Aggregated size of all range keys has exceeded the size limit of "
+      "1024 bytes");
 }
 
 TEST_F(ItemOpsTest, KeyParameterErrors) {
@@ -174,36 +181,42 @@ TEST_F(ItemOpsTest, KeyParameterErrors) {
   EXPECT_EQ(get({{"pk", S(std::string(2049, 'x'))}, {"sk", S("1")}}),
             "ValidationException: One or more parameter values were invalid: "
             "Size of hashkey has exceeded the maximum size limit of2048 bytes");
-  EXPECT_EQ(FailText("DeleteItem", {{"TableName", "tbl"}, {"Key", {{"pk", S("a")}}}}),
-            mismatch);
+  EXPECT_EQ(
+      FailText("DeleteItem", {{"TableName", "tbl"}, {"Key", {{"pk", S("a")}}}}),
+      mismatch);
   EXPECT_EQ(FailText("GetItem", {{"TableName", "tbl"}}),
             "ValidationException: 1 validation error detected: Value null at "
             "'key' failed to satisfy constraint: Member must not be null");
-  EXPECT_EQ(FailText("GetItem", {{"TableName", "nope"}, {"Key", {{"pk", S("a")}}}}),
-            "ResourceNotFoundException: Requested resource not found");
+  EXPECT_EQ(
+      FailText("GetItem", {{"TableName", "nope"}, {"Key", {{"pk", S("a")}}}}),
+      "ResourceNotFoundException: Requested resource not found");
 }
 
 TEST_F(ItemOpsTest, RequestShapeAndValueErrors) {
   CreateTable("tbl");
   EXPECT_EQ(FailText("PutItem", {{"TableName", "tbl"}, {"Item", "x"}}),
             "SerializationException: Unexpected field type");
-  EXPECT_EQ(FailText("PutItem", {{"TableName", "tbl"}, {"Item", Json::array()}}),
-            "SerializationException: Unrecognized collection type "
-            "java.util.Map<java.lang.String, "
-            "com.amazonaws.dynamodb.v20120810.AttributeValue>");
-  EXPECT_EQ(FailText("PutItem", {{"TableName", "tbl"},
-                                 {"Item", {{"pk", S("a")}, {"n", {{"N", 5}}}}}}),
-            "SerializationException: NUMBER_VALUE cannot be converted to String");
-  EXPECT_EQ(FailText("PutItem", {{"TableName", "tbl"},
-                                 {"Item", {{"pk", S("a")}, {"e", Json::object()}}}}),
-            "ValidationException: Supplied AttributeValue is empty, must "
-            "contain exactly one of the supported datatypes");
+  EXPECT_EQ(
+      FailText("PutItem", {{"TableName", "tbl"}, {"Item", Json::array()}}),
+      "SerializationException: Unrecognized collection type "
+      "java.util.Map<java.lang.String, "
+      "com.amazonaws.dynamodb.v20120810.AttributeValue>");
+  EXPECT_EQ(
+      FailText("PutItem", {{"TableName", "tbl"},
+                           {"Item", {{"pk", S("a")}, {"n", {{"N", 5}}}}}}),
+      "SerializationException: NUMBER_VALUE cannot be converted to String");
+  EXPECT_EQ(
+      FailText("PutItem", {{"TableName", "tbl"},
+                           {"Item", {{"pk", S("a")}, {"e", Json::object()}}}}),
+      "ValidationException: Supplied AttributeValue is empty, must "
+      "contain exactly one of the supported datatypes");
   // A shape error outranks an AttributeValue content error.
-  EXPECT_EQ(FailText("PutItem", {{"TableName", "t"},
-                                 {"Item", {{"pk", S("a")}, {"e", Json::object()}}}}),
-            "ValidationException: 1 validation error detected: Value 't' at "
-            "'tableName' failed to satisfy constraint: Member must have length "
-            "greater than or equal to 3");
+  EXPECT_EQ(
+      FailText("PutItem", {{"TableName", "t"},
+                           {"Item", {{"pk", S("a")}, {"e", Json::object()}}}}),
+      "ValidationException: 1 validation error detected: Value 't' at "
+      "'tableName' failed to satisfy constraint: Member must have length "
+      "greater than or equal to 3");
   EXPECT_EQ(FailText("PutItem", {{"TableName", "tbl"}}),
             "ValidationException: 1 validation error detected: Value null at "
             "'item' failed to satisfy constraint: Member must not be null");
@@ -222,12 +235,13 @@ TEST_F(ItemOpsTest, RequestShapeAndValueErrors) {
             "at 'returnValues' failed to satisfy constraint: Member must "
             "satisfy enum value set: [NONE, ALL_OLD, UPDATED_OLD, ALL_NEW, "
             "UPDATED_NEW]");
-  EXPECT_EQ(FailText("PutItem", {{"TableName", "tbl"},
-                                 {"Item", {{"pk", S("a")}}},
-                                 {"ReturnConsumedCapacity", "ALL"}}),
-            "ValidationException: 1 validation error detected: Value 'ALL' at "
-            "'returnConsumedCapacity' failed to satisfy constraint: Member must "
-            "satisfy enum value set: [INDEXES, TOTAL, NONE]");
+  EXPECT_EQ(
+      FailText("PutItem", {{"TableName", "tbl"},
+                           {"Item", {{"pk", S("a")}}},
+                           {"ReturnConsumedCapacity", "ALL"}}),
+      "ValidationException: 1 validation error detected: Value 'ALL' at "
+      "'returnConsumedCapacity' failed to satisfy constraint: Member must "
+      "satisfy enum value set: [INDEXES, TOTAL, NONE]");
 }
 
 TEST_F(ItemOpsTest, ItemSizeLimit) {
@@ -236,8 +250,9 @@ TEST_F(ItemOpsTest, ItemSizeLimit) {
   Json at_limit = {{"pk", S("a")}, {"big", S(std::string(409594, 'x'))}};
   Ok("PutItem", {{"TableName", "tbl"}, {"Item", at_limit}});
   Json over = {{"pk", S("a")}, {"big", S(std::string(409595, 'x'))}};
-  EXPECT_EQ(FailText("PutItem", {{"TableName", "tbl"}, {"Item", over}}),
-            "ValidationException: Item size has exceeded the maximum allowed size");
+  EXPECT_EQ(
+      FailText("PutItem", {{"TableName", "tbl"}, {"Item", over}}),
+      "ValidationException: Item size has exceeded the maximum allowed size");
   EXPECT_EQ(Describe("tbl")["TableSizeBytes"], 409600);
 }
 
@@ -263,22 +278,29 @@ TEST_F(ItemOpsTest, AttributesToGet) {
 TEST_F(ItemOpsTest, IndexEntriesFollowWrites) {
   MakeIndexedTable();
   Ok("PutItem", {{"TableName", "tbl"},
-                 {"Item", {{"pk", S("p")}, {"sk", N("1")}, {"g", S("g1")},
-                           {"l", S("l1")}, {"other", S("o")}}}});
-  EXPECT_EQ(IndexItems("by_g"),
-            std::vector<Json>({{{"pk", S("p")}, {"sk", N("1")}, {"g", S("g1")}}}));
+                 {"Item",
+                  {{"pk", S("p")},
+                   {"sk", N("1")},
+                   {"g", S("g1")},
+                   {"l", S("l1")},
+                   {"other", S("o")}}}});
+  EXPECT_EQ(
+      IndexItems("by_g"),
+      std::vector<Json>({{{"pk", S("p")}, {"sk", N("1")}, {"g", S("g1")}}}));
   EXPECT_EQ(IndexItems("by_l").size(), 1u);
   EXPECT_EQ(IndexItems("by_l")[0]["other"], S("o"));  // ALL projection
   // Change the GSI key: old entry removed, new one added; drop the LSI key.
   Ok("PutItem", {{"TableName", "tbl"},
                  {"Item", {{"pk", S("p")}, {"sk", N("1")}, {"g", S("g2")}}}});
-  EXPECT_EQ(IndexItems("by_g"),
-            std::vector<Json>({{{"pk", S("p")}, {"sk", N("1")}, {"g", S("g2")}}}));
+  EXPECT_EQ(
+      IndexItems("by_g"),
+      std::vector<Json>({{{"pk", S("p")}, {"sk", N("1")}, {"g", S("g2")}}}));
   EXPECT_TRUE(IndexItems("by_l").empty());
   Json d = Describe("tbl");
   EXPECT_EQ(d["GlobalSecondaryIndexes"][0]["ItemCount"], 1);
   EXPECT_EQ(d["LocalSecondaryIndexes"][0]["ItemCount"], 0);
-  Ok("DeleteItem", {{"TableName", "tbl"}, {"Key", {{"pk", S("p")}, {"sk", N("1")}}}});
+  Ok("DeleteItem",
+     {{"TableName", "tbl"}, {"Key", {{"pk", S("p")}, {"sk", N("1")}}}});
   EXPECT_TRUE(IndexItems("by_g").empty());
   d = Describe("tbl");
   EXPECT_EQ(d["GlobalSecondaryIndexes"][0]["ItemCount"], 0);
@@ -287,7 +309,10 @@ TEST_F(ItemOpsTest, IndexEntriesFollowWrites) {
 
 TEST_F(ItemOpsTest, ConsumedCapacity) {
   MakeIndexedTable();
-  Json item = {{"pk", S("p")}, {"sk", N("1")}, {"g", S("g")}, {"l", S("l")},
+  Json item = {{"pk", S("p")},
+               {"sk", N("1")},
+               {"g", S("g")},
+               {"l", S("l")},
                {"big", S(std::string(1500, 'b'))}};
   Json out = Ok("PutItem", {{"TableName", "tbl"},
                             {"Item", item},

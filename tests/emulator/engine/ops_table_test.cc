@@ -13,7 +13,8 @@ using TableOpsTest = EngineTest;
 TEST_F(TableOpsTest, DescribeTableByNameOrArnAndMissing) {
   CreateTable("desc");
   const std::string arn = "arn:aws:dynamodb:us-east-1:000000000000:table/desc";
-  EXPECT_EQ(Describe("desc"), Ok("DescribeTable", {{"TableName", arn}})["Table"]);
+  EXPECT_EQ(Describe("desc"),
+            Ok("DescribeTable", {{"TableName", arn}})["Table"]);
   EXPECT_EQ(FailText("DescribeTable", {{"TableName", "nope"}}),
             "ResourceNotFoundException: Requested resource not found: Table: "
             "nope not found");
@@ -36,9 +37,10 @@ TEST_F(TableOpsTest, DescribeTableByNameOrArnAndMissing) {
 TEST_F(TableOpsTest, DescribeReportsLiveCounts) {
   CreateTable("counts");
   for (int i = 0; i < 3; ++i) {
-    Ok("PutItem", {{"TableName", "counts"},
-                   {"Item", {{"pk", {{"S", "k" + std::to_string(i)}}},
-                             {"v", {{"S", "abc"}}}}}});
+    Ok("PutItem",
+       {{"TableName", "counts"},
+        {"Item",
+         {{"pk", {{"S", "k" + std::to_string(i)}}}, {"v", {{"S", "abc"}}}}}});
   }
   Json d = Describe("counts");
   EXPECT_EQ(d["ItemCount"], 3);
@@ -65,29 +67,31 @@ TEST_F(TableOpsTest, DeleteTable) {
   EXPECT_EQ(FailText("DeleteTable", {{"TableName", "gone"}}),
             "ResourceNotFoundException: Requested resource not found: Table: "
             "gone not found");
-  EXPECT_EQ(FailText("GetItem", {{"TableName", "gone"},
-                                 {"Key", {{"pk", {{"S", "x"}}}}}}),
+  EXPECT_EQ(FailText("GetItem",
+                     {{"TableName", "gone"}, {"Key", {{"pk", {{"S", "x"}}}}}}),
             "ResourceNotFoundException: Requested resource not found");
   // The name can be reused and the new table starts empty.
   CreateTable("gone");
   EXPECT_EQ(Describe("gone")["ItemCount"], 0);
-  EXPECT_EQ(Ok("GetItem", {{"TableName", "gone"},
-                           {"Key", {{"pk", {{"S", "x"}}}}}}),
-            Json::object());
+  EXPECT_EQ(
+      Ok("GetItem", {{"TableName", "gone"}, {"Key", {{"pk", {{"S", "x"}}}}}}),
+      Json::object());
 }
 
 TEST_F(TableOpsTest, DeletionProtection) {
-  Ok("CreateTable", {{"TableName", "safe"},
-                     {"BillingMode", "PAY_PER_REQUEST"},
-                     {"DeletionProtectionEnabled", true},
-                     {"AttributeDefinitions",
-                      {{{"AttributeName", "pk"}, {"AttributeType", "S"}}}},
-                     {"KeySchema", {{{"AttributeName", "pk"}, {"KeyType", "HASH"}}}}});
+  Ok("CreateTable",
+     {{"TableName", "safe"},
+      {"BillingMode", "PAY_PER_REQUEST"},
+      {"DeletionProtectionEnabled", true},
+      {"AttributeDefinitions",
+       {{{"AttributeName", "pk"}, {"AttributeType", "S"}}}},
+      {"KeySchema", {{{"AttributeName", "pk"}, {"KeyType", "HASH"}}}}});
   EXPECT_EQ(FailText("DeleteTable", {{"TableName", "safe"}}),
             "ValidationException: Resource cannot be deleted as it is "
             "currently protected against deletion. Disable deletion "
             "protection first.");
-  Ok("UpdateTable", {{"TableName", "safe"}, {"DeletionProtectionEnabled", false}});
+  Ok("UpdateTable",
+     {{"TableName", "safe"}, {"DeletionProtectionEnabled", false}});
   Ok("DeleteTable", {{"TableName", "safe"}});
 }
 
@@ -98,8 +102,9 @@ TEST_F(TableOpsTest, ListTablesPaging) {
   EXPECT_EQ(Ok("ListTables", {{"Limit", 2}}),
             Json::parse(R"({"TableNames": ["aaa", "bbb"],
                             "LastEvaluatedTableName": "bbb"})"));
-  EXPECT_EQ(Ok("ListTables", {{"Limit", 2}, {"ExclusiveStartTableName", "bbb"}}),
-            Json::parse(R"({"TableNames": ["ccc", "ddd"]})"));
+  EXPECT_EQ(
+      Ok("ListTables", {{"Limit", 2}, {"ExclusiveStartTableName", "bbb"}}),
+      Json::parse(R"({"TableNames": ["ccc", "ddd"]})"));
   EXPECT_EQ(Ok("ListTables", {{"ExclusiveStartTableName", "bba"}}),
             Json::parse(R"({"TableNames": ["bbb", "ccc", "ddd"]})"));
   EXPECT_EQ(FailText("ListTables", {{"Limit", 101}}),
@@ -110,8 +115,9 @@ TEST_F(TableOpsTest, ListTablesPaging) {
             "ValidationException: 1 validation error detected: Value '0' at "
             "'limit' failed to satisfy constraint: Member must have value "
             "greater than or equal to 1");
-  EXPECT_EQ(FailText("ListTables", {{"Limit", "5"}}),
-            "SerializationException: STRING_VALUE cannot be converted to Integer");
+  EXPECT_EQ(
+      FailText("ListTables", {{"Limit", "5"}}),
+      "SerializationException: STRING_VALUE cannot be converted to Integer");
   EXPECT_EQ(FailText("ListTables", {{"ExclusiveStartTableName", "a"}}),
             "ValidationException: 1 validation error detected: Value 'a' at "
             "'exclusiveStartTableName' failed to satisfy constraint: Member "
@@ -148,8 +154,8 @@ TEST_F(TableOpsTest, StatusDelayRunsOnTheClock) {
   EXPECT_EQ(CreateTable("slow")["TableDescription"]["TableStatus"], "CREATING");
   EXPECT_EQ(Describe("slow")["TableStatus"], "CREATING");
   // Data plane: a CREATING table does not exist yet.
-  EXPECT_EQ(FailText("PutItem", {{"TableName", "slow"},
-                                 {"Item", {{"pk", {{"S", "x"}}}}}}),
+  EXPECT_EQ(FailText("PutItem",
+                     {{"TableName", "slow"}, {"Item", {{"pk", {{"S", "x"}}}}}}),
             "ResourceNotFoundException: Requested resource not found");
   EXPECT_EQ(FailText("DeleteTable", {{"TableName", "slow"}}),
             "ResourceInUseException: Attempt to change a resource which is "
@@ -159,7 +165,8 @@ TEST_F(TableOpsTest, StatusDelayRunsOnTheClock) {
             "in CREATING state: Current table state is CREATING");
   EXPECT_EQ(
       FailText("TagResource",
-               {{"ResourceArn", "arn:aws:dynamodb:us-east-1:000000000000:table/slow"},
+               {{"ResourceArn",
+                 "arn:aws:dynamodb:us-east-1:000000000000:table/slow"},
                 {"Tags", {{{"Key", "k"}, {"Value", "v"}}}}}),
       "ResourceInUseException: Attempt to change a resource which is still in "
       "use: Table is being created: slow");
@@ -170,9 +177,11 @@ TEST_F(TableOpsTest, StatusDelayRunsOnTheClock) {
   Ok("PutItem", {{"TableName", "slow"}, {"Item", {{"pk", {{"S", "x"}}}}}});
 
   // UPDATING: usable, but no second update.
-  Json upd = Ok("UpdateTable", {{"TableName", "slow"}, {"BillingMode", "PROVISIONED"},
-                                {"ProvisionedThroughput",
-                                 {{"ReadCapacityUnits", 2}, {"WriteCapacityUnits", 3}}}});
+  Json upd = Ok("UpdateTable",
+                {{"TableName", "slow"},
+                 {"BillingMode", "PROVISIONED"},
+                 {"ProvisionedThroughput",
+                  {{"ReadCapacityUnits", 2}, {"WriteCapacityUnits", 3}}}});
   EXPECT_EQ(upd["TableDescription"]["TableStatus"], "UPDATING");
   EXPECT_EQ(Describe("slow")["TableStatus"], "UPDATING");
   Ok("GetItem", {{"TableName", "slow"}, {"Key", {{"pk", {{"S", "x"}}}}}});
@@ -184,15 +193,15 @@ TEST_F(TableOpsTest, StatusDelayRunsOnTheClock) {
   EXPECT_EQ(Describe("slow")["TableStatus"], "ACTIVE");
 
   // DELETING: listed and describable until the time is up; data gone.
-  EXPECT_EQ(Ok("DeleteTable", {{"TableName", "slow"}})["TableDescription"]
-                ["TableStatus"],
+  EXPECT_EQ(Ok("DeleteTable",
+               {{"TableName", "slow"}})["TableDescription"]["TableStatus"],
             "DELETING");
   EXPECT_EQ(Describe("slow")["TableStatus"], "DELETING");
-  EXPECT_EQ(Ok("DeleteTable", {{"TableName", "slow"}})["TableDescription"]
-                ["TableStatus"],
+  EXPECT_EQ(Ok("DeleteTable",
+               {{"TableName", "slow"}})["TableDescription"]["TableStatus"],
             "DELETING");
-  EXPECT_EQ(FailText("GetItem", {{"TableName", "slow"},
-                                 {"Key", {{"pk", {{"S", "x"}}}}}}),
+  EXPECT_EQ(FailText("GetItem",
+                     {{"TableName", "slow"}, {"Key", {{"pk", {{"S", "x"}}}}}}),
             "ResourceNotFoundException: Requested resource not found");
   EXPECT_EQ(Ok("ListTables", Json())["TableNames"], Json::array({"slow"}));
   EXPECT_EQ(FailText("CreateTable",
@@ -200,7 +209,8 @@ TEST_F(TableOpsTest, StatusDelayRunsOnTheClock) {
                       {"BillingMode", "PAY_PER_REQUEST"},
                       {"AttributeDefinitions",
                        {{{"AttributeName", "pk"}, {"AttributeType", "S"}}}},
-                      {"KeySchema", {{{"AttributeName", "pk"}, {"KeyType", "HASH"}}}}}),
+                      {"KeySchema",
+                       {{{"AttributeName", "pk"}, {"KeyType", "HASH"}}}}}),
             "ResourceInUseException: Table already exists: slow");
   clock_->Advance(seconds(5));
   EXPECT_EQ(Ok("ListTables", Json())["TableNames"], Json::array());

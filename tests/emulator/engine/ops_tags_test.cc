@@ -17,7 +17,9 @@ class TagsTest : public EngineTest {
     EngineTest::SetUp();
     CreateTable("tagged");
   }
-  Json List() { return Ok("ListTagsOfResource", {{"ResourceArn", kArn}})["Tags"]; }
+  Json List() {
+    return Ok("ListTagsOfResource", {{"ResourceArn", kArn}})["Tags"];
+  }
   std::string TagError(const Json& tags, const std::string& arn = kArn) {
     return FailText("TagResource", {{"ResourceArn", arn}, {"Tags", tags}});
   }
@@ -32,19 +34,23 @@ TEST_F(TagsTest, TagUntagList) {
                                {"Tags", {Tag("a", "9"), Tag("c", "")}}}),
             Json::object());
   EXPECT_EQ(List(), Json::array({Tag("a", "9"), Tag("b", "2"), Tag("c", "")}));
-  EXPECT_EQ(Ok("UntagResource", {{"ResourceArn", kArn}, {"TagKeys", {"a", "zz"}}}),
-            Json::object());
+  EXPECT_EQ(
+      Ok("UntagResource", {{"ResourceArn", kArn}, {"TagKeys", {"a", "zz"}}}),
+      Json::object());
   EXPECT_EQ(List(), Json::array({Tag("b", "2"), Tag("c", "")}));
 }
 
 TEST_F(TagsTest, ContentErrors) {
-  EXPECT_EQ(TagError(Json::array()),
-            "ValidationException: Atleast one Tag needs to be provided as Input.");
-  EXPECT_EQ(FailText("UntagResource", {{"ResourceArn", kArn}, {"TagKeys", Json::array()}}),
+  EXPECT_EQ(
+      TagError(Json::array()),
+      "ValidationException: Atleast one Tag needs to be provided as Input.");
+  EXPECT_EQ(FailText("UntagResource",
+                     {{"ResourceArn", kArn}, {"TagKeys", Json::array()}}),
             "ValidationException: Atleast one Tag Key needs to be provided as "
             "Input.");
-  EXPECT_EQ(TagError(Json::array({Tag("bad#key", "v")})),
-            "ValidationException: The Tag Key provided is invalid, Key: bad#key");
+  EXPECT_EQ(
+      TagError(Json::array({Tag("bad#key", "v")})),
+      "ValidationException: The Tag Key provided is invalid, Key: bad#key");
   EXPECT_EQ(TagError(Json::array({Tag("k", "bad*value")})),
             "ValidationException: The Tag Value provided is invalid, Value: "
             "bad*value");
@@ -55,13 +61,15 @@ TEST_F(TagsTest, ContentErrors) {
             "ValidationException: Duplicate Tag Keys provided as input: "
             "Duplicate Tag Key found k");
   Json fifty = Json::array();
-  for (int i = 0; i < 50; ++i) fifty.push_back(Tag("k" + std::to_string(i), "v"));
+  for (int i = 0; i < 50; ++i)
+    fifty.push_back(Tag("k" + std::to_string(i), "v"));
   Ok("TagResource", {{"ResourceArn", kArn}, {"Tags", fifty}});
   EXPECT_EQ(TagError(Json::array({Tag("one-more", "v")})),
             "ValidationException: Number of Tags exceed the current limit for "
             "the provided ResourceArn");
   // Overwriting an existing key does not count as a new tag.
-  Ok("TagResource", {{"ResourceArn", kArn}, {"Tags", Json::array({Tag("k0", "w")})}});
+  Ok("TagResource",
+     {{"ResourceArn", kArn}, {"Tags", Json::array({Tag("k0", "w")})}});
   EXPECT_EQ(TagError(Json::array({Tag(std::string(129, 'k'), "v")})),
             "ValidationException: 1 validation error detected: Value '" +
                 std::string(129, 'k') +
@@ -82,7 +90,8 @@ TEST_F(TagsTest, ArnErrors) {
             "Invalid resource arn provided, only table or stream is accepted. "
             "Provided resource arn: " +
                 std::string(kArn) + "/index/gsi");
-  const std::string missing = "arn:aws:dynamodb:us-east-1:000000000000:table/nope";
+  const std::string missing =
+      "arn:aws:dynamodb:us-east-1:000000000000:table/nope";
   EXPECT_EQ(TagError(tags, missing),
             "ResourceNotFoundException: Requested resource not found: "
             "ResourceArn: " +
@@ -97,9 +106,10 @@ TEST_F(TagsTest, ArnErrors) {
             "ResourceNotFoundException: Requested resource not found: "
             "ResourceArn: " +
                 other_account + " not found");
-  EXPECT_EQ(FailText("TagResource", {{"Tags", tags}}),
-            "ValidationException: 1 validation error detected: Value null at "
-            "'resourceArn' failed to satisfy constraint: Member must not be null");
+  EXPECT_EQ(
+      FailText("TagResource", {{"Tags", tags}}),
+      "ValidationException: 1 validation error detected: Value null at "
+      "'resourceArn' failed to satisfy constraint: Member must not be null");
 }
 
 }  // namespace

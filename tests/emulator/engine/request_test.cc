@@ -5,7 +5,9 @@
 namespace ddblab::engine {
 namespace {
 
-std::string Text(const Status& s) { return s.ok() ? "ok" : ToString(s.error()); }
+std::string Text(const Status& s) {
+  return s.ok() ? "ok" : ToString(s.error());
+}
 
 TEST(RequestParserTest, StringTypeErrorsAreCoralTexts) {
   struct Case {
@@ -29,16 +31,23 @@ TEST(RequestParserTest, StringTypeErrorsAreCoralTexts) {
 }
 
 TEST(RequestParserTest, OtherTypeErrors) {
-  Json req{{"B", 23},          {"B2", "23"},     {"L", "x"},     {"L2", Json::object()},
-           {"N", "7"},         {"I", false},     {"M", Json::array()},
-           {"S", 5},           {"V", Json::array()}};
+  Json req{{"B", 23},
+           {"B2", "23"},
+           {"L", "x"},
+           {"L2", Json::object()},
+           {"N", "7"},
+           {"I", false},
+           {"M", Json::array()},
+           {"S", 5},
+           {"V", Json::array()}};
   auto first = [&](auto&& read) {
     RequestParser p(req);
     read(p);
     return Text(p.Finish());
   };
-  EXPECT_EQ(first([&](RequestParser& p) { p.Bool(req, "B"); }),
-            "SerializationException: NUMBER_VALUE cannot be converted to Boolean");
+  EXPECT_EQ(
+      first([&](RequestParser& p) { p.Bool(req, "B"); }),
+      "SerializationException: NUMBER_VALUE cannot be converted to Boolean");
   EXPECT_EQ(first([&](RequestParser& p) { p.Bool(req, "B2"); }),
             "SerializationException: Unexpected token received from parser");
   EXPECT_EQ(first([&](RequestParser& p) { p.List(req, "L"); }),
@@ -48,8 +57,9 @@ TEST(RequestParserTest, OtherTypeErrors) {
             "expected");
   EXPECT_EQ(first([&](RequestParser& p) { p.Long(req, "N"); }),
             "SerializationException: STRING_VALUE cannot be converted to Long");
-  EXPECT_EQ(first([&](RequestParser& p) { p.Integer(req, "I"); }),
-            "SerializationException: FALSE_VALUE cannot be converted to Integer");
+  EXPECT_EQ(
+      first([&](RequestParser& p) { p.Integer(req, "I"); }),
+      "SerializationException: FALSE_VALUE cannot be converted to Integer");
   EXPECT_EQ(first([&](RequestParser& p) { p.Map(req, "M", "AttributeValue"); }),
             "SerializationException: Unrecognized collection type "
             "java.util.Map<java.lang.String, "
@@ -80,8 +90,9 @@ TEST(RequestParserTest, SerializationErrorWinsOverConstraints) {
   RequestParser p(req);
   p.CheckTableNameOrArn(p.String(req, "TableName"), "tableName");
   p.Integer(req, "Limit");
-  EXPECT_EQ(Text(p.Finish()),
-            "SerializationException: STRING_VALUE cannot be converted to Integer");
+  EXPECT_EQ(
+      Text(p.Finish()),
+      "SerializationException: STRING_VALUE cannot be converted to Integer");
 }
 
 TEST(RequestParserTest, ConstraintErrorsAreCollectedAndCapped) {
@@ -99,8 +110,9 @@ TEST(RequestParserTest, ConstraintErrorsAreCollectedAndCapped) {
   RequestParser many(req);
   for (int i = 0; i < 12; ++i) many.NotNull(false, "m" + std::to_string(i));
   std::string text = Text(many.Finish());
-  EXPECT_EQ(text.rfind("ValidationException: 10 validation errors detected: ", 0),
-            0u);
+  EXPECT_EQ(
+      text.rfind("ValidationException: 10 validation errors detected: ", 0),
+      0u);
   EXPECT_NE(text.find("'m9'"), std::string::npos);
   EXPECT_EQ(text.find("'m10'"), std::string::npos);
 }

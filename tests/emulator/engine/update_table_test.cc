@@ -28,22 +28,26 @@ class UpdateTableTest : public EngineTest {
                  const std::string& projection = "ALL") {
     return {{"Create",
              {{"IndexName", name},
-              {"KeySchema", Json::array({{{"AttributeName", hash}, {"KeyType", "HASH"}}})},
+              {"KeySchema",
+               Json::array({{{"AttributeName", hash}, {"KeyType", "HASH"}}})},
               {"Projection", {{"ProjectionType", projection}}}}}};
   }
 };
 
 TEST_F(UpdateTableTest, CreateGsiBackfillsExistingItems) {
   CreateTable("items");
-  Put("items", {{"pk", {{"S", "1"}}}, {"color", {{"S", "red"}}}, {"w", {{"N", "5"}}}});
+  Put("items",
+      {{"pk", {{"S", "1"}}}, {"color", {{"S", "red"}}}, {"w", {{"N", "5"}}}});
   Put("items", {{"pk", {{"S", "2"}}}, {"color", {{"S", "blue"}}}});
-  Put("items", {{"pk", {{"S", "3"}}}});                       // sparse
+  Put("items", {{"pk", {{"S", "3"}}}});                           // sparse
   Put("items", {{"pk", {{"S", "4"}}}, {"color", {{"N", "7"}}}});  // other type
-  Json out = Ok("UpdateTable",
-                {{"TableName", "items"},
-                 {"AttributeDefinitions",
-                  Json::array({{{"AttributeName", "color"}, {"AttributeType", "S"}}})},
-                 {"GlobalSecondaryIndexUpdates", Json::array({GsiCreate("by_color", "color", "KEYS_ONLY")})}});
+  Json out =
+      Ok("UpdateTable",
+         {{"TableName", "items"},
+          {"AttributeDefinitions",
+           Json::array({{{"AttributeName", "color"}, {"AttributeType", "S"}}})},
+          {"GlobalSecondaryIndexUpdates",
+           Json::array({GsiCreate("by_color", "color", "KEYS_ONLY")})}});
   Json desc = out["TableDescription"];
   EXPECT_EQ(desc["TableStatus"], "UPDATING");
   ASSERT_EQ(desc["GlobalSecondaryIndexes"].size(), 1u);
@@ -58,8 +62,9 @@ TEST_F(UpdateTableTest, CreateGsiBackfillsExistingItems) {
   EXPECT_EQ(gsi["ItemCount"], 2);
   // KEYS_ONLY: pk + color. "pk1" (2+1) + "colorred" (5+3) = 11; blue: 12.
   EXPECT_EQ(gsi["IndexSizeBytes"], 23);
-  EXPECT_EQ(gsi["IndexArn"],
-            "arn:aws:dynamodb:us-east-1:000000000000:table/items/index/by_color");
+  EXPECT_EQ(
+      gsi["IndexArn"],
+      "arn:aws:dynamodb:us-east-1:000000000000:table/items/index/by_color");
   EXPECT_EQ(IndexRows("items", "by_color"), 2);
   // New writes maintain the index.
   Put("items", {{"pk", {{"S", "3"}}}, {"color", {{"S", "green"}}}});
@@ -75,10 +80,11 @@ TEST_F(UpdateTableTest, CreateGsiWithDelayShowsBackfilling) {
   CreateTable("slow");
   clock_->Advance(seconds(10));
   Put("slow", {{"pk", {{"S", "1"}}}, {"g", {{"S", "x"}}}});
-  Ok("UpdateTable", {{"TableName", "slow"},
-                     {"AttributeDefinitions",
-                      Json::array({{{"AttributeName", "g"}, {"AttributeType", "S"}}})},
-                     {"GlobalSecondaryIndexUpdates", Json::array({GsiCreate("gix", "g")})}});
+  Ok("UpdateTable",
+     {{"TableName", "slow"},
+      {"AttributeDefinitions",
+       Json::array({{{"AttributeName", "g"}, {"AttributeType", "S"}}})},
+      {"GlobalSecondaryIndexUpdates", Json::array({GsiCreate("gix", "g")})}});
   Json gsi = Describe("slow")["GlobalSecondaryIndexes"][0];
   EXPECT_EQ(gsi["IndexStatus"], "CREATING");
   EXPECT_EQ(gsi["Backfilling"], true);
@@ -91,7 +97,8 @@ TEST_F(UpdateTableTest, CreateGsiWithDelayShowsBackfilling) {
   Ok("UpdateTable", {{"TableName", "slow"},
                      {"GlobalSecondaryIndexUpdates",
                       Json::array({{{"Delete", {{"IndexName", "gix"}}}}})}});
-  EXPECT_EQ(Describe("slow")["GlobalSecondaryIndexes"][0]["IndexStatus"], "DELETING");
+  EXPECT_EQ(Describe("slow")["GlobalSecondaryIndexes"][0]["IndexStatus"],
+            "DELETING");
   EXPECT_EQ(FailText("DeleteTable", {{"TableName", "slow"}}),
             "ResourceInUseException: Attempt to change a resource which is "
             "still in use: Cannot delete table while indexes are being "
@@ -108,10 +115,11 @@ TEST_F(UpdateTableTest, CreateGsiWithDelayShowsBackfilling) {
 TEST_F(UpdateTableTest, DeleteGsiDropsEntries) {
   CreateTable("drop");
   Put("drop", {{"pk", {{"S", "1"}}}, {"g", {{"S", "x"}}}});
-  Ok("UpdateTable", {{"TableName", "drop"},
-                     {"AttributeDefinitions",
-                      Json::array({{{"AttributeName", "g"}, {"AttributeType", "S"}}})},
-                     {"GlobalSecondaryIndexUpdates", Json::array({GsiCreate("gix", "g")})}});
+  Ok("UpdateTable",
+     {{"TableName", "drop"},
+      {"AttributeDefinitions",
+       Json::array({{{"AttributeName", "g"}, {"AttributeType", "S"}}})},
+      {"GlobalSecondaryIndexUpdates", Json::array({GsiCreate("gix", "g")})}});
   EXPECT_EQ(IndexRows("drop", "gix"), 1);
   Ok("UpdateTable", {{"TableName", "drop"},
                      {"GlobalSecondaryIndexUpdates",
@@ -132,7 +140,8 @@ TEST_F(UpdateTableTest, Errors) {
             "SSESpecification, ReplicaUpdates, MultiRegionConsistency, "
             "DeletionProtectionEnabled, OnDemandThroughput, WarmThroughput or "
             "TableClass is required");
-  EXPECT_EQ(FailText("UpdateTable", {{"TableName", "nope"}, {"TableClass", "STANDARD"}}),
+  EXPECT_EQ(FailText("UpdateTable",
+                     {{"TableName", "nope"}, {"TableClass", "STANDARD"}}),
             "ResourceNotFoundException: Requested resource not found: Table: "
             "nope not found");
   Json two = Json::array({GsiCreate("gs1", "pk"), GsiCreate("gs2", "sk")});
@@ -140,32 +149,36 @@ TEST_F(UpdateTableTest, Errors) {
                                      {"GlobalSecondaryIndexUpdates", two}}),
             "LimitExceededException: Subscriber limit exceeded: Only 1 online "
             "index can be created or deleted simultaneously per table");
-  EXPECT_EQ(FailText("UpdateTable",
-                     {{"TableName", "upd"},
-                      {"GlobalSecondaryIndexUpdates", Json::array({GsiCreate("gs1", "sk")})},
-                      {"StreamSpecification",
-                       {{"StreamEnabled", true}, {"StreamViewType", "KEYS_ONLY"}}}}),
-            "ValidationException: One or more parameter values were invalid: "
-            "You cannot create or delete index while changing stream status");
-  EXPECT_EQ(FailText("UpdateTable",
-                     {{"TableName", "upd"},
-                      {"AttributeDefinitions",
-                       Json::array({{{"AttributeName", "sk"}, {"AttributeType", "N"}}})},
-                      {"GlobalSecondaryIndexUpdates", Json::array({GsiCreate("gs1", "sk")})}}),
+  EXPECT_EQ(
+      FailText("UpdateTable",
+               {{"TableName", "upd"},
+                {"GlobalSecondaryIndexUpdates",
+                 Json::array({GsiCreate("gs1", "sk")})},
+                {"StreamSpecification",
+                 {{"StreamEnabled", true}, {"StreamViewType", "KEYS_ONLY"}}}}),
+      "ValidationException: One or more parameter values were invalid: "
+      "You cannot create or delete index while changing stream status");
+  EXPECT_EQ(FailText("UpdateTable", {{"TableName", "upd"},
+                                     {"AttributeDefinitions",
+                                      Json::array({{{"AttributeName", "sk"},
+                                                    {"AttributeType", "N"}}})},
+                                     {"GlobalSecondaryIndexUpdates",
+                                      Json::array({GsiCreate("gs1", "sk")})}}),
             "ValidationException: One or more parameter values were invalid: "
             "Attributes cannot be redefined. Please check that your attribute "
             "has the same type as previously defined.");
-  EXPECT_EQ(FailText("UpdateTable",
-                     {{"TableName", "upd"},
-                      {"GlobalSecondaryIndexUpdates", Json::array({GsiCreate("gs1", "zz")})}}),
+  EXPECT_EQ(FailText("UpdateTable", {{"TableName", "upd"},
+                                     {"GlobalSecondaryIndexUpdates",
+                                      Json::array({GsiCreate("gs1", "zz")})}}),
             "ValidationException: One or more parameter values were invalid: "
             "Some index key attributes are not defined in "
             "AttributeDefinitions. Keys: [zz], AttributeDefinitions: [pk, sk]");
-  Ok("UpdateTable", {{"TableName", "upd"},
-                     {"GlobalSecondaryIndexUpdates", Json::array({GsiCreate("gs1", "sk")})}});
-  EXPECT_EQ(FailText("UpdateTable",
-                     {{"TableName", "upd"},
-                      {"GlobalSecondaryIndexUpdates", Json::array({GsiCreate("gs1", "sk")})}}),
+  Ok("UpdateTable",
+     {{"TableName", "upd"},
+      {"GlobalSecondaryIndexUpdates", Json::array({GsiCreate("gs1", "sk")})}});
+  EXPECT_EQ(FailText("UpdateTable", {{"TableName", "upd"},
+                                     {"GlobalSecondaryIndexUpdates",
+                                      Json::array({GsiCreate("gs1", "sk")})}}),
             "ValidationException: Attempting to create an index which already "
             "exists");
   EXPECT_EQ(FailText("UpdateTable",
@@ -181,7 +194,8 @@ TEST_F(UpdateTableTest, Errors) {
             "ValidationException: One or more parameter values were invalid: "
             "Neither ReadCapacityUnits nor WriteCapacityUnits can be specified "
             "when BillingMode is PAY_PER_REQUEST");
-  EXPECT_EQ(FailText("UpdateTable", {{"TableName", "upd"}, {"BillingMode", "PROVISIONED"}}),
+  EXPECT_EQ(FailText("UpdateTable",
+                     {{"TableName", "upd"}, {"BillingMode", "PROVISIONED"}}),
             "ValidationException: One or more parameter values were invalid: "
             "ReadCapacityUnits and WriteCapacityUnits must both be specified "
             "when BillingMode is PROVISIONED");
@@ -189,16 +203,18 @@ TEST_F(UpdateTableTest, Errors) {
 
 TEST_F(UpdateTableTest, ThroughputAndBilling) {
   CreateTable("bill");
-  Json desc = Ok("UpdateTable", {{"TableName", "bill"},
-                                 {"BillingMode", "PROVISIONED"},
-                                 {"ProvisionedThroughput",
-                                  {{"ReadCapacityUnits", 5}, {"WriteCapacityUnits", 5}}}})
-                  ["TableDescription"];
+  Json desc =
+      Ok("UpdateTable", {{"TableName", "bill"},
+                         {"BillingMode", "PROVISIONED"},
+                         {"ProvisionedThroughput",
+                          {{"ReadCapacityUnits", 5},
+                           {"WriteCapacityUnits", 5}}}})["TableDescription"];
   EXPECT_EQ(desc["BillingModeSummary"]["BillingMode"], "PROVISIONED");
   EXPECT_EQ(desc["ProvisionedThroughput"]["ReadCapacityUnits"], 5);
-  EXPECT_EQ(FailText("UpdateTable", {{"TableName", "bill"},
-                                     {"ProvisionedThroughput",
-                                      {{"ReadCapacityUnits", 5}, {"WriteCapacityUnits", 5}}}}),
+  EXPECT_EQ(FailText("UpdateTable",
+                     {{"TableName", "bill"},
+                      {"ProvisionedThroughput",
+                       {{"ReadCapacityUnits", 5}, {"WriteCapacityUnits", 5}}}}),
             "ValidationException: The provisioned throughput for the table "
             "will not change. The requested value equals the current value. "
             "Current ReadCapacityUnits provisioned for the table: 5. Requested "
@@ -207,14 +223,17 @@ TEST_F(UpdateTableTest, ThroughputAndBilling) {
             "Amazon DynamoDB Developer Guide for current limits and how to "
             "request higher limits.");
   clock_->Advance(seconds(60));
-  Json pt = Ok("UpdateTable", {{"TableName", "bill"},
-                               {"ProvisionedThroughput",
-                                {{"ReadCapacityUnits", 3}, {"WriteCapacityUnits", 5}}}})
-                ["TableDescription"]["ProvisionedThroughput"];
+  Json pt =
+      Ok("UpdateTable", {{"TableName", "bill"},
+                         {"ProvisionedThroughput",
+                          {{"ReadCapacityUnits", 3},
+                           {"WriteCapacityUnits",
+                            5}}}})["TableDescription"]["ProvisionedThroughput"];
   EXPECT_EQ(pt, Json::parse(R"({"ReadCapacityUnits": 3, "WriteCapacityUnits": 5,
       "NumberOfDecreasesToday": 1, "LastDecreaseDateTime": 1704067260.0})"));
-  Json back = Ok("UpdateTable", {{"TableName", "bill"}, {"BillingMode", "PAY_PER_REQUEST"}})
-                  ["TableDescription"];
+  Json back = Ok("UpdateTable",
+                 {{"TableName", "bill"},
+                  {"BillingMode", "PAY_PER_REQUEST"}})["TableDescription"];
   EXPECT_EQ(back["BillingModeSummary"],
             Json::parse(R"({"BillingMode": "PAY_PER_REQUEST",
                             "LastUpdateToPayPerRequestDateTime": 1704067260.0})"));
@@ -223,64 +242,73 @@ TEST_F(UpdateTableTest, ThroughputAndBilling) {
 
 TEST_F(UpdateTableTest, StreamsEnableDisable) {
   CreateTable("str");
-  EXPECT_EQ(FailText("UpdateTable", {{"TableName", "str"},
-                                     {"StreamSpecification", {{"StreamEnabled", false}}}}),
-            "ValidationException: Table has no stream to disable: TableName: str");
-  EXPECT_EQ(FailText("UpdateTable", {{"TableName", "str"},
-                                     {"StreamSpecification", {{"StreamEnabled", true}}}}),
-            "ValidationException: One or more parameter values were invalid: "
-            "If stream is being enabled then UpdateViewType is required");
+  EXPECT_EQ(
+      FailText("UpdateTable",
+               {{"TableName", "str"},
+                {"StreamSpecification", {{"StreamEnabled", false}}}}),
+      "ValidationException: Table has no stream to disable: TableName: str");
   EXPECT_EQ(FailText("UpdateTable",
                      {{"TableName", "str"},
-                      {"StreamSpecification",
-                       {{"StreamEnabled", false}, {"StreamViewType", "KEYS_ONLY"}}}}),
+                      {"StreamSpecification", {{"StreamEnabled", true}}}}),
             "ValidationException: One or more parameter values were invalid: "
-            "If stream is being disabled, then UpdateViewType must not be "
-            "specified");
+            "If stream is being enabled then UpdateViewType is required");
+  EXPECT_EQ(
+      FailText("UpdateTable",
+               {{"TableName", "str"},
+                {"StreamSpecification",
+                 {{"StreamEnabled", false}, {"StreamViewType", "KEYS_ONLY"}}}}),
+      "ValidationException: One or more parameter values were invalid: "
+      "If stream is being disabled, then UpdateViewType must not be "
+      "specified");
   clock_->Advance(std::chrono::milliseconds(1234));
-  Json desc = Ok("UpdateTable", {{"TableName", "str"},
-                                 {"StreamSpecification",
-                                  {{"StreamEnabled", true}, {"StreamViewType", "NEW_IMAGE"}}}})
-                  ["TableDescription"];
-  EXPECT_EQ(desc["StreamSpecification"],
-            Json::parse(R"({"StreamEnabled": true, "StreamViewType": "NEW_IMAGE"})"));
+  Json desc = Ok("UpdateTable",
+                 {{"TableName", "str"},
+                  {"StreamSpecification",
+                   {{"StreamEnabled", true},
+                    {"StreamViewType", "NEW_IMAGE"}}}})["TableDescription"];
+  EXPECT_EQ(
+      desc["StreamSpecification"],
+      Json::parse(R"({"StreamEnabled": true, "StreamViewType": "NEW_IMAGE"})"));
   EXPECT_EQ(desc["LatestStreamLabel"], "2024-01-01T00:00:01.234");
   EXPECT_EQ(desc["LatestStreamArn"],
             "arn:aws:dynamodb:us-east-1:000000000000:table/str/stream/"
             "2024-01-01T00:00:01.234");
-  EXPECT_EQ(FailText("UpdateTable",
-                     {{"TableName", "str"},
-                      {"StreamSpecification",
-                       {{"StreamEnabled", true}, {"StreamViewType", "KEYS_ONLY"}}}}),
-            "ValidationException: Table already has an enabled stream: "
-            "TableName: str");
+  EXPECT_EQ(
+      FailText("UpdateTable",
+               {{"TableName", "str"},
+                {"StreamSpecification",
+                 {{"StreamEnabled", true}, {"StreamViewType", "KEYS_ONLY"}}}}),
+      "ValidationException: Table already has an enabled stream: "
+      "TableName: str");
   // Tags do not change the stream ARN.
   Ok("TagResource",
      {{"ResourceArn", "arn:aws:dynamodb:us-east-1:000000000000:table/str"},
       {"Tags", Json::array({{{"Key", "a"}, {"Value", "b"}}})}});
   EXPECT_EQ(Describe("str")["LatestStreamArn"], desc["LatestStreamArn"]);
-  Json off = Ok("UpdateTable", {{"TableName", "str"},
-                                {"StreamSpecification", {{"StreamEnabled", false}}}})
-                 ["TableDescription"];
+  Json off =
+      Ok("UpdateTable", {{"TableName", "str"},
+                         {"StreamSpecification",
+                          {{"StreamEnabled", false}}}})["TableDescription"];
   EXPECT_FALSE(off.contains("StreamSpecification"));
   EXPECT_EQ(off["LatestStreamArn"], desc["LatestStreamArn"]);
   clock_->Advance(seconds(1));
-  Json again = Ok("UpdateTable", {{"TableName", "str"},
-                                  {"StreamSpecification",
-                                   {{"StreamEnabled", true},
-                                    {"StreamViewType", "KEYS_ONLY"}}}})
-                   ["TableDescription"];
+  Json again = Ok("UpdateTable",
+                  {{"TableName", "str"},
+                   {"StreamSpecification",
+                    {{"StreamEnabled", true},
+                     {"StreamViewType", "KEYS_ONLY"}}}})["TableDescription"];
   EXPECT_EQ(again["LatestStreamLabel"], "2024-01-01T00:00:02.234");
 }
 
 TEST_F(UpdateTableTest, TableClassAndSse) {
   CreateTable("misc");
-  Json d = Ok("UpdateTable", {{"TableName", "misc"},
-                              {"TableClass", "STANDARD_INFREQUENT_ACCESS"},
-                              {"SSESpecification", {{"Enabled", true},
-                                                    {"SSEType", "KMS"},
-                                                    {"KMSMasterKeyId", "alias/k"}}}})
-               ["TableDescription"];
+  Json d = Ok("UpdateTable",
+              {{"TableName", "misc"},
+               {"TableClass", "STANDARD_INFREQUENT_ACCESS"},
+               {"SSESpecification",
+                {{"Enabled", true},
+                 {"SSEType", "KMS"},
+                 {"KMSMasterKeyId", "alias/k"}}}})["TableDescription"];
   EXPECT_EQ(d["TableClassSummary"]["TableClass"], "STANDARD_INFREQUENT_ACCESS");
   EXPECT_EQ(d["SSEDescription"],
             Json::parse(R"({"Status": "ENABLED", "SSEType": "KMS",

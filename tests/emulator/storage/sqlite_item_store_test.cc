@@ -160,15 +160,12 @@ TEST_F(ScanTest, PartitionWithBoundsAndBeginsWith) {
   spec.partition = "b";
   spec.lower = SortBound{"2", false};
   spec.upper = SortBound{"3x", true};
-  EXPECT_EQ(ScanSks(*store_, spec),
-            (std::vector<std::string>{"b/3", "b/3x"}));
+  EXPECT_EQ(ScanSks(*store_, spec), (std::vector<std::string>{"b/3", "b/3x"}));
   spec.lower = SortBound{"3", true};
   spec.upper = SortBound{*PrefixUpperBound("3"), false};
-  EXPECT_EQ(ScanSks(*store_, spec),
-            (std::vector<std::string>{"b/3", "b/3x"}));
+  EXPECT_EQ(ScanSks(*store_, spec), (std::vector<std::string>{"b/3", "b/3x"}));
   spec.forward = false;
-  EXPECT_EQ(ScanSks(*store_, spec),
-            (std::vector<std::string>{"b/3x", "b/3"}));
+  EXPECT_EQ(ScanSks(*store_, spec), (std::vector<std::string>{"b/3x", "b/3"}));
 }
 
 TEST_F(ScanTest, ExclusiveStartInBothDirections) {
@@ -328,8 +325,11 @@ TEST(SchemaTest, ComponentMigrationsRunOnceAndInOrder) {
   ASSERT_FALSE(old.ok());
   EXPECT_EQ(old.error().type, ErrorType::kInternalServerError);
   // A failing migration changes nothing.
-  const Migration bad[] = {{1, ""}, {2, ""}, {3, "CREATE TABLE extra3(z);"
-                                                 "SELEKT"}};
+  const Migration bad[] = {{1, ""},
+                           {2, ""},
+                           {3,
+                            "CREATE TABLE extra3(z);"
+                            "SELEKT"}};
   EXPECT_FALSE(ApplyMigrations(db, "extra", bad).ok());
   EXPECT_EQ(*ComponentVersion(db, "extra"), 2);
   EXPECT_FALSE(db.Exec("INSERT INTO extra3 VALUES(1)").ok());

@@ -13,7 +13,8 @@ TEST(DatabaseTest, ExecPrepareBindStep) {
   auto db = Database::Open(":memory:");
   ASSERT_TRUE(db.ok()) << ToString(db.error());
   ASSERT_TRUE((*db)->in_memory());
-  ASSERT_TRUE((*db)->Exec("CREATE TABLE t(k BLOB PRIMARY KEY, v INTEGER)").ok());
+  ASSERT_TRUE(
+      (*db)->Exec("CREATE TABLE t(k BLOB PRIMARY KEY, v INTEGER)").ok());
   {
     auto stmt = (*db)->Prepare("INSERT INTO t VALUES(?1, ?2)");
     ASSERT_TRUE(stmt.ok());
@@ -47,8 +48,9 @@ TEST(DatabaseTest, EmptyBlobIsNotNull) {
 TEST(DatabaseTest, CachedStatementIsResetAndNestedUseGetsPrivateCopy) {
   auto db = Database::Open(":memory:");
   ASSERT_TRUE(db.ok());
-  ASSERT_TRUE((*db)->Exec("CREATE TABLE t(v INTEGER);"
-                          "INSERT INTO t VALUES(1),(2),(3)")
+  ASSERT_TRUE((*db)
+                  ->Exec("CREATE TABLE t(v INTEGER);"
+                         "INSERT INTO t VALUES(1),(2),(3)")
                   .ok());
   const char* sql = "SELECT v FROM t ORDER BY v";
   auto outer = (*db)->Prepare(sql);
