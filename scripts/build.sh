@@ -5,7 +5,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 dir=build
-flags=(-DCMAKE_BUILD_TYPE=RelWithDebInfo)
+# -O2 without debug info: the fastest full build on small CI machines.
+flags=(-DCMAKE_BUILD_TYPE=RelWithDebInfo "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O2 -DNDEBUG")
 if [ "${1:-}" = "--sanitize" ]; then
   dir=build-asan
   flags=(-DCMAKE_BUILD_TYPE=Debug -DDDBLAB_SANITIZE=ON -DDDBLAB_BENCH=OFF)

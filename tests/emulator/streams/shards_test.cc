@@ -38,7 +38,10 @@ class ShardsTest : public ::testing::Test {
     value::Item keys = {{"k", value::AttributeValue::S("a")}};
     RecordRow row = BuildRecord({&keys, nullptr, &keys, false},
                                 ViewType::kKeysOnly, created_ms);
-    auto seq = NextRecordSeq(*log_, shard, created_ms);
+    ShardRow fresh = shard;
+    fresh.last_seq = -1;  // look it up
+    auto seq = NextRecordSeq(*log_, fresh, created_ms);
+
     ASSERT_TRUE(seq.ok());
     row.seq = *seq;
     row.event_id = "e";
