@@ -126,7 +126,9 @@ Result<bool> EmulatorImpl::Settle(const std::string& name) {
   for (const IndexDef& idx : table.indexes) {
     pending = pending || idx.status != TableStatus::kActive;
   }
-  if (!pending) return true;
+  // Transitions are written in their own transaction; inside a caller's
+  // open one they wait for the next lookup (look tables up before Begin).
+  if (!pending || store_->in_transaction()) return true;
   const TimePoint now = Now();
 
   if (table.status == TableStatus::kDeleting) {

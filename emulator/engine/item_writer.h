@@ -29,8 +29,9 @@
 //   DDBLAB_RETURN_IF_ERROR(batch.Commit());
 //
 // Several Apply calls in one batch make one atomic unit (transactions,
-// batch writes). The caller must not apply two changes to the same item in
-// one batch with stale ExistingItems.
+// batch writes). Look every table up (FindTable) before Begin(): due table
+// status transitions are not applied while a batch is open. The caller must not
+// apply two changes to the same item in one batch with stale ExistingItems.
 //
 // Thread-safety: the engine lock must be held for the whole life of an
 // ExistingItem read and of a WriteBatch.

@@ -216,7 +216,8 @@ Result<Json> GetRecords(EmulatorImpl& impl, const Json& request) {
             return s.GetRecords(db, *iterator,
                                 static_cast<int>(limit.value_or(1000)), now);
           }));
-  Json out{{"Records", std::move(r.records)}};
+  Json out = Json::object();
+  out["Records"] = std::move(r.records);  // (an initializer list would copy)
   if (r.next_iterator) out["NextShardIterator"] = *r.next_iterator;
   return out;
 }

@@ -148,6 +148,8 @@ class ItemStore {
   virtual Status Scan(const ScanSpec& spec, const RowVisitor& visit) = 0;
 
   virtual Result<std::unique_ptr<WriteTransaction>> Begin() = 0;
+  // Whether a WriteTransaction is open.
+  virtual bool in_transaction() const = 0;
 
   virtual Result<std::vector<CatalogRow>> LoadCatalog() = 0;
   // Count and summed size of a table's items (index_id == kBaseTable) or of

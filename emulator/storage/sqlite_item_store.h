@@ -26,6 +26,7 @@ class SqliteItemStore final : public ItemStore {
                                         std::string_view sk) override;
   Status Scan(const ScanSpec& spec, const RowVisitor& visit) override;
   Result<std::unique_ptr<WriteTransaction>> Begin() override;
+  bool in_transaction() const override { return in_transaction_; }
   Result<std::vector<CatalogRow>> LoadCatalog() override;
   Result<Stats> ComputeStats(int64_t table_id, int64_t index_id) override;
   Database* database() override { return db_.get(); }

@@ -89,14 +89,14 @@ Result<nlohmann::json> RenderRecord(const RecordRow& row, ViewType view,
   dynamodb["SizeBytes"] = row.size_bytes;
   dynamodb["StreamViewType"] = std::string(ViewTypeName(view));
 
-  nlohmann::json record = {
-      {"eventID", row.event_id},
-      {"eventName", std::string(EventNameText(row.event))},
-      {"eventVersion", "1.1"},
-      {"eventSource", "aws:dynamodb"},
-      {"awsRegion", std::string(region)},
-      {"dynamodb", std::move(dynamodb)},
-  };
+  // Members one by one: an initializer list would copy the images.
+  nlohmann::json record = nlohmann::json::object();
+  record["eventID"] = row.event_id;
+  record["eventName"] = std::string(EventNameText(row.event));
+  record["eventVersion"] = "1.1";
+  record["eventSource"] = "aws:dynamodb";
+  record["awsRegion"] = std::string(region);
+  record["dynamodb"] = std::move(dynamodb);
   if (row.service_delete) {
     record["userIdentity"] = {{"PrincipalId", "dynamodb.amazonaws.com"},
                               {"Type", "Service"}};

@@ -255,8 +255,9 @@ Result<std::vector<ShardRow>> StreamLog::OpenShards(int64_t stream_id) {
   // With each shard's last record (one statement on the append path).
   static const std::string sql = Sql(
       "SELECT ", kShardColumns,
-      ", (SELECT MAX(r.seq) FROM stream_records r WHERE "
-      "r.stream_id=stream_shards.stream_id AND r.shard=stream_shards.ordinal) "
+      ", (SELECT r.seq FROM stream_records r WHERE "
+      "r.stream_id=stream_shards.stream_id AND r.shard=stream_shards.ordinal "
+      "ORDER BY r.seq DESC LIMIT 1) "
       "FROM stream_shards WHERE stream_id=?1 AND end_seq IS NULL "
       "ORDER BY ordinal");
   DDBLAB_ASSIGN_OR_RETURN(ScopedStatement s, db_.Prepare(sql));

@@ -189,6 +189,9 @@ TEST_F(TableOpsTest, StatusDelayRunsOnTheClock) {
                                      {"DeletionProtectionEnabled", true}}),
             "ResourceInUseException: Attempt to change a resource which is "
             "still in use: Table: slow is in the process of being updated.");
+  EXPECT_EQ(FailText("DeleteTable", {{"TableName", "slow"}}),
+            "ResourceInUseException: Attempt to change a resource which is "
+            "still in use: Table is being updated: slow");
   clock_->Advance(seconds(5));
   EXPECT_EQ(Describe("slow")["TableStatus"], "ACTIVE");
 

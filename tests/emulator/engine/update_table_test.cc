@@ -300,6 +300,34 @@ TEST_F(UpdateTableTest, StreamsEnableDisable) {
   EXPECT_EQ(again["LatestStreamLabel"], "2024-01-01T00:00:02.234");
 }
 
+TEST_F(UpdateTableTest, GsiThroughputUpdate) {
+  Ok("CreateTable", Json::parse(R"({"TableName": "prov",
+      "AttributeDefinitions": [{"AttributeName": "pk", "AttributeType": "S"},
+                               {"AttributeName": "g", "AttributeType": "S"}],
+      "KeySchema": [{"AttributeName": "pk", "KeyType": "HASH"}],
+      "ProvisionedThroughput": {"ReadCapacityUnits": 1, "WriteCapacityUnits": 1},
+      "GlobalSecondaryIndexes": [{"IndexName": "gsi",
+        "KeySchema": [{"AttributeName": "g", "KeyType": "HASH"}],
+        "Projection": {"ProjectionType": "ALL"},
+        "ProvisionedThroughput": {"ReadCapacityUnits": 2,
+                                  "WriteCapacityUnits": 3}}]})"));
+  EXPECT_EQ(
+      Describe("prov")["GlobalSecondaryIndexes"][0]["ProvisionedThroughput"],
+      Json::parse(R"({"ReadCapacityUnits": 2, "WriteCapacityUnits": 3,
+                            "NumberOfDecreasesToday": 0})"));
+  Ok("UpdateTable",
+     {{"TableName", "prov"},
+      {"GlobalSecondaryIndexUpdates",
+       Json::array(
+           {{{"Update",
+              {{"IndexName", "gsi"},
+               {"ProvisionedThroughput",
+                {{"ReadCapacityUnits", 7}, {"WriteCapacityUnits", 8}}}}}}})}});
+  EXPECT_EQ(Describe("prov")["GlobalSecondaryIndexes"][0]
+                            ["ProvisionedThroughput"]["ReadCapacityUnits"],
+            7);
+}
+
 TEST_F(UpdateTableTest, TableClassAndSse) {
   CreateTable("misc");
   Json d = Ok("UpdateTable",
