@@ -4,6 +4,8 @@
     ddb.py ENDPOINT wait                    poll ListTables until it answers;
                                             prints the epoch time (s) it did
     ddb.py ENDPOINT create TABLE [range]    create (pk S [, sk N]), wait ACTIVE
+                                            (with a stream of view type
+                                            $BENCH_STREAM if it is set)
     ddb.py ENDPOINT preload-get TABLE N     put g0..g(N-1)
     ddb.py ENDPOINT preload-query TABLE     put p0..p9 x sk 0..99
     ddb.py ENDPOINT count TABLE             Scan Select=COUNT (all pages)
@@ -11,6 +13,7 @@
 """
 import http.client
 import json
+import os
 import sys
 import time
 import urllib.parse
@@ -90,9 +93,14 @@ def main(argv):
         if len(args) > 1 and args[1] == "range":
             keys.append({"AttributeName": "sk", "KeyType": "RANGE"})
             attrs.append({"AttributeName": "sk", "AttributeType": "N"})
-        client.call("CreateTable", {
+        request = {
             "TableName": table, "KeySchema": keys,
-            "AttributeDefinitions": attrs, "BillingMode": "PAY_PER_REQUEST"})
+            "AttributeDefinitions": attrs, "BillingMode": "PAY_PER_REQUEST"}
+        if os.environ.get("BENCH_STREAM"):
+            request["StreamSpecification"] = {
+                "StreamEnabled": True,
+                "StreamViewType": os.environ["BENCH_STREAM"]}
+        client.call("CreateTable", request)
         while client.call("DescribeTable", {"TableName": table})[
                 "Table"]["TableStatus"] != "ACTIVE":
             time.sleep(0.05)

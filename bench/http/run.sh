@@ -6,6 +6,7 @@
 #   bench/http/run.sh [--duration 10s] [--threads 2] [--connections 32]
 #                     [--workloads put_item,get_item,...] [--peer dynalite]
 #                     [--peer dynamodb-local] [--no-ddblab]
+#                     [--stream NEW_AND_OLD_IMAGES]  (tables with a stream)
 #
 # Env: DDBLAB_BIN (default build/emulator/server/ddblab), PEERS_DIR (where
 # dynalite is npm-installed, default /tmp/ddblab-peers), DYNAMODB_LOCAL_DIR
@@ -34,7 +35,8 @@ while (($#)); do
     --workloads) workloads="$2"; shift 2 ;;
     --peer) targets+=("$2"); shift 2 ;;
     --no-ddblab) targets=("${targets[@]/ddblab}"); shift ;;
-    -h|--help) sed -n '2,11p' "$0"; exit 0 ;;
+    --stream) export BENCH_STREAM="$2"; shift 2 ;;
+    -h|--help) sed -n '2,12p' "$0"; exit 0 ;;
     *) echo "unknown argument: $1" >&2; exit 2 ;;
   esac
 done

@@ -38,6 +38,13 @@ struct TtlTableStatus {
   std::optional<int64_t> next_due;  // epoch seconds of the earliest one
 };
 
+// What Emulator::SplitStreamShards did: the shards it closed and the
+// children it created (two per closed shard), by ShardId.
+struct StreamShardSplit {
+  std::vector<std::string> closed;
+  std::vector<std::string> created;
+};
+
 class Emulator {
  public:
   // Opens (or creates) the database and loads its tables. Fails with an
@@ -64,6 +71,16 @@ class Emulator {
   Result<int64_t> SweepTtl();
   // Every table with TTL enabled (by name): its scheduled deletions.
   Result<std::vector<TtlTableStatus>> TtlStatus();
+
+  // Streams (ttl-streams.md Part 2). Splits the open shard `shard_id` of
+  // the enabled stream of `table` (a name or ARN), or every open shard, into
+  // two children each, as DynamoDB does when a partition splits: the parent
+  // closes (EndingSequenceNumber) and an item's later records go to the
+  // child covering its partition-key hash. Errors: ResourceNotFoundException
+  // (no such table or shard), ValidationException (no enabled stream, shard
+  // already closed).
+  Result<StreamShardSplit> SplitStreamShards(
+      std::string_view table, const std::optional<std::string>& shard_id = {});
 
   // The engine behind the facade, for the layers that extend it (server
   // control endpoints, TTL and streams controls). Not for harness code.

@@ -9,14 +9,20 @@
 // back together with the item. A sink error aborts the whole write.
 //
 // Events are raised for every applied write, including writes that change
-// nothing (a PutItem identical to the stored item: old_image == new_image);
-// a sink that must ignore no-ops (streams) compares the images. A delete of
-// a missing item raises nothing. TTL deletions carry Origin::kTtl.
+// nothing (a PutItem identical to the stored item); a sink that must ignore
+// no-ops (streams) asks ChangesNothing(). A delete of a missing item raises
+// nothing. TTL deletions carry Origin::kTtl.
+//
+// The old item is decoded only if a sink asks for it (OldImage()); both
+// images are also available in stored form (value/item_codec.h) with their
+// DynamoDB sizes, which is all a stream record needs.
 //
 // Ownership: EmulatorImpl owns the sinks (AddChangeSink). Events borrow
 // everything they point to for the duration of the call.
 // Thread-safety: sinks are called with the engine lock held, one at a time.
 #pragma once
+
+#include <string_view>
 
 #include "emulator/api/clock.h"
 #include "emulator/api/result.h"
@@ -26,15 +32,29 @@
 
 namespace ddblab::engine {
 
+class ExistingItem;  // item_writer.h
+
 struct ChangeEvent {
   enum class Origin { kUser, kTtl };
 
   const Table& table;
   const value::Item& keys;       // the table key attributes
-  const value::Item* old_image;  // null: the item did not exist
+  ExistingItem& old;             // the item before the write (resolved)
   const value::Item* new_image;  // null: the item is deleted
+  std::string_view new_bytes;    // new_image in stored form
+  int64_t new_size;              // new_image's DynamoDB size
   Origin origin;
   TimePoint now;  // the engine clock at the write
+
+  bool existed() const;  // whether there was an old item
+  // The old item, decoded on first use; null if it did not exist.
+  Result<const value::Item*> OldImage() const;
+  std::string_view old_bytes() const;  // stored form; empty if none
+  int64_t old_size() const;
+  // Whether the write leaves the item as it was (equal images; sets compare
+  // as sets, numbers by value), or deletes a missing one. Decodes the old
+  // item only when the stored forms differ but could still be equal.
+  Result<bool> ChangesNothing() const;
 };
 
 class ChangeSink {

@@ -4,6 +4,7 @@
 #include <utility>
 
 #include "emulator/engine/emulator_impl.h"
+#include "emulator/engine/stream_sink.h"
 #include "emulator/engine/ttl_sweeper.h"
 
 namespace ddblab {
@@ -37,6 +38,13 @@ Result<int64_t> Emulator::SweepTtl() { return impl_->ttl().SweepDue(); }
 
 Result<std::vector<TtlTableStatus>> Emulator::TtlStatus() {
   return impl_->ttl().StatusReport();
+}
+
+Result<StreamShardSplit> Emulator::SplitStreamShards(
+    std::string_view table, const std::optional<std::string>& shard_id) {
+  DDBLAB_ASSIGN_OR_RETURN(streams::SplitResult split,
+                          engine::SplitStreamShards(*impl_, table, shard_id));
+  return StreamShardSplit{std::move(split.closed), std::move(split.created)};
 }
 
 }  // namespace ddblab

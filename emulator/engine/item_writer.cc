@@ -56,6 +56,59 @@ Result<const value::Item*> ExistingItem::Get() {
 }
 
 // ---------------------------------------------------------------------------
+// ChangeEvent
+
+namespace {
+
+bool ContainsSet(const value::AttributeValue& v) {
+  using Type = value::AttributeValue::Type;
+  switch (v.type()) {
+    case Type::kSS:
+    case Type::kNS:
+    case Type::kBS:
+      return true;
+    case Type::kM:
+      for (const auto& [name, member] : v.m()) {
+        if (ContainsSet(member)) return true;
+      }
+      return false;
+    case Type::kL:
+      for (const value::AttributeValue& member : v.l()) {
+        if (ContainsSet(member)) return true;
+      }
+      return false;
+    default:
+      return false;
+  }
+}
+
+}  // namespace
+
+bool ChangeEvent::existed() const { return old.exists(); }
+
+Result<const value::Item*> ChangeEvent::OldImage() const { return old.Get(); }
+
+std::string_view ChangeEvent::old_bytes() const { return old.bytes(); }
+
+int64_t ChangeEvent::old_size() const { return old.size(); }
+
+Result<bool> ChangeEvent::ChangesNothing() const {
+  if (!existed() || new_image == nullptr) {
+    return !existed() && new_image == nullptr;
+  }
+  // The stored form is canonical (maps in name order, numbers normalised)
+  // except for the order of set members: without sets, equal items have
+  // equal bytes.
+  if (old_bytes() == new_bytes) return true;
+  if (old_size() != new_size) return false;
+  bool sets = false;
+  for (const auto& [name, v] : *new_image) sets = sets || ContainsSet(v);
+  if (!sets) return false;
+  DDBLAB_ASSIGN_OR_RETURN(const value::Item* old_item, OldImage());
+  return *old_item == *new_image;
+}
+
+// ---------------------------------------------------------------------------
 // WriteBatch
 
 WriteBatch::WriteBatch(EmulatorImpl& impl) : impl_(impl) {}
@@ -210,10 +263,15 @@ Result<Consumed> WriteBatch::Apply(const Table& table, const PrimaryKey& key,
   }
 
   if (wanted) {
-    DDBLAB_ASSIGN_OR_RETURN(const value::Item* old_item, old.Get());
-    value::Item keys =
-        TableKeyOf(table, new_item != nullptr ? *new_item : *old_item);
-    ChangeEvent event{table, keys, old_item, new_item, origin, impl_.Now()};
+    value::Item keys;
+    if (new_item != nullptr) {
+      keys = TableKeyOf(table, *new_item);
+    } else {
+      DDBLAB_ASSIGN_OR_RETURN(const value::Item* old_item, old.Get());
+      keys = TableKeyOf(table, *old_item);
+    }
+    ChangeEvent event{table,     keys,     old,    new_item,
+                      new_bytes, new_size, origin, impl_.Now()};
     for (const auto& sink : impl_.sinks()) {
       if (!sink->Wants(table)) continue;
       DDBLAB_RETURN_IF_ERROR(sink->OnChange(event, *txn_));

@@ -71,9 +71,13 @@ Result<storage::Database*> StreamSink::DatabaseOf(
 
 Status StreamSink::OnChange(const ChangeEvent& event,
                             storage::WriteTransaction& txn) {
-  streams::Change change{&event.keys, event.old_image, event.new_image,
+  DDBLAB_ASSIGN_OR_RETURN(bool nothing, event.ChangesNothing());
+  if (nothing) return OkStatus();
+  const streams::StoredImage old_image{event.old_bytes(), event.old_size()};
+  const streams::StoredImage new_image{event.new_bytes, event.new_size};
+  streams::Change change{&event.keys, event.existed() ? &old_image : nullptr,
+                         event.new_image != nullptr ? &new_image : nullptr,
                          event.origin == ChangeEvent::Origin::kTtl};
-  if (streams::IsNoOp(change)) return OkStatus();
   DDBLAB_ASSIGN_OR_RETURN(storage::Database * db, DatabaseOf(txn));
   auto hash = event.keys.find(event.table.key.hash.name);
   if (hash == event.keys.end()) {

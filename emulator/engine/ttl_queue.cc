@@ -179,7 +179,8 @@ Status TtlQueueSink::OnChange(const ChangeEvent& event,
   if (event.origin == ChangeEvent::Origin::kTtl) return OkStatus();
   const Table& table = event.table;
   const std::string& attr = table.ttl.attribute;
-  const value::AttributeValue* before = NumberAttr(event.old_image, attr);
+  DDBLAB_ASSIGN_OR_RETURN(const value::Item* old_image, event.OldImage());
+  const value::AttributeValue* before = NumberAttr(old_image, attr);
   const value::AttributeValue* after = NumberAttr(event.new_image, attr);
   if (before == nullptr && after == nullptr) return OkStatus();
   if (before != nullptr && after != nullptr && before->n() == after->n()) {

@@ -37,12 +37,17 @@ bool IsRegionName(std::string_view s) {
   return true;
 }
 
+// Open shards per stream: enough to exercise any fan-out, small enough that
+// a table's shards stay readable.
+constexpr int kMaxStreamShards = 1024;
+
 bool IsKnownFlag(std::string_view flag) {
   for (std::string_view known :
        {"--host", "--port", "--db", "--region", "--account-id", "--auth",
         "--access-key-id", "--secret-access-key", "--credentials-file",
         "--log-level", "--seed", "--clock", "--ttl-delay",
-        "--ttl-sweep-interval", "--ttl-change-cooldown"}) {
+        "--ttl-sweep-interval", "--ttl-change-cooldown", "--stream-shards",
+        "--shard-rollover"}) {
     if (flag == known) return true;
   }
   return false;
@@ -109,6 +114,16 @@ Status SetFlag(ServeConfig& config, std::string_view flag,
   } else if (flag == "--ttl-change-cooldown") {
     if (value.empty()) return bad("a duration like 1h, or aws");
     config.ttl_change_cooldown = value;
+  } else if (flag == "--stream-shards") {
+    auto n = ParseNumber<int>(value);
+    if (!n || *n < 1 || *n > kMaxStreamShards) {
+      return bad("a number of shards from 1 to " +
+                 std::to_string(kMaxStreamShards));
+    }
+    config.stream_shards = *n;
+  } else if (flag == "--shard-rollover") {  // checked by control_streams.cc
+    if (value.empty()) return bad("a duration (4h, 90m) or off");
+    config.shard_rollover = value;
   } else {
     return Usage("unknown flag '" + std::string(flag) + "' for ddblab serve");
   }
@@ -201,6 +216,11 @@ Flags of ddblab serve:
   --ttl-sweep-interval D   how often TTL sweeps on the system clock (default 1s)
   --ttl-change-cooldown D  minimum time between two UpdateTimeToLive changes
                            of a table: 0 (default), a duration, or aws (1h)
+  --stream-shards N        open shards of each new stream, items spread by
+                           partition-key hash (default 1)
+  --shard-rollover D|off   how long a stream shard stays open before a child
+                           replaces it (default 4h); split on demand with
+                           POST /_ddblab/streams/split {"TableName": "..."}
 
 Once started, point any AWS SDK or the AWS CLI at the printed endpoint, e.g.
   aws dynamodb list-tables --endpoint-url http://127.0.0.1:8000

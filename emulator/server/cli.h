@@ -8,6 +8,7 @@
 //                [--clock system|manual[=EPOCH_SECONDS]]
 //                [--ttl-delay 0|90s|1m..48h|aws] [--ttl-sweep-interval 1s]
 //                [--ttl-change-cooldown 0|1h|aws]
+//                [--stream-shards 1] [--shard-rollover 4h|off]
 //   ddblab --help | --version
 //
 // Flags take "--flag value" or "--flag=value". A bad command line is an
@@ -43,6 +44,9 @@ struct ServeConfig {
   std::string ttl_delay = "0";
   std::string ttl_sweep_interval = "1s";
   std::string ttl_change_cooldown = "0";  // a duration, or aws (1 h)
+  // Streams, as given; checked and applied by control_streams.h.
+  int stream_shards = 1;              // open shards of each new stream
+  std::string shard_rollover = "4h";  // a duration, or off (also 0)
 };
 
 enum class CommandKind { kServe, kHelp, kVersion };

@@ -4,7 +4,7 @@
 #include <optional>
 #include <string>
 
-#include "emulator/engine/stream_sink.h"
+#include "emulator/engine/ttl_delay.h"
 #include "emulator/server/emulator_handler.h"
 
 namespace ddblab::server {
@@ -49,8 +49,8 @@ WireResponse Split(Emulator& emulator, const WireRequest& request) {
     }
     shard = it->get<std::string>();
   }
-  Result<streams::SplitResult> split = engine::SplitStreamShards(
-      emulator.impl(), table->get<std::string>(), shard);
+  Result<StreamShardSplit> split =
+      emulator.SplitStreamShards(table->get<std::string>(), shard);
   if (!split.ok()) return ErrorResponse(split.error());
   return JsonResponse(
       200, Json{{"closed", split->closed}, {"created", split->created}});
@@ -64,7 +64,24 @@ Status AddStreamsRoutes(Emulator& emulator, Protocol& protocol) {
       [&emulator](const WireRequest& r) { return Split(emulator, r); });
 }
 
-Status AddStreamsControl(ServeHooks& hooks) {
+Status AddStreamsControl(const ServeConfig& config, ServeHooks& hooks) {
+  Duration rollover = Duration::zero();
+  if (config.shard_rollover != "off") {
+    Result<Duration> parsed = engine::ParseDuration(config.shard_rollover);
+    if (!parsed.ok()) {
+      return Error::Validation("--shard-rollover: " + parsed.error().message);
+    }
+    rollover = *parsed;
+  }
+  auto open = hooks.open;
+  hooks.open =
+      [open, shards = config.stream_shards, rollover](
+          const Options& base) -> Result<std::unique_ptr<RequestHandler>> {
+    Options options = base;
+    options.stream_shards = shards;
+    options.shard_rollover = rollover;
+    return open(options);
+  };
   auto add_routes = hooks.add_routes;
   hooks.add_routes = [add_routes](RequestHandler& handler,
                                   Protocol& protocol) -> Status {

@@ -33,7 +33,7 @@ int main(int argc, char** argv) {
     std::cerr << "ddblab: " << ttl.error().message << "\n";
     return 2;
   }
-  if (auto streams = AddStreamsControl(hooks); !streams.ok()) {
+  if (auto streams = AddStreamsControl(command->serve, hooks); !streams.ok()) {
     std::cerr << "ddblab: " << streams.error().message << "\n";
     return 2;
   }

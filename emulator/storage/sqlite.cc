@@ -152,6 +152,9 @@ Result<std::unique_ptr<Database>> Database::Open(const std::string& path) {
     return Error::Internal(std::move(msg));
   }
   std::unique_ptr<Database> db(new Database(raw, path));
+  sqlite3_rollback_hook(
+      raw, [](void* self) { static_cast<Database*>(self)->BumpGeneration(); },
+      db.get());
   sqlite3_extended_result_codes(raw, 1);
   sqlite3_busy_timeout(raw, 5000);
   DDBLAB_RETURN_IF_ERROR(

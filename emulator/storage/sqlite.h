@@ -120,6 +120,14 @@ class Database {
   bool in_memory() const { return in_memory_; }
   const std::string& path() const { return path_; }
 
+  // A counter for caches that layers keep above this connection (the
+  // stream shard cache): it moves on every rollback and on BumpGeneration().
+  // A cache filled at generation g is valid while generation() == g, so a
+  // rolled-back transaction can never leave a cache describing rows that
+  // were not committed.
+  uint64_t generation() const { return generation_; }
+  void BumpGeneration() { ++generation_; }
+
   // The raw handle, for layers that need an SQLite call not wrapped here.
   sqlite3* raw() const { return db_; }
 
@@ -138,6 +146,7 @@ class Database {
   sqlite3* db_ = nullptr;
   std::string path_;
   bool in_memory_ = true;
+  uint64_t generation_ = 0;
   std::unordered_map<std::string, std::unique_ptr<Slot>, StringHash,
                      std::equal_to<>>
       cache_;

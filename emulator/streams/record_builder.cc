@@ -29,7 +29,7 @@ bool IsNoOp(const Change& change) {
   if (change.old_image == nullptr || change.new_image == nullptr) {
     return change.old_image == nullptr && change.new_image == nullptr;
   }
-  return *change.old_image == *change.new_image;
+  return change.old_image->bytes == change.new_image->bytes;
 }
 
 RecordRow BuildRecord(const Change& change, ViewType view, int64_t now_ms) {
@@ -46,12 +46,12 @@ RecordRow BuildRecord(const Change& change, ViewType view, int64_t now_ms) {
   size_t size = value::ItemSize(*change.keys);
   row.keys = value::SerializeItem(*change.keys);
   if (HasNew(view) && change.new_image != nullptr) {
-    row.new_image = value::SerializeItem(*change.new_image);
-    size += value::ItemSize(*change.new_image);
+    row.new_image = std::string(change.new_image->bytes);
+    size += static_cast<size_t>(change.new_image->size);
   }
   if (HasOld(view) && change.old_image != nullptr) {
-    row.old_image = value::SerializeItem(*change.old_image);
-    size += value::ItemSize(*change.old_image);
+    row.old_image = std::string(change.old_image->bytes);
+    size += static_cast<size_t>(change.old_image->size);
   }
   row.size_bytes = static_cast<int64_t>(size);
   return row;

@@ -25,16 +25,24 @@
 
 namespace ddblab::streams {
 
+// An item image in its stored form: records keep these bytes as they are.
+struct StoredImage {
+  std::string_view bytes;  // value::SerializeItem
+  int64_t size = 0;        // value::ItemSize
+};
+
 // One item change. Images are null where the item did not / does not exist.
 struct Change {
   const value::Item* keys = nullptr;
-  const value::Item* old_image = nullptr;
-  const value::Item* new_image = nullptr;
+  const StoredImage* old_image = nullptr;
+  const StoredImage* new_image = nullptr;
   bool service_delete = false;  // a TTL deletion
 };
 
-// Whether the change modifies nothing (both images exist and are equal, or
-// neither exists): such writes produce no record.
+// Whether the change visibly modifies nothing: neither image exists, or both
+// have the same stored bytes. (Equal items whose sets list their members in
+// another order have different bytes: the caller, which has the decoded
+// items, filters those out before appending.)
 bool IsNoOp(const Change& change);
 
 // The record for `change` under `view`, without seq and event id.

@@ -17,13 +17,6 @@ int64_t Millis(Duration d) {
   return std::chrono::duration_cast<std::chrono::milliseconds>(d).count();
 }
 
-bool RolloverDue(const StreamRow& stream, const ShardRow& shard, int64_t now_ms,
-                 const ShardPolicy& policy) {
-  if (!stream.enabled() || !shard.open()) return false;
-  if (policy.rollover <= Duration::zero()) return false;
-  return now_ms - shard.created_ms >= Millis(policy.rollover);
-}
-
 bool ShardExpired(const ShardRow& shard, int64_t now_ms,
                   const ShardPolicy& policy) {
   return shard.closed_ms &&
@@ -60,6 +53,13 @@ ShardRow NewShard(StreamRow& stream, int64_t created_ms, uint64_t lo,
 }
 
 }  // namespace
+
+bool RolloverDue(const StreamRow& stream, const ShardRow& shard, int64_t now_ms,
+                 const ShardPolicy& policy) {
+  if (!stream.enabled() || !shard.open()) return false;
+  if (policy.rollover <= Duration::zero()) return false;
+  return now_ms - shard.created_ms >= Millis(policy.rollover);
+}
 
 int64_t ToMillis(TimePoint t) {
   return std::chrono::floor<std::chrono::milliseconds>(t)

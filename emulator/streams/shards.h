@@ -60,6 +60,10 @@ std::string MakeShardId(int64_t created_ms, int64_t ordinal, uint64_t seed,
 Status CreateInitialShards(StreamLog& log, StreamRow& stream, int64_t now_ms,
                            const ShardPolicy& policy);
 
+// Whether `shard` (of an enabled stream) is due to roll over at now_ms.
+bool RolloverDue(const StreamRow& stream, const ShardRow& shard, int64_t now_ms,
+                 const ShardPolicy& policy);
+
 // The open shard for partition hash `hash`, rolled over first if due.
 Result<ShardRow> ShardForAppend(StreamLog& log, StreamRow& stream,
                                 uint64_t hash, int64_t now_ms,

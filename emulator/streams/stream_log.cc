@@ -206,6 +206,7 @@ Result<int64_t> StreamLog::InsertStream(const StreamRow& row) {
     s.BindNull(7);
   }
   DDBLAB_RETURN_IF_ERROR(s.Run());
+  db_.BumpGeneration();
   return db_.LastInsertRowId();
 }
 
@@ -224,10 +225,12 @@ Status StreamLog::SetDisabled(int64_t stream_id, int64_t disabled_ms) {
       db_.Prepare(
           "UPDATE stream_streams SET disabled_ms=?2 WHERE stream_id=?1"));
   s.BindInt(1, stream_id).BindInt(2, disabled_ms);
+  db_.BumpGeneration();
   return s.Run();
 }
 
 Status StreamLog::DeleteStream(int64_t stream_id) {
+  db_.BumpGeneration();
   for (std::string_view sql :
        {"DELETE FROM stream_records WHERE stream_id=?1",
         "DELETE FROM stream_shards WHERE stream_id=?1",
@@ -297,6 +300,7 @@ Result<std::optional<ShardRow>> StreamLog::ShardByOrdinal(int64_t stream_id,
 }
 
 Status StreamLog::InsertShard(const ShardRow& row) {
+  db_.BumpGeneration();
   static const std::string sql =
       Sql("INSERT INTO stream_shards(", kShardColumns,
           ") VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)");
@@ -325,6 +329,7 @@ Status StreamLog::InsertShard(const ShardRow& row) {
 
 Status StreamLog::CloseShard(int64_t stream_id, int64_t ordinal,
                              int64_t end_seq, int64_t closed_ms) {
+  db_.BumpGeneration();
   DDBLAB_ASSIGN_OR_RETURN(
       ScopedStatement s,
       db_.Prepare("UPDATE stream_shards SET end_seq=?3, closed_ms=?4 "
@@ -337,6 +342,7 @@ Status StreamLog::CloseShard(int64_t stream_id, int64_t ordinal,
 }
 
 Status StreamLog::DeleteShard(int64_t stream_id, int64_t ordinal) {
+  db_.BumpGeneration();
   for (std::string_view sql :
        {"DELETE FROM stream_records WHERE stream_id=?1 AND shard=?2",
         "DELETE FROM stream_shards WHERE stream_id=?1 AND ordinal=?2"}) {
@@ -437,6 +443,7 @@ Result<bool> StreamLog::Trim(int64_t stream_id, int64_t shard,
     }
   }
   if (!last) return false;
+  db_.BumpGeneration();
   DDBLAB_ASSIGN_OR_RETURN(
       ScopedStatement del,
       db_.Prepare("DELETE FROM stream_records WHERE stream_id=?1 AND "

@@ -14,7 +14,9 @@
 //
 // A StreamLog borrows a Database: the write path passes the connection of
 // the open item transaction, so records commit or roll back with the item.
-// It keeps no state of its own.
+// It keeps no state of its own; every change to streams or shards (not the
+// appending of records) bumps the Database's generation, which invalidates
+// the write path's open-shard cache (stream_service.h).
 //
 // Thread-safety: none; callers hold the engine lock.
 #pragma once

@@ -137,21 +137,48 @@ Result<bool> StreamService::Append(storage::Database& db, std::string_view arn,
     if (may_cache) streams_.emplace(stream->arn, *stream);
   }
   const int64_t now_ms = ToMillis(now);
-  DDBLAB_ASSIGN_OR_RETURN(
-      ShardRow shard, ShardForAppend(log, *stream, PartitionHash(partition_key),
-                                     now_ms, config_.shards));
+  const uint64_t hash = PartitionHash(partition_key);
+  DDBLAB_ASSIGN_OR_RETURN(ShardRow * shard,
+                          ShardFor(db, log, *stream, hash, now_ms));
   int64_t& next_trim = next_trim_ms_[stream->id];
   if (now_ms >= next_trim) {
     next_trim = now_ms + kAppendTrimIntervalMs;
     DDBLAB_ASSIGN_OR_RETURN(
-        bool trimmed, log.Trim(stream->id, shard.ordinal,
+        bool trimmed, log.Trim(stream->id, shard->ordinal,
                                now_ms - Millis(config_.shards.retention) + 1));
-    (void)trimmed;
+    if (trimmed) {  // the cache is stale now: read the shard again
+      DDBLAB_ASSIGN_OR_RETURN(shard, ShardFor(db, log, *stream, hash, now_ms));
+    }
   }
   RecordRow row = BuildRecord(change, stream->view_type, now_ms);
-  DDBLAB_ASSIGN_OR_RETURN(row.seq, NextRecordSeq(log, shard, now_ms));
-  DDBLAB_RETURN_IF_ERROR(log.InsertRecord(stream->id, shard.ordinal, row));
+  DDBLAB_ASSIGN_OR_RETURN(row.seq, NextRecordSeq(log, *shard, now_ms));
+  DDBLAB_RETURN_IF_ERROR(log.InsertRecord(stream->id, shard->ordinal, row));
+  shard->last_seq = row.seq;
   return true;
+}
+
+Result<ShardRow*> StreamService::ShardFor(storage::Database& db, StreamLog& log,
+                                          StreamRow& stream, uint64_t hash,
+                                          int64_t now_ms) {
+  OpenShards& cache = open_shards_[stream.id];
+  if (cache.filled && cache.generation == db.generation()) {
+    for (ShardRow& shard : cache.shards) {
+      if (hash < shard.hash_lo || hash > shard.hash_hi) continue;
+      if (!RolloverDue(stream, shard, now_ms, config_.shards)) return &shard;
+      break;  // the slow path rolls it over
+    }
+  }
+  cache.filled = false;
+  DDBLAB_ASSIGN_OR_RETURN(
+      ShardRow chosen,
+      ShardForAppend(log, stream, hash, now_ms, config_.shards));
+  DDBLAB_ASSIGN_OR_RETURN(cache.shards, log.OpenShards(stream.id));
+  cache.generation = db.generation();
+  cache.filled = true;
+  for (ShardRow& shard : cache.shards) {
+    if (shard.ordinal == chosen.ordinal) return &shard;
+  }
+  return Error::Internal("stream " + stream.arn + " lost its open shard");
 }
 
 // ---------------------------------------------------------------------------

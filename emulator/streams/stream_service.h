@@ -155,6 +155,20 @@ class StreamService {
   // Only Enable and Disable end a stream's enabled life, and both drop the
   // entry; an entry is only added from committed rows (see Append).
   std::map<std::string, StreamRow, std::less<>> streams_;
+
+  // The open shards of a stream as Append last saw them (with each one's
+  // last seq, kept up to date by Append), valid while the Database's
+  // generation is unchanged: any shard change or rollback moves it.
+  struct OpenShards {
+    uint64_t generation = 0;
+    bool filled = false;
+    std::vector<ShardRow> shards;
+  };
+  // The open shard for `hash`, rolled over first if due: from the cache,
+  // or from the log (refilling the cache).
+  Result<ShardRow*> ShardFor(storage::Database& db, StreamLog& log,
+                             StreamRow& stream, uint64_t hash, int64_t now_ms);
+  std::map<int64_t, OpenShards> open_shards_;  // stream id ->
 };
 
 }  // namespace ddblab::streams

@@ -12,20 +12,13 @@ import unittest
 
 from botocore.exceptions import ClientError
 
-from ddblab_server import (ACCESS_KEY_ID, SECRET_ACCESS_KEY, DdblabServer,
-                           ServerModule)
+from ddb_client import BotoModule
+from ddblab_server import ACCESS_KEY_ID, SECRET_ACCESS_KEY, DdblabServer
 from wire import post
 
-server = ServerModule(["--auth", "verify", "--access-key-id", ACCESS_KEY_ID,
-                       "--secret-access-key", SECRET_ACCESS_KEY])
-
-
-def setUpModule():
-    server.start()
-
-
-def tearDownModule():
-    server.stop()
+server = BotoModule(["--auth", "verify", "--access-key-id", ACCESS_KEY_ID,
+                     "--secret-access-key", SECRET_ACCESS_KEY])
+setUpModule, tearDownModule = server.start, server.stop
 
 
 MISMATCH = ("The request signature we calculated does not match the "

@@ -4,51 +4,21 @@ sweeper: a GSI on an expiration window, Query it, delete what expired with
 BatchWriteItem in chunks of 25, resubmit UnprocessedItems until empty."""
 import unittest
 
-from botocore.exceptions import ClientError
+from ddb_client import BotoModule, ClientTest, index, table_spec
 
-from ddblab_server import ServerModule
-
-server = ServerModule()
 HASH = "batch_hash"
 RANGE = "batch_range"
 EVENTS = "batch_events"
-
-
-def setUpModule():
-    server.start()
-    client = server.boto3_client()
-    client.create_table(
-        TableName=HASH,
-        KeySchema=[{"AttributeName": "pk", "KeyType": "HASH"}],
-        AttributeDefinitions=[{"AttributeName": "pk", "AttributeType": "S"}],
-        BillingMode="PAY_PER_REQUEST")
-    client.create_table(
-        TableName=RANGE,
-        KeySchema=[{"AttributeName": "pk", "KeyType": "HASH"},
-                   {"AttributeName": "sk", "KeyType": "RANGE"}],
-        AttributeDefinitions=[{"AttributeName": "pk", "AttributeType": "S"},
-                              {"AttributeName": "sk", "AttributeType": "N"}],
-        BillingMode="PAY_PER_REQUEST")
+server = BotoModule(tables=[
+    table_spec(HASH),
+    table_spec(RANGE, sk=("sk", "N")),
     # Events bucketed by expiration window (hour), sorted by expiry.
-    client.create_table(
-        TableName=EVENTS,
-        KeySchema=[{"AttributeName": "pk", "KeyType": "HASH"},
-                   {"AttributeName": "sk", "KeyType": "RANGE"}],
-        AttributeDefinitions=[
-            {"AttributeName": "pk", "AttributeType": "S"},
-            {"AttributeName": "sk", "AttributeType": "S"},
-            {"AttributeName": "window", "AttributeType": "S"},
-            {"AttributeName": "expires", "AttributeType": "N"}],
-        GlobalSecondaryIndexes=[{
-            "IndexName": "by_window",
-            "KeySchema": [{"AttributeName": "window", "KeyType": "HASH"},
-                          {"AttributeName": "expires", "KeyType": "RANGE"}],
-            "Projection": {"ProjectionType": "KEYS_ONLY"}}],
-        BillingMode="PAY_PER_REQUEST")
-
-
-def tearDownModule():
-    server.stop()
+    table_spec(EVENTS, sk=("sk", "S"),
+               attributes=[("window", "S"), ("expires", "N")],
+               GlobalSecondaryIndexes=[
+                   index("by_window", "window", "expires")]),
+])
+setUpModule, tearDownModule = server.start, server.stop
 
 
 def chunks(items, size):
@@ -56,16 +26,8 @@ def chunks(items, size):
         yield items[i:i + size]
 
 
-class BatchTest(unittest.TestCase):
-    @classmethod
-    def setUpClass(cls):
-        cls.client = server.boto3_client()
-
-    def error(self, call, **kwargs):
-        with self.assertRaises(ClientError) as caught:
-            call(**kwargs)
-        e = caught.exception.response["Error"]
-        return e["Code"], e["Message"]
+class BatchTest(ClientTest, unittest.TestCase):
+    server = server
 
     def write_all(self, request_items):
         """The SDK loop: resubmit UnprocessedItems until it is empty."""

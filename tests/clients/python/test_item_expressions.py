@@ -5,44 +5,21 @@ import unittest
 
 from botocore.exceptions import ClientError
 
-from ddblab_server import ServerModule
+from ddb_client import BotoModule, ClientTest, key, table_spec
 
-server = ServerModule()
 TABLE = "item_expressions"
+server = BotoModule(tables=[table_spec(TABLE)])
+setUpModule, tearDownModule = server.start, server.stop
 
 
-def setUpModule():
-    server.start()
-    client = server.boto3_client()
-    client.create_table(
-        TableName=TABLE,
-        KeySchema=[{"AttributeName": "pk", "KeyType": "HASH"}],
-        AttributeDefinitions=[{"AttributeName": "pk", "AttributeType": "S"}],
-        BillingMode="PAY_PER_REQUEST")
-
-
-def tearDownModule():
-    server.stop()
-
-
-def key(pk):
-    return {"pk": {"S": pk}}
-
-
-class ItemExpressionsTest(unittest.TestCase):
-    @classmethod
-    def setUpClass(cls):
-        cls.client = server.boto3_client()
+class ItemExpressionsTest(ClientTest, unittest.TestCase):
+    server = server
 
     def get(self, pk):
-        return self.client.get_item(TableName=TABLE, Key=key(pk),
-                                    ConsistentRead=True).get("Item")
+        return self.get_item(TABLE, key(pk))
 
     def error(self, call, **kwargs):
-        with self.assertRaises(ClientError) as caught:
-            call(TableName=TABLE, **kwargs)
-        error = caught.exception.response["Error"]
-        return error["Code"], error["Message"]
+        return super().error(call, TableName=TABLE, **kwargs)
 
     def test_update_upsert_and_return_values(self):
         out = self.client.update_item(

@@ -6,27 +6,12 @@ import unittest
 
 from botocore.exceptions import ClientError
 
-from ddblab_server import ServerModule
+from ddb_client import BotoModule, ClientTest, table_spec
 from wire import post
 
-server = ServerModule()
 TABLE = "items"
-
-
-def setUpModule():
-    server.start()
-    client = server.boto3_client()
-    client.create_table(
-        TableName=TABLE,
-        KeySchema=[{"AttributeName": "pk", "KeyType": "HASH"},
-                   {"AttributeName": "sk", "KeyType": "RANGE"}],
-        AttributeDefinitions=[{"AttributeName": "pk", "AttributeType": "S"},
-                              {"AttributeName": "sk", "AttributeType": "N"}],
-        BillingMode="PAY_PER_REQUEST")
-
-
-def tearDownModule():
-    server.stop()
+server = BotoModule(tables=[table_spec(TABLE, sk=("sk", "N"))])
+setUpModule, tearDownModule = server.start, server.stop
 
 
 ITEM = {
@@ -44,10 +29,8 @@ ITEM = {
 }
 
 
-class ItemsTest(unittest.TestCase):
-    @classmethod
-    def setUpClass(cls):
-        cls.client = server.boto3_client()
+class ItemsTest(ClientTest, unittest.TestCase):
+    server = server
 
     def key(self, pk="user#1", sk="1"):
         return {"pk": {"S": pk}, "sk": {"N": sk}}

@@ -9,27 +9,12 @@ import unittest
 
 from botocore.exceptions import ClientError
 
-from ddblab_server import ServerModule
+from ddb_client import BotoModule, ClientTest, table_spec
 
-server = ServerModule()
 TABLE = "partiql_music"
-
-
-def setUpModule():
-    server.start()
-    client = server.boto3_client()
-    client.create_table(
-        TableName=TABLE,
-        KeySchema=[{"AttributeName": "Artist", "KeyType": "HASH"},
-                   {"AttributeName": "SongTitle", "KeyType": "RANGE"}],
-        AttributeDefinitions=[
-            {"AttributeName": "Artist", "AttributeType": "S"},
-            {"AttributeName": "SongTitle", "AttributeType": "S"}],
-        BillingMode="PAY_PER_REQUEST")
-
-
-def tearDownModule():
-    server.stop()
+server = BotoModule(tables=[
+    table_spec(TABLE, pk=("Artist", "S"), sk=("SongTitle", "S"))])
+setUpModule, tearDownModule = server.start, server.stop
 
 
 def song(artist, title, **extra):
@@ -38,25 +23,16 @@ def song(artist, title, **extra):
     return item
 
 
-class PartiqlTest(unittest.TestCase):
-    @classmethod
-    def setUpClass(cls):
-        cls.client = server.boto3_client()
+class PartiqlTest(ClientTest, unittest.TestCase):
+    server = server
+    error_of = ClientTest.error
 
     def put(self, item):
         self.client.put_item(TableName=TABLE, Item=item)
 
     def get(self, artist, title):
-        return self.client.get_item(
-            TableName=TABLE, ConsistentRead=True,
-            Key={"Artist": {"S": artist}, "SongTitle": {"S": title}}
-        ).get("Item")
-
-    def error_of(self, call, **kwargs):
-        with self.assertRaises(ClientError) as caught:
-            call(**kwargs)
-        error = caught.exception.response["Error"]
-        return error["Code"], error["Message"]
+        return self.get_item(
+            TABLE, {"Artist": {"S": artist}, "SongTitle": {"S": title}})
 
     def call_or_skip(self, call, **kwargs):
         """Runs the call; skips the test if the engine lacks what it needs."""

@@ -15,18 +15,11 @@ import zlib
 
 import botocore.exceptions
 
-from ddblab_server import ServerModule
+from ddb_client import BotoModule
 from wire import JSON_10, post, send
 
-server = ServerModule()
-
-
-def setUpModule():
-    server.start()
-
-
-def tearDownModule():
-    server.stop()
+server = BotoModule()
+setUpModule, tearDownModule = server.start, server.stop
 
 
 REQUEST_ID = re.compile(r"^[A-Z0-9]{52}$")

@@ -3,29 +3,12 @@ paginators), GSI queries, filters, Select=COUNT, parallel scans and the main
 ValidationExceptions."""
 import unittest
 
-from botocore.exceptions import ClientError
+from ddb_client import BotoModule, ClientTest, index, table_spec
 
-from ddblab_server import ServerModule
-
-server = ServerModule()
 TABLE = "query_scan"
 
 
-def setUpModule():
-    server.start()
-    client = server.boto3_client()
-    client.create_table(
-        TableName=TABLE,
-        KeySchema=[{"AttributeName": "pk", "KeyType": "HASH"},
-                   {"AttributeName": "sk", "KeyType": "RANGE"}],
-        AttributeDefinitions=[{"AttributeName": "pk", "AttributeType": "S"},
-                              {"AttributeName": "sk", "AttributeType": "N"},
-                              {"AttributeName": "g", "AttributeType": "S"}],
-        GlobalSecondaryIndexes=[{
-            "IndexName": "by_g",
-            "KeySchema": [{"AttributeName": "g", "KeyType": "HASH"}],
-            "Projection": {"ProjectionType": "KEYS_ONLY"}}],
-        BillingMode="PAY_PER_REQUEST")
+def fill(client):
     client.get_waiter("table_exists").wait(TableName=TABLE)
     # 5 partitions of 20 items; g on the multiples of 5.
     for p in range(5):
@@ -37,21 +20,20 @@ def setUpModule():
             client.put_item(TableName=TABLE, Item=item)
 
 
-def tearDownModule():
-    server.stop()
+server = BotoModule(
+    tables=[table_spec(TABLE, sk=("sk", "N"), attributes=[("g", "S")],
+                       GlobalSecondaryIndexes=[index("by_g", "g")])],
+    setup=fill)
+setUpModule, tearDownModule = server.start, server.stop
 
 
-class QueryScanTest(unittest.TestCase):
-    @classmethod
-    def setUpClass(cls):
-        cls.client = server.boto3_client()
+class QueryScanTest(ClientTest, unittest.TestCase):
+    server = server
 
     def assert_validation(self, call, message, **kwargs):
-        with self.assertRaises(ClientError) as ctx:
-            call(**kwargs)
-        error = ctx.exception.response["Error"]
-        self.assertEqual(error["Code"], "ValidationException")
-        self.assertEqual(error["Message"], message)
+        code, got = self.error(call, **kwargs)
+        self.assertEqual(code, "ValidationException")
+        self.assertEqual(got, message)
 
     def test_query_order_and_pages(self):
         pages = list(self.client.get_paginator("query").paginate(

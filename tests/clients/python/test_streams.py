@@ -4,47 +4,29 @@ order, walking all shards from TRIM_HORIZON parents first (with a shard
 split through POST /_ddblab/streams/split in the middle); DescribeStream
 paging and lineage; expiry and trimming on the manual clock; the API's
 errors as botocore reports them."""
-import json
 import unittest
 
 from botocore.exceptions import ClientError
 
-from ddblab_server import ServerModule
-from wire import send
+from ddb_client import BotoModule, advance_clock, control_request, table_spec
 
 START = 1704067200  # 2024-01-01T00:00:00Z
-server = ServerModule(["--clock", f"manual={START}", "--seed", "11"])
-
-
-def setUpModule():
-    server.start()
-
-
-def tearDownModule():
-    server.stop()
+server = BotoModule(["--clock", f"manual={START}", "--seed", "11"])
+setUpModule, tearDownModule = server.start, server.stop
 
 
 def control(method, path, body):
-    status, _, raw = send(server.endpoint, method, path,
-                          json.dumps(body).encode(),
-                          {"Content-Type": "application/json"})
-    return status, (json.loads(raw) if raw else None)
+    return control_request(server.endpoint, method, path, body)
 
 
 def advance(amount):
-    status, body = control("POST", "/_ddblab/clock", {"advance": amount})
-    assert status == 200, body
+    advance_clock(server.endpoint, amount)
 
 
 def create_table(client, name, view="NEW_AND_OLD_IMAGES"):
-    out = client.create_table(
-        TableName=name,
-        KeySchema=[{"AttributeName": "pk", "KeyType": "HASH"},
-                   {"AttributeName": "sk", "KeyType": "RANGE"}],
-        AttributeDefinitions=[{"AttributeName": "pk", "AttributeType": "S"},
-                              {"AttributeName": "sk", "AttributeType": "N"}],
-        BillingMode="PAY_PER_REQUEST",
-        StreamSpecification={"StreamEnabled": True, "StreamViewType": view})
+    out = client.create_table(**table_spec(
+        name, sk=("sk", "N"),
+        StreamSpecification={"StreamEnabled": True, "StreamViewType": view}))
     return out["TableDescription"]["LatestStreamArn"]
 
 
@@ -260,6 +242,58 @@ class StreamsTest(unittest.TestCase):
                          "TrimmedDataAccessException")
         self.assertEqual(read_all(self.streams, arn)[0], [])
         self.assertGreaterEqual(len(shards), 2)
+
+
+class StreamFlagsTest(unittest.TestCase):
+    """`--stream-shards 3 --shard-rollover 1h` on a server of its own."""
+
+    flagged = BotoModule(["--clock", f"manual={START}", "--seed", "5",
+                          "--stream-shards", "3", "--shard-rollover", "1h"])
+
+    @classmethod
+    def setUpClass(cls):
+        cls.flagged.start()
+        cls.ddb = cls.flagged.boto3_client("dynamodb")
+        cls.streams = cls.flagged.boto3_client("dynamodbstreams")
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.flagged.stop()
+
+    def test_three_shards_that_roll_over_hourly(self):
+        arn = create_table(self.ddb, "fanout")
+        first = all_shards(self.streams, arn)
+        self.assertEqual(len(first), 3)
+        self.assertTrue(all("ParentShardId" not in s for s in first))
+
+        def put_all(version):
+            for i in range(30):
+                self.ddb.put_item(TableName="fanout", Item={
+                    "pk": {"S": f"item{i}"}, "sk": {"N": "0"},
+                    "v": {"N": str(version)}})
+
+        put_all(1)
+        advance_clock(self.flagged.endpoint, "1h")
+        put_all(2)  # each shard rolls over at its next write
+        shards = all_shards(self.streams, arn)
+        self.assertEqual(len(shards), 6)
+        parents = sorted(s["ParentShardId"] for s in shards
+                         if "ParentShardId" in s)
+        self.assertEqual(parents, sorted(s["ShardId"] for s in first))
+        records, _ = read_all(self.streams, arn)
+        by_item = {}
+        for r in records:
+            d = r["dynamodb"]
+            by_item.setdefault(d["Keys"]["pk"]["S"], []).append(
+                (r["eventName"], d["NewImage"]["v"]["N"]))
+        self.assertEqual(by_item, {f"item{i}": [("INSERT", "1"),
+                                                ("MODIFY", "2")]
+                                   for i in range(30)})
+        # 30 items over 3 hash ranges: every first-generation shard got some.
+        for shard in first:
+            got, has_next = read_shard(self.streams, arn, shard["ShardId"])
+            self.assertGreater(len(got), 0)
+            self.assertFalse(has_next)
 
 
 if __name__ == "__main__":

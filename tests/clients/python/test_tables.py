@@ -5,34 +5,19 @@ import unittest
 
 from botocore.exceptions import ClientError
 
-from ddblab_server import ServerModule
+from ddb_client import BotoModule, ClientTest, table_spec
 
-server = ServerModule()
-
-
-def setUpModule():
-    server.start()
-
-
-def tearDownModule():
-    server.stop()
+server = BotoModule()
+setUpModule, tearDownModule = server.start, server.stop
 
 
 def create_table(client, name, sort_key=False):
-    keys = [{"AttributeName": "pk", "KeyType": "HASH"}]
-    attrs = [{"AttributeName": "pk", "AttributeType": "S"}]
-    if sort_key:
-        keys.append({"AttributeName": "sk", "KeyType": "RANGE"})
-        attrs.append({"AttributeName": "sk", "AttributeType": "N"})
-    return client.create_table(TableName=name, KeySchema=keys,
-                               AttributeDefinitions=attrs,
-                               BillingMode="PAY_PER_REQUEST")
+    return client.create_table(
+        **table_spec(name, sk=("sk", "N") if sort_key else None))
 
 
-class TablesTest(unittest.TestCase):
-    @classmethod
-    def setUpClass(cls):
-        cls.client = server.boto3_client()
+class TablesTest(ClientTest, unittest.TestCase):
+    server = server
 
     def assertClientError(self, call, code, message):
         with self.assertRaises(ClientError) as caught:

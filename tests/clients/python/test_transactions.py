@@ -5,39 +5,19 @@ import unittest
 
 from botocore.exceptions import ClientError
 
-from ddblab_server import ServerModule
+from ddb_client import BotoModule, ClientTest, key, table_spec
 from wire import post
 
-server = ServerModule()
 TABLE = "transactions"
+server = BotoModule(tables=[table_spec(TABLE)])
+setUpModule, tearDownModule = server.start, server.stop
 
 
-def setUpModule():
-    server.start()
-    client = server.boto3_client()
-    client.create_table(
-        TableName=TABLE,
-        KeySchema=[{"AttributeName": "pk", "KeyType": "HASH"}],
-        AttributeDefinitions=[{"AttributeName": "pk", "AttributeType": "S"}],
-        BillingMode="PAY_PER_REQUEST")
-
-
-def tearDownModule():
-    server.stop()
-
-
-def key(pk):
-    return {"pk": {"S": pk}}
-
-
-class TransactionsTest(unittest.TestCase):
-    @classmethod
-    def setUpClass(cls):
-        cls.client = server.boto3_client()
+class TransactionsTest(ClientTest, unittest.TestCase):
+    server = server
 
     def get(self, pk):
-        return self.client.get_item(TableName=TABLE, Key=key(pk),
-                                    ConsistentRead=True).get("Item")
+        return self.get_item(TABLE, key(pk))
 
     def test_write_all_actions(self):
         self.client.put_item(TableName=TABLE,

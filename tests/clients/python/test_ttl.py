@@ -2,37 +2,22 @@
 future TTL values, the clock moved through the control endpoint
 (POST /_ddblab/clock), and exactly the expected items gone; the clock and
 TTL control endpoints and their errors; TTL deletions in the stream."""
-import json
 import unittest
 
 from botocore.exceptions import ClientError
 
-from ddblab_server import DdblabServer, ServerModule
-from wire import send
+from ddb_client import (BotoModule, ClientTest, advance_clock,
+                        control_request, index, table_spec)
+from ddblab_server import DdblabServer
 
 START = 1704067200  # 2024-01-01T00:00:00Z
-server = ServerModule(["--clock", f"manual={START}", "--seed", "7"])
-
-
-def setUpModule():
-    server.start()
-
-
-def tearDownModule():
-    server.stop()
+server = BotoModule(["--clock", f"manual={START}", "--seed", "7"])
+setUpModule, tearDownModule = server.start, server.stop
 
 
 def control(method, path, body=None, endpoint=None):
     """A control request; returns (status, parsed JSON body)."""
-    if body is None:
-        data = b""
-    elif isinstance(body, bytes):
-        data = body
-    else:
-        data = json.dumps(body).encode()
-    status, _, raw = send(endpoint or server.endpoint, method, path, data,
-                          {"Content-Type": "application/json"})
-    return status, (json.loads(raw) if raw else None)
+    return control_request(endpoint or server.endpoint, method, path, body)
 
 
 def now(endpoint=None):
@@ -42,29 +27,19 @@ def now(endpoint=None):
 
 
 def advance(amount, endpoint=None):
-    status, body = control("POST", "/_ddblab/clock", {"advance": amount},
-                           endpoint=endpoint)
-    assert status == 200, body
-    return body
+    return advance_clock(endpoint or server.endpoint, amount)
 
 
 def create_table(client, name, gsi=False, stream=False):
-    request = dict(
-        TableName=name,
-        KeySchema=[{"AttributeName": "pk", "KeyType": "HASH"}],
-        AttributeDefinitions=[{"AttributeName": "pk", "AttributeType": "S"}],
-        BillingMode="PAY_PER_REQUEST")
+    extra = {}
     if gsi:
-        request["AttributeDefinitions"].append(
-            {"AttributeName": "g", "AttributeType": "S"})
-        request["GlobalSecondaryIndexes"] = [{
-            "IndexName": "by_g",
-            "KeySchema": [{"AttributeName": "g", "KeyType": "HASH"}],
-            "Projection": {"ProjectionType": "ALL"}}]
+        extra["attributes"] = [("g", "S")]
+        extra["GlobalSecondaryIndexes"] = [index("by_g", "g",
+                                                 projection="ALL")]
     if stream:
-        request["StreamSpecification"] = {
+        extra["StreamSpecification"] = {
             "StreamEnabled": True, "StreamViewType": "NEW_AND_OLD_IMAGES"}
-    return client.create_table(**request)
+    return client.create_table(**table_spec(name, **extra))
 
 
 def enable_ttl(client, name, attribute="exp"):
@@ -136,10 +111,8 @@ class ClockTest(unittest.TestCase):
         self.assertEqual(now(), t)  # nothing moved
 
 
-class TtlTest(unittest.TestCase):
-    @classmethod
-    def setUpClass(cls):
-        cls.client = server.boto3_client()
+class TtlTest(ClientTest, unittest.TestCase):
+    server = server
 
     def test_settings_and_errors(self):
         c = self.client

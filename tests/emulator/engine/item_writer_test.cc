@@ -19,7 +19,9 @@ class RecordingSink : public ChangeSink {
              {"keys", value::EncodeItem(e.keys)},
              {"origin", e.origin == ChangeEvent::Origin::kTtl ? "ttl" : "user"},
              {"now", ToEpochSeconds(e.now)}};
-    if (e.old_image) rec["old"] = value::EncodeItem(*e.old_image);
+    auto old_image = e.OldImage();
+    if (!old_image.ok()) return old_image.error();
+    if (*old_image != nullptr) rec["old"] = value::EncodeItem(**old_image);
     if (e.new_image) rec["new"] = value::EncodeItem(*e.new_image);
     events.push_back(rec);
     if (fail_next) {

@@ -33,9 +33,10 @@ class StreamsShardsTest : public StreamsTest {
     return out;
   }
 
-  Result<streams::SplitResult> Split(const std::string& table,
-                                     std::optional<std::string> shard = {}) {
-    return SplitStreamShards(impl(), table, shard);
+  // Through the public facade, as an in-process user splits.
+  Result<StreamShardSplit> Split(const std::string& table,
+                                 std::optional<std::string> shard = {}) {
+    return emu_->SplitStreamShards(table, shard);
   }
 };
 
@@ -106,7 +107,7 @@ TEST_F(StreamsShardsTest, SplitCreatesTwoChildrenAndKeepsItemOrder) {
     Put("split", {{"pk", S("k" + std::to_string(i))}, {"v", S("1")}});
   }
   std::string parent = Shards(arn)[0]["ShardId"];
-  Result<streams::SplitResult> split = Split("split");
+  Result<StreamShardSplit> split = Split("split");
   ASSERT_TRUE(split.ok()) << ToString(split.error());
   EXPECT_EQ(split->closed, std::vector<std::string>({parent}));
   ASSERT_EQ(split->created.size(), 2u);
@@ -169,13 +170,13 @@ TEST_F(StreamsShardsTest, SplitOneShardAndErrors) {
   std::vector<Json> shards = Shards(arn);
   ASSERT_EQ(shards.size(), 2u);
   std::string target = shards[1]["ShardId"];
-  Result<streams::SplitResult> split = Split("split2", target);
+  Result<StreamShardSplit> split = Split("split2", target);
   ASSERT_TRUE(split.ok()) << ToString(split.error());
   EXPECT_EQ(split->closed, std::vector<std::string>({target}));
   EXPECT_EQ(split->created.size(), 2u);
   EXPECT_EQ(Shards(arn).size(), 4u);
 
-  auto text = [](const Result<streams::SplitResult>& r) {
+  auto text = [](const Result<StreamShardSplit>& r) {
     return r.ok() ? std::string("ok") : ToString(r.error());
   };
   EXPECT_EQ(text(Split("split2", target)),

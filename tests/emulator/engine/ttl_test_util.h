@@ -33,9 +33,9 @@ class RecordingSink final : public ChangeSink {
   bool Wants(const Table&) const override { return true; }
   Status OnChange(const ChangeEvent& e, storage::WriteTransaction&) override {
     auto it = e.keys.find("pk");
-    events.push_back(Event{
-        e.table.name, it == e.keys.end() ? "" : it->second.s(), e.origin,
-        e.old_image != nullptr, e.new_image != nullptr, ToEpochSeconds(e.now)});
+    events.push_back(
+        Event{e.table.name, it == e.keys.end() ? "" : it->second.s(), e.origin,
+              e.existed(), e.new_image != nullptr, ToEpochSeconds(e.now)});
     return OkStatus();
   }
   std::vector<Event> events;

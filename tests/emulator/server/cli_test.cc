@@ -68,6 +68,29 @@ TEST(CliTest, EveryFlag) {
   EXPECT_EQ(c.seed, 99u);
 }
 
+TEST(CliTest, StreamFlags) {
+  auto defaults = Parse({"serve"});
+  ASSERT_TRUE(defaults.ok());
+  EXPECT_EQ(defaults->serve.stream_shards, 1);
+  EXPECT_EQ(defaults->serve.shard_rollover, "4h");
+  auto command =
+      Parse({"serve", "--stream-shards", "4", "--shard-rollover=off"});
+  ASSERT_TRUE(command.ok()) << command.error().message;
+  EXPECT_EQ(command->serve.stream_shards, 4);
+  EXPECT_EQ(command->serve.shard_rollover, "off");
+  for (const char* bad : {"0", "1025", "two", "-1"}) {
+    ExpectUsageError({"serve", "--stream-shards", bad},
+                     std::string("invalid value '") + bad +
+                         "' for --stream-shards: expected a number of shards "
+                         "from 1 to 1024");
+  }
+  ExpectUsageError({"serve", "--shard-rollover="},
+                   "invalid value '' for --shard-rollover: expected a "
+                   "duration (4h, 90m) or off");
+  EXPECT_NE(HelpText().find("--stream-shards N"), std::string::npos);
+  EXPECT_NE(HelpText().find("--shard-rollover D|off"), std::string::npos);
+}
+
 TEST(CliTest, HelpAndVersion) {
   EXPECT_EQ(Parse({"--help"})->kind, CommandKind::kHelp);
   EXPECT_EQ(Parse({"-h"})->kind, CommandKind::kHelp);

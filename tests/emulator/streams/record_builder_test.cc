@@ -5,6 +5,7 @@
 #include <regex>
 
 #include "emulator/value/item_codec.h"
+#include "emulator/value/item_size.h"
 
 namespace ddblab::streams {
 namespace {
@@ -14,12 +15,24 @@ using value::Item;
 
 Item Key() { return {{"Id", AttributeValue::N(*value::Number::Parse("101"))}}; }
 
+// An item's stored image (owns the bytes the StoredImage views).
+struct Image {
+  explicit Image(const Item& item)
+      : bytes(value::SerializeItem(item)),
+        image{bytes, static_cast<int64_t>(value::ItemSize(item))} {}
+  Image(const Image&) = delete;
+  const StoredImage* operator&() const { return &image; }
+
+  std::string bytes;
+  StoredImage image;
+};
+
 TEST(RecordBuilderTest, NoOpDetection) {
-  Item a = {{"Id", AttributeValue::S("1")},
-            {"s", AttributeValue::SS({"x", "y"})}};
-  Item same = {{"s", AttributeValue::SS({"y", "x"})},
-               {"Id", AttributeValue::S("1")}};
-  Item other = {{"Id", AttributeValue::S("1")}};
+  Image a(Item{{"Id", AttributeValue::S("1")},
+               {"n", AttributeValue::N(*value::Number::Parse("1.0"))}});
+  Image same(Item{{"n", AttributeValue::N(*value::Number::Parse("1"))},
+                  {"Id", AttributeValue::S("1")}});
+  Image other(Item{{"Id", AttributeValue::S("1")}});
   Item keys = Key();
   EXPECT_TRUE(IsNoOp({&keys, &a, &same, false}));
   EXPECT_FALSE(IsNoOp({&keys, &a, &other, false}));
@@ -30,10 +43,12 @@ TEST(RecordBuilderTest, NoOpDetection) {
 
 TEST(RecordBuilderTest, EventNamesImagesAndSizes) {
   Item keys = Key();
-  Item v1 = keys;
-  v1["Message"] = AttributeValue::S("New item!");
-  Item v2 = keys;
-  v2["Message"] = AttributeValue::S("This item has changed");
+  Item v1_item = keys;
+  v1_item["Message"] = AttributeValue::S("New item!");
+  Item v2_item = keys;
+  v2_item["Message"] = AttributeValue::S("This item has changed");
+  Image v1(v1_item);
+  Image v2(v2_item);
 
   RecordRow insert =
       BuildRecord({&keys, nullptr, &v1, false}, ViewType::kNewAndOldImages, 5);
@@ -41,7 +56,7 @@ TEST(RecordBuilderTest, EventNamesImagesAndSizes) {
   EXPECT_EQ(insert.size_bytes, 26);
   EXPECT_EQ(insert.created_ms, 5);
   EXPECT_EQ(insert.keys, value::SerializeItem(keys));
-  EXPECT_EQ(insert.new_image, value::SerializeItem(v1));
+  EXPECT_EQ(insert.new_image, value::SerializeItem(v1_item));
   EXPECT_FALSE(insert.old_image.has_value());
 
   RecordRow modify =
@@ -63,8 +78,9 @@ TEST(RecordBuilderTest, EventNamesImagesAndSizes) {
 
 TEST(RecordBuilderTest, RenderRecord) {
   Item keys = Key();
-  RecordRow row = BuildRecord({&keys, &keys, nullptr, true},
-                              ViewType::kOldImage, 1704067201999);
+  Image old(keys);
+  RecordRow row = BuildRecord({&keys, &old, nullptr, true}, ViewType::kOldImage,
+                              1704067201999);
   row.seq = 9;
   row.event_id = "0123456789abcdef0123456789abcdef";
   auto json = RenderRecord(row, ViewType::kOldImage, "eu-west-1");

@@ -9,6 +9,7 @@
 #include "emulator/storage/sqlite.h"
 #include "emulator/streams/record_builder.h"
 #include "emulator/streams/sequence_number.h"
+#include "emulator/value/item_codec.h"
 
 namespace ddblab::streams {
 namespace {
@@ -36,12 +37,13 @@ class ShardsTest : public ::testing::Test {
 
   void AddRecord(const ShardRow& shard, int64_t created_ms) {
     value::Item keys = {{"k", value::AttributeValue::S("a")}};
-    RecordRow row = BuildRecord({&keys, nullptr, &keys, false},
+    const std::string bytes = value::SerializeItem(keys);
+    const StoredImage image{bytes, 5};
+    RecordRow row = BuildRecord({&keys, nullptr, &image, false},
                                 ViewType::kKeysOnly, created_ms);
     ShardRow fresh = shard;
     fresh.last_seq = -1;  // look it up
     auto seq = NextRecordSeq(*log_, fresh, created_ms);
-
     ASSERT_TRUE(seq.ok());
     row.seq = *seq;
     row.event_id = "e";
