@@ -69,6 +69,43 @@ TEST_F(StreamsShardsTest, RolloverClosesTheShardAndKeepsItemOrder) {
             std::vector<std::string>({"1", "2", "3"}));
 }
 
+// A sink registered after the stream's that fails once: the write, its
+// stream record and a rollover it caused all roll back.
+class FailOnceSink : public ChangeSink {
+ public:
+  bool Wants(const Table&) const override { return true; }
+  Status OnChange(const ChangeEvent&, storage::WriteTransaction&) override {
+    if (!armed) return OkStatus();
+    armed = false;
+    return Error::Internal("sink failed");
+  }
+  bool armed = true;
+};
+
+TEST_F(StreamsShardsTest, RolledBackRolloverLeavesNoTrace) {
+  Options o;
+  o.shard_rollover = hours(1);
+  Open(o);
+  std::string arn = CreateStreamTable("undo", "NEW_IMAGE");
+  Put("undo", {{"pk", S("a")}, {"v", S("1")}});
+  clock_->Advance(hours(1));
+  auto failing = std::make_shared<FailOnceSink>();
+  impl().AddChangeSink(failing);
+  // The stream rolls the shard over for this write, then the write fails.
+  EXPECT_EQ(FailText("PutItem", {{"TableName", "undo"},
+                                 {"Item", {{"pk", S("a")}, {"v", S("x")}}}}),
+            "InternalServerError: sink failed");
+  EXPECT_FALSE(failing->armed);
+  clock_->Advance(minutes(1));
+  Put("undo", {{"pk", S("a")}, {"v", S("2")}});
+  std::vector<Json> shards = Shards(arn);
+  ASSERT_EQ(shards.size(), 2u);
+  EXPECT_EQ(shards[1]["ParentShardId"], shards[0]["ShardId"]);
+  EXPECT_EQ(ReadShard(arn, shards[0]["ShardId"]).size(), 1u);
+  EXPECT_EQ(ReadShard(arn, shards[1]["ShardId"]).size(), 1u);
+  EXPECT_EQ(ByItem(ReadAll(arn))["a"], std::vector<std::string>({"1", "2"}));
+}
+
 TEST_F(StreamsShardsTest, RolloverHappensLazilyOnReads) {
   Options o;
   o.shard_rollover = hours(4);
