@@ -73,25 +73,12 @@ Status AddStreamsControl(const ServeConfig& config, ServeHooks& hooks) {
     }
     rollover = *parsed;
   }
-  auto open = hooks.open;
-  hooks.open =
-      [open, shards = config.stream_shards, rollover](
-          const Options& base) -> Result<std::unique_ptr<RequestHandler>> {
-    Options options = base;
-    options.stream_shards = shards;
-    options.shard_rollover = rollover;
-    return open(options);
-  };
-  auto add_routes = hooks.add_routes;
-  hooks.add_routes = [add_routes](RequestHandler& handler,
-                                  Protocol& protocol) -> Status {
-    if (add_routes) DDBLAB_RETURN_IF_ERROR(add_routes(handler, protocol));
-    auto* engine = dynamic_cast<EmulatorHandler*>(&handler);
-    if (engine == nullptr) {
-      return Error::Internal("the streams control route needs the engine");
-    }
-    return AddStreamsRoutes(engine->emulator(), protocol);
-  };
+  AdjustOptions(hooks,
+                [shards = config.stream_shards, rollover](Options& options) {
+                  options.stream_shards = shards;
+                  options.shard_rollover = rollover;
+                });
+  AddEngineRoutes(hooks, "the streams control routes", &AddStreamsRoutes);
   return OkStatus();
 }
 

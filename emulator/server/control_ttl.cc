@@ -251,30 +251,16 @@ Status AddTtlControl(const ServeConfig& config, ServeHooks& hooks) {
     }
     cooldown = *parsed;
   }
-  auto open = hooks.open;
-  hooks.open =
-      [open, manual_start, delay = config.ttl_delay, interval = *interval,
-       cooldown](
-          const Options& base) -> Result<std::unique_ptr<RequestHandler>> {
-    Options options = base;
+  AdjustOptions(hooks, [manual_start, delay = config.ttl_delay,
+                        interval = *interval, cooldown](Options& options) {
     if (manual_start) {
       options.clock = std::make_shared<ManualClock>(*manual_start);
     }
     options.ttl_delay = delay;
     options.ttl_sweep_interval = interval;
     options.ttl_update_cooldown = cooldown;
-    return open(options);
-  };
-  auto add_routes = hooks.add_routes;
-  hooks.add_routes = [add_routes](RequestHandler& handler,
-                                  Protocol& protocol) -> Status {
-    if (add_routes) DDBLAB_RETURN_IF_ERROR(add_routes(handler, protocol));
-    auto* engine = dynamic_cast<EmulatorHandler*>(&handler);
-    if (engine == nullptr) {
-      return Error::Internal("the TTL control routes need the engine");
-    }
-    return AddTtlRoutes(engine->emulator(), protocol);
-  };
+  });
+  AddEngineRoutes(hooks, "the TTL control routes", &AddTtlRoutes);
   return OkStatus();
 }
 

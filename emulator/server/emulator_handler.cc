@@ -12,4 +12,29 @@ Result<std::unique_ptr<RequestHandler>> EmulatorHandler::Open(
       std::make_unique<EmulatorHandler>(std::move(emulator)));
 }
 
+void AdjustOptions(ServeHooks& hooks, std::function<void(Options&)> adjust) {
+  hooks.open =
+      [open = std::move(hooks.open), adjust = std::move(adjust)](
+          const Options& base) -> Result<std::unique_ptr<RequestHandler>> {
+    Options options = base;
+    adjust(options);
+    return open(options);
+  };
+}
+
+void AddEngineRoutes(ServeHooks& hooks, std::string what,
+                     std::function<Status(Emulator&, Protocol&)> add) {
+  hooks.add_routes = [before = std::move(hooks.add_routes),
+                      what = std::move(what),
+                      add = std::move(add)](RequestHandler& handler,
+                                            Protocol& protocol) -> Status {
+    if (before) DDBLAB_RETURN_IF_ERROR(before(handler, protocol));
+    auto* engine = dynamic_cast<EmulatorHandler*>(&handler);
+    if (engine == nullptr) {
+      return Error::Internal(what + " need the engine");
+    }
+    return add(engine->emulator(), protocol);
+  };
+}
+
 }  // namespace ddblab::server

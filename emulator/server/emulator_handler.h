@@ -5,10 +5,14 @@
 // Thread-safety: as Emulator (Call/CallStreams from many threads).
 #pragma once
 
+#include <functional>
 #include <memory>
+#include <string>
 
 #include "emulator/api/emulator.h"
+#include "emulator/server/protocol.h"
 #include "emulator/server/request_handler.h"
+#include "emulator/server/serve.h"
 
 namespace ddblab::server {
 
@@ -34,5 +38,15 @@ class EmulatorHandler final : public RequestHandler {
  private:
   std::unique_ptr<Emulator> emulator_;
 };
+
+// Wraps hooks.open so that `adjust` edits the Options (flags of a control
+// layer) before the engine opens.
+void AdjustOptions(ServeHooks& hooks, std::function<void(Options&)> adjust);
+
+// Wraps hooks.add_routes so that, after the routes added before, `add`
+// registers routes for the engine's Emulator. `what` names them in the
+// InternalServerError given when the handler is not an EmulatorHandler.
+void AddEngineRoutes(ServeHooks& hooks, std::string what,
+                     std::function<Status(Emulator&, Protocol&)> add);
 
 }  // namespace ddblab::server
