@@ -45,6 +45,7 @@
 #include "emulator/expr/legacy.h"
 #include "emulator/expr/projection.h"
 #include "emulator/value/codec.h"
+#include "emulator/value/item_json.h"
 #include "emulator/value/item_size.h"
 
 namespace ddblab::engine {
@@ -259,14 +260,19 @@ Result<Json> BatchGetItem(EmulatorImpl& impl, const Json& request) {
         continue;
       }
       const int64_t stored_size = stored->size;
-      ExistingItem existing(std::move(*stored));
-      DDBLAB_ASSIGN_OR_RETURN(const value::Item* item, existing.Get());
-      std::optional<value::Item> projected;
+      Json item_json;
+      int64_t size = stored_size;  // the stored size is the item's size
       if (t.expr.projection) {
-        projected = expr::Project(*t.expr.projection, *item);
+        ExistingItem existing(std::move(*stored));
+        DDBLAB_ASSIGN_OR_RETURN(const value::Item* item, existing.Get());
+        const value::Item projected = expr::Project(*t.expr.projection, *item);
+        size = static_cast<int64_t>(value::ItemSize(projected));
+        item_json = value::EncodeItem(projected);
+      } else {
+        // The whole item: straight from its stored bytes.
+        DDBLAB_ASSIGN_OR_RETURN(item_json,
+                                value::StoredItemToJson(stored->bytes));
       }
-      const value::Item& out = projected ? *projected : *item;
-      const int64_t size = static_cast<int64_t>(value::ItemSize(out));
       if (returned_bytes + size > kMaxBatchGetBytes) {
         full = true;
         left.push_back(value::EncodeItem(t.keys[k]));
@@ -274,7 +280,7 @@ Result<Json> BatchGetItem(EmulatorImpl& impl, const Json& request) {
       }
       returned_bytes += size;
       used.consumed.table += ReadUnits(stored_size, t.consistent);
-      items.push_back(value::EncodeItem(out));
+      items.push_back(std::move(item_json));
     }
     responses[t.name] = std::move(items);
     if (!left.empty())

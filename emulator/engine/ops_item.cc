@@ -20,6 +20,7 @@
 #include "emulator/engine/return_values.h"
 #include "emulator/expr/projection.h"
 #include "emulator/value/codec.h"
+#include "emulator/value/item_json.h"
 #include "emulator/value/item_size.h"
 
 namespace ddblab::engine {
@@ -181,21 +182,27 @@ Result<Json> GetItem(EmulatorImpl& impl, const Json& request) {
                             impl.FindTable(r.table_name, TableLookup::kData));
     DDBLAB_ASSIGN_OR_RETURN(PrimaryKey key,
                             ExtractKeyParam(*entry->table, r.key));
-    DDBLAB_RETURN_IF_ERROR(CheckExpressionKeys(r.expr, *entry->table));
+    // A projection is GetItem's only expression: without one there are no
+    // paths to check.
+    if (r.expr.projection) {
+      DDBLAB_RETURN_IF_ERROR(CheckExpressionKeys(r.expr, *entry->table));
+    }
     DDBLAB_ASSIGN_OR_RETURN(stored,
                             impl.store().Get(entry->table->id, key.pk, key.sk));
   }
   // Decoding and rendering happen outside the lock.
-  Json out = Json::object();
+  Json out(Json::value_t::object);
   Consumed used;
   used.table = ReadUnits(stored ? stored->size : 0, r.consistent);
-  if (stored) {
+  if (stored && !r.expr.projection) {
+    // The whole item: straight from its stored bytes.
+    DDBLAB_ASSIGN_OR_RETURN(out["Item"],
+                            value::StoredItemToJson(stored->bytes));
+  } else if (stored) {
     ExistingItem item(std::move(*stored));
     DDBLAB_ASSIGN_OR_RETURN(const value::Item* decoded, item.Get());
     out["Item"] =
-        r.expr.projection
-            ? value::EncodeItem(expr::Project(*r.expr.projection, *decoded))
-            : value::EncodeItem(*decoded);
+        value::EncodeItem(expr::Project(*r.expr.projection, *decoded));
   }
   AddConsumedCapacity(out, r.table_name, used, r.capacity);
   return out;

@@ -322,6 +322,7 @@ Status CheckStartBounds(const KeySchema& key, bool base_table,
 // "Filter Expression can only contain non-primary key attributes: Primary
 // key attribute: <a>" for the keys of the table or index read.
 Status CheckFilterKeys(const QueryRequest& r, const KeySchema& key) {
+  if (!r.expr.legacy_filter && !r.expr.filter) return OkStatus();
   std::vector<std::string> names{key.hash.name};
   if (key.range) names.push_back(key.range->name);
   if (r.expr.legacy_filter) {

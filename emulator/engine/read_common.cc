@@ -7,6 +7,7 @@
 #include "emulator/engine/request.h"
 #include "emulator/value/codec.h"
 #include "emulator/value/item_codec.h"
+#include "emulator/value/item_json.h"
 
 namespace ddblab::engine {
 namespace {
@@ -184,6 +185,7 @@ storage::ScanSpec::Position StartPosition(const Table& table,
 
 Status CheckNestedKeyPaths(
     const Table& table, const std::vector<const expr::DocumentPath*>& paths) {
+  if (paths.empty()) return OkStatus();  // no key name lists to build
   if (std::optional<Error> error = expr::CheckNestedKeyPaths(
           paths, TableKeyNames(table), IndexKeyNames(table))) {
     return *std::move(error);
@@ -318,52 +320,95 @@ Result<RawPage> ReadPage(storage::ItemStore& store, const Table& table,
   return page;
 }
 
+namespace {
+
+// Whether every returned row is a whole stored item, rendered straight from
+// its bytes: no filter reads it and no projection cuts it.
+bool PlainRows(const RenderSpec& spec) {
+  if (spec.filter != nullptr) return false;
+  switch (spec.select) {
+    case SelectMode::kAllAttributes:
+    case SelectMode::kAllProjectedAttributes:
+      return true;
+    case SelectMode::kSpecificAttributes:
+      return spec.projection == nullptr;
+    case SelectMode::kCount:
+      return false;
+  }
+  return false;
+}
+
+// The LastEvaluatedKey of the last row read: its key attributes.
+Result<Json> LastKey(const RawRow& last, const RenderSpec& spec) {
+  DDBLAB_ASSIGN_OR_RETURN(Json row, value::StoredItemToJson(last.item));
+  Json key(Json::value_t::object);
+  auto& from = row.get_ref<Json::object_t&>();
+  auto& to = key.get_ref<Json::object_t&>();
+  for (const std::string& name : StartKeyNames(*spec.table, spec.index)) {
+    auto it = from.find(name);
+    if (it != from.end()) to.emplace(it->first, std::move(it->second));
+  }
+  return key;
+}
+
+}  // namespace
+
 Result<Json> RenderPage(const RawPage& page, const RenderSpec& spec) {
-  const Table& table = *spec.table;
-  Json items = Json::array();
+  Json items(Json::value_t::array);
+  auto& list = items.get_ref<Json::array_t&>();
   int64_t count = 0;
-  for (const RawRow& row : page.rows) {
-    DDBLAB_ASSIGN_OR_RETURN(Item stored, value::DeserializeItem(row.item));
-    std::optional<Item> full;
-    if (row.table_item) {
-      DDBLAB_ASSIGN_OR_RETURN(full, value::DeserializeItem(*row.table_item));
+  if (PlainRows(spec)) {
+    list.reserve(page.rows.size());
+    for (const RawRow& row : page.rows) {
+      // ALL_PROJECTED_ATTRIBUTES returns the index entry even when the row
+      // was completed from the table.
+      const bool full =
+          row.table_item && spec.select != SelectMode::kAllProjectedAttributes;
+      DDBLAB_ASSIGN_OR_RETURN(
+          Json item,
+          value::StoredItemToJson(full ? *row.table_item : row.item));
+      list.push_back(std::move(item));
     }
-    const Item& source = full ? *full : stored;
-    if (spec.filter != nullptr &&
-        !expr::EvaluateCondition(*spec.filter, source)) {
-      continue;
-    }
-    ++count;
-    switch (spec.select) {
-      case SelectMode::kCount:
-        break;
-      case SelectMode::kAllProjectedAttributes:
-        items.push_back(value::EncodeItem(stored));
-        break;
-      case SelectMode::kAllAttributes:
-        items.push_back(value::EncodeItem(source));
-        break;
-      case SelectMode::kSpecificAttributes:
-        items.push_back(value::EncodeItem(
-            spec.projection != nullptr ? expr::Project(*spec.projection, source)
-                                       : source));
-        break;
+    count = static_cast<int64_t>(page.rows.size());
+  } else {
+    for (const RawRow& row : page.rows) {
+      DDBLAB_ASSIGN_OR_RETURN(Item stored, value::DeserializeItem(row.item));
+      std::optional<Item> full;
+      if (row.table_item) {
+        DDBLAB_ASSIGN_OR_RETURN(full, value::DeserializeItem(*row.table_item));
+      }
+      const Item& source = full ? *full : stored;
+      if (spec.filter != nullptr &&
+          !expr::EvaluateCondition(*spec.filter, source)) {
+        continue;
+      }
+      ++count;
+      switch (spec.select) {
+        case SelectMode::kCount:
+          break;
+        case SelectMode::kAllProjectedAttributes:
+          list.push_back(value::EncodeItem(stored));
+          break;
+        case SelectMode::kAllAttributes:
+          list.push_back(value::EncodeItem(source));
+          break;
+        case SelectMode::kSpecificAttributes:
+          list.push_back(
+              value::EncodeItem(spec.projection != nullptr
+                                    ? expr::Project(*spec.projection, source)
+                                    : source));
+          break;
+      }
     }
   }
 
-  Json out = Json::object();
+  Json out(Json::value_t::object);
   if (spec.select != SelectMode::kCount) out["Items"] = std::move(items);
   out["Count"] = count;
   out["ScannedCount"] = static_cast<int64_t>(page.rows.size());
   if (page.stopped && !page.rows.empty()) {
-    DDBLAB_ASSIGN_OR_RETURN(Item last,
-                            value::DeserializeItem(page.rows.back().item));
-    Item key;
-    for (const std::string& name : StartKeyNames(table, spec.index)) {
-      auto it = last.find(name);
-      if (it != last.end()) key.emplace(it->first, it->second);
-    }
-    out["LastEvaluatedKey"] = value::EncodeItem(key);
+    DDBLAB_ASSIGN_OR_RETURN(out["LastEvaluatedKey"],
+                            LastKey(page.rows.back(), spec));
   }
   if (spec.capacity != CapacityMode::kNone) {
     Consumed used;

@@ -29,6 +29,7 @@
 #pragma once
 
 #include <cstdint>
+#include <deque>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -165,7 +166,7 @@ struct RawRow {
 };
 
 struct RawPage {
-  std::vector<RawRow> rows;
+  std::deque<RawRow> rows;    // a deque: no large reallocations as it grows
   bool stopped = false;       // Limit or 1 MB ended the read
   int64_t read_bytes = 0;     // sizes of the rows read
   int64_t fetched_bytes = 0;  // sizes of the table items fetched

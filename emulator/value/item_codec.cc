@@ -15,27 +15,25 @@
 #include <iterator>
 #include <utility>
 
+#include "emulator/value/item_codec_format.h"
+
 namespace ddblab::value {
 
 namespace {
 
-constexpr uint8_t kFormat = 1;
-// A stored item never nests deeper than DynamoDB allows; corrupt input may.
-constexpr int kMaxDepth = 64;
-
-enum Tag : uint8_t {
-  kTagS = 0,
-  kTagN = 1,
-  kTagB = 2,
-  kTagFalse = 3,
-  kTagTrue = 4,
-  kTagNull = 5,
-  kTagM = 6,
-  kTagL = 7,
-  kTagSS = 8,
-  kTagNS = 9,
-  kTagBS = 10,
-};
+using item_format::kFormat;
+using item_format::kMaxDepth;
+using item_format::kTagB;
+using item_format::kTagBS;
+using item_format::kTagFalse;
+using item_format::kTagL;
+using item_format::kTagM;
+using item_format::kTagN;
+using item_format::kTagNS;
+using item_format::kTagNull;
+using item_format::kTagS;
+using item_format::kTagSS;
+using item_format::kTagTrue;
 
 void PutVarint(Uint128 v, std::string* out) {
   while (v >= 0x80) {

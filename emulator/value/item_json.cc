@@ -1,0 +1,257 @@
+// emulator/value/item_json.cc: stored item bytes -> wire JSON in one pass.
+//
+// Reads the layout described in item_codec.cc with the same checks as
+// DeserializeItem (bounds, counts no larger than the bytes left, varint
+// widths, number ranges, strictly increasing names, nesting depth, nothing
+// trailing) and builds the JSON EncodeItem would build.
+#include "emulator/value/item_json.h"
+
+#include <iterator>
+#include <string>
+#include <utility>
+
+#include "emulator/value/codec.h"
+#include "emulator/value/item_codec_format.h"
+#include "emulator/value/number.h"
+
+namespace ddblab::value {
+
+namespace {
+
+using Json = nlohmann::json;
+using item_format::kFormat;
+using item_format::kMaxDepth;
+using item_format::kTagB;
+using item_format::kTagBS;
+using item_format::kTagFalse;
+using item_format::kTagL;
+using item_format::kTagM;
+using item_format::kTagN;
+using item_format::kTagNS;
+using item_format::kTagNull;
+using item_format::kTagS;
+using item_format::kTagSS;
+using item_format::kTagTrue;
+
+// A bounds-checked reader writing JSON; every failure is "corrupt".
+class JsonReader {
+ public:
+  explicit JsonReader(std::string_view bytes)
+      : p_(bytes.data()), end_(bytes.data() + bytes.size()) {}
+
+  bool at_end() const { return p_ == end_; }
+
+  bool Byte(uint8_t* b) {
+    if (p_ == end_) return false;
+    *b = static_cast<uint8_t>(*p_++);
+    return true;
+  }
+
+  // A map (an item, or the payload of an M) into `out`, in name order.
+  bool Map(int depth, Json::object_t* out);
+
+ private:
+  size_t remaining() const { return static_cast<size_t>(end_ - p_); }
+
+  bool Varint(Uint128* v, int max_bytes) {
+    Uint128 result = 0;
+    for (int shift = 0, i = 0; i < max_bytes; ++i, shift += 7) {
+      if (p_ == end_) return false;
+      const auto b = static_cast<uint8_t>(*p_++);
+      result |= static_cast<Uint128>(b & 0x7f) << shift;
+      if ((b & 0x80) == 0) {
+        *v = result;
+        return true;
+      }
+    }
+    return false;
+  }
+
+  // As item_codec.cc: a count must fit in the bytes left.
+  bool Count(size_t* n) {
+    Uint128 v;
+    if (!Varint(&v, 10) || v > remaining()) return false;
+    *n = static_cast<size_t>(v);
+    return true;
+  }
+
+  bool Bytes(std::string_view* s) {
+    size_t n;
+    if (!Count(&n)) return false;
+    *s = std::string_view(p_, n);
+    p_ += n;
+    return true;
+  }
+
+  // A number in DynamoDB's canonical text.
+  bool Num(std::string* text) {
+    uint8_t sign;
+    Uint128 zigzag;
+    Uint128 coefficient;
+    if (!Byte(&sign) || sign > 1 || !Varint(&zigzag, 5) ||
+        !Varint(&coefficient, 19)) {
+      return false;
+    }
+    if (zigzag > 0xffffffffu) return false;
+    const auto z = static_cast<uint32_t>(zigzag);
+    const int64_t exponent = (z & 1) != 0 ? -static_cast<int64_t>(z >> 1) - 1
+                                          : static_cast<int64_t>(z >> 1);
+    Result<Number> r = Number::FromParts(sign == 1, coefficient, exponent);
+    if (!r.ok()) return false;
+    *text = r->ToString();
+    return true;
+  }
+
+  // The AttributeValue object {"<type>": ...}.
+  bool Value(int depth, Json* out);
+  // The JSON payload of a tag (the part after "<type>":).
+  bool Payload(uint8_t tag, int depth, Json* out);
+
+  const char* p_;
+  const char* end_;
+};
+
+const char* TypeName(uint8_t tag) {
+  switch (tag) {
+    case kTagS:
+      return "S";
+    case kTagN:
+      return "N";
+    case kTagB:
+      return "B";
+    case kTagFalse:
+    case kTagTrue:
+      return "BOOL";
+    case kTagNull:
+      return "NULL";
+    case kTagM:
+      return "M";
+    case kTagL:
+      return "L";
+    case kTagSS:
+      return "SS";
+    case kTagNS:
+      return "NS";
+    case kTagBS:
+      return "BS";
+    default:
+      return nullptr;
+  }
+}
+
+bool JsonReader::Value(int depth, Json* out) {
+  uint8_t tag;
+  if (!Byte(&tag)) return false;
+  const char* type = TypeName(tag);
+  if (type == nullptr) return false;
+  *out = Json(Json::value_t::object);
+  auto& obj = out->get_ref<Json::object_t&>();
+  auto it = obj.emplace_hint(obj.end(), type, Json());
+  return Payload(tag, depth, &it->second);
+}
+
+bool JsonReader::Payload(uint8_t tag, int depth, Json* out) {
+  switch (tag) {
+    case kTagS: {
+      std::string_view s;
+      if (!Bytes(&s)) return false;
+      *out = std::string(s);
+      return true;
+    }
+    case kTagB: {
+      std::string_view s;
+      if (!Bytes(&s)) return false;
+      *out = Base64Encode(s);
+      return true;
+    }
+    case kTagN: {
+      std::string text;
+      if (!Num(&text)) return false;
+      *out = std::move(text);
+      return true;
+    }
+    case kTagFalse:
+    case kTagTrue:
+      *out = tag == kTagTrue;
+      return true;
+    case kTagNull:
+      *out = true;
+      return true;
+    case kTagM: {
+      if (depth >= kMaxDepth) return false;
+      *out = Json(Json::value_t::object);
+      return Map(depth + 1, &out->get_ref<Json::object_t&>());
+    }
+    case kTagL: {
+      if (depth >= kMaxDepth) return false;
+      size_t n;
+      if (!Count(&n)) return false;
+      *out = Json(Json::value_t::array);
+      auto& list = out->get_ref<Json::array_t&>();
+      list.resize(n);
+      for (size_t i = 0; i < n; ++i) {
+        if (!Value(depth + 1, &list[i])) return false;
+      }
+      return true;
+    }
+    case kTagSS:
+    case kTagBS: {
+      size_t n;
+      if (!Count(&n)) return false;
+      *out = Json(Json::value_t::array);
+      auto& list = out->get_ref<Json::array_t&>();
+      list.reserve(n);
+      for (size_t i = 0; i < n; ++i) {
+        std::string_view s;
+        if (!Bytes(&s)) return false;
+        list.emplace_back(tag == kTagSS ? std::string(s) : Base64Encode(s));
+      }
+      return true;
+    }
+    case kTagNS: {
+      size_t n;
+      if (!Count(&n)) return false;
+      *out = Json(Json::value_t::array);
+      auto& list = out->get_ref<Json::array_t&>();
+      list.reserve(n);
+      for (size_t i = 0; i < n; ++i) {
+        std::string text;
+        if (!Num(&text)) return false;
+        list.emplace_back(std::move(text));
+      }
+      return true;
+    }
+    default:
+      return false;
+  }
+}
+
+bool JsonReader::Map(int depth, Json::object_t* out) {
+  size_t n;
+  if (!Count(&n)) return false;
+  for (size_t i = 0; i < n; ++i) {
+    std::string_view name;
+    if (!Bytes(&name)) return false;
+    // Names are stored in strictly increasing order: each must land last.
+    const size_t before = out->size();
+    auto it = out->emplace_hint(out->end(), std::string(name), Json());
+    if (out->size() == before || std::next(it) != out->end()) return false;
+    if (!Value(depth, &it->second)) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+Result<nlohmann::json> StoredItemToJson(std::string_view bytes) {
+  JsonReader reader(bytes);
+  uint8_t format;
+  Json out(Json::value_t::object);
+  if (!reader.Byte(&format) || format != kFormat ||
+      !reader.Map(0, &out.get_ref<Json::object_t&>()) || !reader.at_end()) {
+    return Error::Internal("corrupt stored item");
+  }
+  return out;
+}
+
+}  // namespace ddblab::value
