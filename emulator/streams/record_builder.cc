@@ -4,8 +4,8 @@
 
 #include "emulator/api/random.h"
 #include "emulator/streams/sequence_number.h"
-#include "emulator/value/codec.h"
 #include "emulator/value/item_codec.h"
+#include "emulator/value/item_json.h"
 #include "emulator/value/item_size.h"
 
 namespace ddblab::streams {
@@ -19,8 +19,7 @@ bool HasOld(ViewType v) {
 }
 
 Result<nlohmann::json> DecodeImage(std::string_view bytes) {
-  DDBLAB_ASSIGN_OR_RETURN(value::Item item, value::DeserializeItem(bytes));
-  return value::EncodeItem(item);
+  return value::StoredItemToJson(bytes);
 }
 
 }  // namespace
