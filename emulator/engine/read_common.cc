@@ -370,6 +370,8 @@ Result<Json> RenderPage(const RawPage& page, const RenderSpec& spec) {
       list.push_back(std::move(item));
     }
     count = static_cast<int64_t>(page.rows.size());
+  } else if (spec.select == SelectMode::kCount && spec.filter == nullptr) {
+    count = static_cast<int64_t>(page.rows.size());  // nothing to decode
   } else {
     for (const RawRow& row : page.rows) {
       DDBLAB_ASSIGN_OR_RETURN(Item stored, value::DeserializeItem(row.item));
