@@ -96,7 +96,24 @@ Status Parser::NeedRightHandSide() const {
   return OkStatus();
 }
 
-Result<ExprPtr> Parser::ParseExpr() { return ParseOr(); }
+Status Parser::Enter() {
+  if (depth_ >= kMaxDepth) {
+    // DynamoDB's nesting-limit text for PartiQL (literal.cc); no AWS capture
+    // exists for an over-deep statement, so the closest known message.
+    return Error::Validation(
+        "Nesting Levels have exceeded supported limits: Attributes in the "
+        "item have nested levels beyond supported limit");
+  }
+  ++depth_;
+  return OkStatus();
+}
+
+Result<ExprPtr> Parser::ParseExpr() {
+  DDBLAB_RETURN_IF_ERROR(Enter());
+  Result<ExprPtr> e = ParseOr();
+  Leave();
+  return e;
+}
 
 Result<ExprPtr> Parser::ParseOr() {
   DDBLAB_ASSIGN_OR_RETURN(ExprPtr left, ParseAnd());
@@ -123,7 +140,10 @@ Result<ExprPtr> Parser::ParseAnd() {
 Result<ExprPtr> Parser::ParseNot() {
   if (IsKeyword("NOT")) {
     Position pos = Take().pos;
-    DDBLAB_ASSIGN_OR_RETURN(ExprPtr operand, ParseNot());
+    DDBLAB_RETURN_IF_ERROR(Enter());
+    Result<ExprPtr> parsed = ParseNot();
+    Leave();
+    DDBLAB_ASSIGN_OR_RETURN(ExprPtr operand, std::move(parsed));
     ExprPtr e = NewExpr(ExprKind::kNot, pos);
     e->args.push_back(std::move(operand));
     return e;
@@ -313,7 +333,10 @@ Result<ExprPtr> Parser::ParseUnary() {
       e->pos.length = number.pos.column + number.pos.length - sign.pos.column;
       return e;
     }
-    DDBLAB_ASSIGN_OR_RETURN(ExprPtr operand, ParseUnary());
+    DDBLAB_RETURN_IF_ERROR(Enter());
+    Result<ExprPtr> parsed = ParseUnary();
+    Leave();
+    DDBLAB_ASSIGN_OR_RETURN(ExprPtr operand, std::move(parsed));
     if (!minus) return operand;
     ExprPtr e = NewExpr(ExprKind::kNegate, sign.pos);
     e->args.push_back(std::move(operand));

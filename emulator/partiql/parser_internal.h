@@ -81,10 +81,18 @@ class Parser {
   Error UnexpectedHere() const;
   // After an infix operator: the right-hand side must exist.
   Status NeedRightHandSide() const;
+  // Nesting guard of the recursive rules (sub-expressions, NOT and sign
+  // chains): input nested deeper than kMaxDepth is refused with an Error
+  // instead of overflowing the stack. Every successful Enter() is paired
+  // with a Leave().
+  static constexpr int kMaxDepth = 100;
+  Status Enter();
+  void Leave() { --depth_; }
 
   std::vector<Token> tokens_;
   size_t pos_ = 0;
   int parameters_ = 0;
+  int depth_ = 0;
 };
 
 }  // namespace ddblab::partiql::internal

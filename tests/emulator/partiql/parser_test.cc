@@ -243,5 +243,26 @@ TEST(ParserTest, LexerRefusalsPassThrough) {
   EXPECT_EQ(Err("SELECT * FROM \"N\" WHERE pk = 1 # note"), kNotWellFormed);
 }
 
+// Found by fuzz/engine_fuzz: 4,000 nested brackets overflowed the stack.
+TEST(ParserTest, NestingDeeperThanTheLimitIsRefused) {
+  constexpr char kNesting[] =
+      "Nesting Levels have exceeded supported limits: Attributes in the item "
+      "have nested levels beyond supported limit";
+  EXPECT_EQ(Err("SELECT pk, " + std::string(4000, '[') + "1 FROM t"), kNesting);
+  EXPECT_EQ(Err("SELECT pk, " + std::string(2000, '{') + " FROM t"), kNesting);
+  EXPECT_EQ(Err("SELECT * FROM t WHERE " + std::string(3000, '(') + "a"),
+            kNesting);
+  std::string nots;
+  for (int i = 0; i < 1000; ++i) nots += "NOT ";
+  EXPECT_EQ(Err("SELECT * FROM t WHERE " + nots + "a"), kNesting);
+  std::string signs;
+  for (int i = 0; i < 2000; ++i) signs += "- ";
+  EXPECT_EQ(Err("SELECT * FROM t WHERE a = " + signs + "b"), kNesting);
+  // 99 levels of brackets around a number still parse.
+  const std::string ok = "SELECT * FROM t WHERE a = " + std::string(99, '[') +
+                         "1" + std::string(99, ']');
+  EXPECT_EQ(Parse(ok).ok(), true) << Err(ok);
+}
+
 }  // namespace
 }  // namespace ddblab::partiql
