@@ -113,76 +113,21 @@ void PutMap(const AttributeMap& m, std::string* out) {
   }
 }
 
-// A bounds-checked reader; every failure is "corrupt".
-class Reader {
+// Bytes -> Item; every failure is "corrupt".
+class Reader : public item_format::ByteReader {
  public:
-  explicit Reader(std::string_view bytes)
-      : p_(bytes.data()), end_(bytes.data() + bytes.size()) {}
-
-  bool at_end() const { return p_ == end_; }
-  size_t remaining() const { return static_cast<size_t>(end_ - p_); }
-
-  bool Byte(uint8_t* b) {
-    if (p_ == end_) return false;
-    *b = static_cast<uint8_t>(*p_++);
-    return true;
-  }
-
-  bool Varint(Uint128* v, int max_bytes) {
-    Uint128 result = 0;
-    for (int shift = 0, i = 0; i < max_bytes; ++i, shift += 7) {
-      if (p_ == end_) return false;
-      const auto b = static_cast<uint8_t>(*p_++);
-      result |= static_cast<Uint128>(b & 0x7f) << shift;
-      if ((b & 0x80) == 0) {
-        *v = result;
-        return true;
-      }
-    }
-    return false;
-  }
-
-  // A count or length that must fit in what is left (each element takes at
-  // least one byte), so corrupt counts cannot cause huge allocations.
-  bool Count(size_t* n) {
-    Uint128 v;
-    if (!Varint(&v, 10) || v > remaining()) return false;
-    *n = static_cast<size_t>(v);
-    return true;
-  }
+  using ByteReader::ByteReader;
+  using ByteReader::Bytes;
 
   bool Bytes(std::string* s) {
-    size_t n;
-    if (!Count(&n)) return false;
-    s->assign(p_, n);
-    p_ += n;
-    return true;
-  }
-
-  bool Num(Number* n) {
-    uint8_t sign;
-    Uint128 zigzag;
-    Uint128 coefficient;
-    if (!Byte(&sign) || sign > 1 || !Varint(&zigzag, 5) ||
-        !Varint(&coefficient, 19)) {
-      return false;
-    }
-    if (zigzag > 0xffffffffu) return false;
-    const auto z = static_cast<uint32_t>(zigzag);
-    const int64_t exponent = (z & 1) != 0 ? -static_cast<int64_t>(z >> 1) - 1
-                                          : static_cast<int64_t>(z >> 1);
-    Result<Number> r = Number::FromParts(sign == 1, coefficient, exponent);
-    if (!r.ok()) return false;
-    *n = *r;
+    std::string_view view;
+    if (!Bytes(&view)) return false;
+    s->assign(view);
     return true;
   }
 
   bool Value(int depth, AttributeValue* out);
   bool Map(int depth, AttributeMap* out);
-
- private:
-  const char* p_;
-  const char* end_;
 };
 
 bool Reader::Value(int depth, AttributeValue* out) {

@@ -1,11 +1,16 @@
 // emulator/value/item_codec_format.h: the constants of the binary item form
-// (layout in item_codec.cc), shared by item_codec.cc and item_json.cc.
+// (layout in item_codec.cc) and the bounds-checked reader of its primitives,
+// shared by item_codec.cc (bytes -> Item) and item_json.cc (bytes -> JSON).
 // Internal to emulator/value.
 //
-// Thread-safety: constants only.
+// Thread-safety: constants; a ByteReader belongs to one thread.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
+#include <string_view>
+
+#include "emulator/value/number.h"
 
 namespace ddblab::value::item_format {
 
@@ -25,6 +30,79 @@ enum Tag : uint8_t {
   kTagSS = 8,
   kTagNS = 9,
   kTagBS = 10,
+};
+
+// Reads varints, counts, byte strings and numbers from stored bytes; every
+// method returns false on corrupt or truncated input, never reads past the
+// end. Views returned by Bytes point into the input.
+class ByteReader {
+ public:
+  explicit ByteReader(std::string_view bytes)
+      : p_(bytes.data()), end_(bytes.data() + bytes.size()) {}
+
+  bool at_end() const { return p_ == end_; }
+  size_t remaining() const { return static_cast<size_t>(end_ - p_); }
+
+  bool Byte(uint8_t* b) {
+    if (p_ == end_) return false;
+    *b = static_cast<uint8_t>(*p_++);
+    return true;
+  }
+
+  // LEB128, at most max_bytes bytes.
+  bool Varint(Uint128* v, int max_bytes) {
+    Uint128 result = 0;
+    for (int shift = 0, i = 0; i < max_bytes; ++i, shift += 7) {
+      if (p_ == end_) return false;
+      const auto b = static_cast<uint8_t>(*p_++);
+      result |= static_cast<Uint128>(b & 0x7f) << shift;
+      if ((b & 0x80) == 0) {
+        *v = result;
+        return true;
+      }
+    }
+    return false;
+  }
+
+  // A count or length that must fit in what is left (each element takes at
+  // least one byte), so corrupt counts cannot cause huge allocations.
+  bool Count(size_t* n) {
+    Uint128 v;
+    if (!Varint(&v, 10) || v > remaining()) return false;
+    *n = static_cast<size_t>(v);
+    return true;
+  }
+
+  bool Bytes(std::string_view* s) {
+    size_t n;
+    if (!Count(&n)) return false;
+    *s = std::string_view(p_, n);
+    p_ += n;
+    return true;
+  }
+
+  // Sign byte, zigzag exponent, coefficient; a valid DynamoDB number.
+  bool Num(Number* n) {
+    uint8_t sign;
+    Uint128 zigzag;
+    Uint128 coefficient;
+    if (!Byte(&sign) || sign > 1 || !Varint(&zigzag, 5) ||
+        !Varint(&coefficient, 19)) {
+      return false;
+    }
+    if (zigzag > 0xffffffffu) return false;
+    const auto z = static_cast<uint32_t>(zigzag);
+    const int64_t exponent = (z & 1) != 0 ? -static_cast<int64_t>(z >> 1) - 1
+                                          : static_cast<int64_t>(z >> 1);
+    Result<Number> r = Number::FromParts(sign == 1, coefficient, exponent);
+    if (!r.ok()) return false;
+    *n = *r;
+    return true;
+  }
+
+ private:
+  const char* p_;
+  const char* end_;
 };
 
 }  // namespace ddblab::value::item_format

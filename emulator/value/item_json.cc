@@ -33,72 +33,21 @@ using item_format::kTagS;
 using item_format::kTagSS;
 using item_format::kTagTrue;
 
-// A bounds-checked reader writing JSON; every failure is "corrupt".
-class JsonReader {
+// Bytes -> JSON; every failure is "corrupt".
+class JsonReader : public item_format::ByteReader {
  public:
-  explicit JsonReader(std::string_view bytes)
-      : p_(bytes.data()), end_(bytes.data() + bytes.size()) {}
-
-  bool at_end() const { return p_ == end_; }
-
-  bool Byte(uint8_t* b) {
-    if (p_ == end_) return false;
-    *b = static_cast<uint8_t>(*p_++);
-    return true;
-  }
+  using ByteReader::ByteReader;
+  using ByteReader::Num;
 
   // A map (an item, or the payload of an M) into `out`, in name order.
   bool Map(int depth, Json::object_t* out);
 
  private:
-  size_t remaining() const { return static_cast<size_t>(end_ - p_); }
-
-  bool Varint(Uint128* v, int max_bytes) {
-    Uint128 result = 0;
-    for (int shift = 0, i = 0; i < max_bytes; ++i, shift += 7) {
-      if (p_ == end_) return false;
-      const auto b = static_cast<uint8_t>(*p_++);
-      result |= static_cast<Uint128>(b & 0x7f) << shift;
-      if ((b & 0x80) == 0) {
-        *v = result;
-        return true;
-      }
-    }
-    return false;
-  }
-
-  // As item_codec.cc: a count must fit in the bytes left.
-  bool Count(size_t* n) {
-    Uint128 v;
-    if (!Varint(&v, 10) || v > remaining()) return false;
-    *n = static_cast<size_t>(v);
-    return true;
-  }
-
-  bool Bytes(std::string_view* s) {
-    size_t n;
-    if (!Count(&n)) return false;
-    *s = std::string_view(p_, n);
-    p_ += n;
-    return true;
-  }
-
   // A number in DynamoDB's canonical text.
   bool Num(std::string* text) {
-    uint8_t sign;
-    Uint128 zigzag;
-    Uint128 coefficient;
-    if (!Byte(&sign) || sign > 1 || !Varint(&zigzag, 5) ||
-        !Varint(&coefficient, 19)) {
-      return false;
-    }
-    if (zigzag > 0xffffffffu) return false;
-    const auto z = static_cast<uint32_t>(zigzag);
-    const int64_t exponent = (z & 1) != 0 ? -static_cast<int64_t>(z >> 1) - 1
-                                          : static_cast<int64_t>(z >> 1);
-    Result<Number> r = Number::FromParts(sign == 1, coefficient, exponent);
-    if (!r.ok()) return false;
-    *text = r->ToString();
+    Number n;
+    if (!Num(&n)) return false;
+    *text = n.ToString();
     return true;
   }
 
@@ -106,9 +55,6 @@ class JsonReader {
   bool Value(int depth, Json* out);
   // The JSON payload of a tag (the part after "<type>":).
   bool Payload(uint8_t tag, int depth, Json* out);
-
-  const char* p_;
-  const char* end_;
 };
 
 const char* TypeName(uint8_t tag) {
