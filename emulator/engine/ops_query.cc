@@ -57,23 +57,6 @@ bool IsSchemaError(const Error& e) {
                   "Condition parameter type does not match schema type";
 }
 
-expr::RangeOp FromCompare(expr::CompareOp op, bool flipped) {
-  using expr::CompareOp;
-  using expr::RangeOp;
-  switch (op) {
-    case CompareOp::kLt:
-      return flipped ? RangeOp::kGt : RangeOp::kLt;
-    case CompareOp::kLe:
-      return flipped ? RangeOp::kGe : RangeOp::kLe;
-    case CompareOp::kGt:
-      return flipped ? RangeOp::kLt : RangeOp::kGt;
-    case CompareOp::kGe:
-      return flipped ? RangeOp::kLe : RangeOp::kGe;
-    default:
-      return RangeOp::kEq;
-  }
-}
-
 // The terms of a KeyConditionExpression whose structure was accepted (an
 // AND of comparisons, BETWEENs and begins_with, one attribute each).
 void CollectTerms(const expr::Condition& c, std::vector<KeyTerm>* out) {
@@ -98,7 +81,7 @@ void CollectTerms(const expr::Condition& c, std::vector<KeyTerm>* out) {
   } else if (c.kind == Kind::kBeginsWith) {
     t.op = expr::RangeOp::kBeginsWith;
   } else {
-    t.op = FromCompare(c.op, attr != 0);
+    t.op = expr::RangeOpOf(c.op, attr != 0);
   }
   out->push_back(std::move(t));
 }

@@ -27,21 +27,6 @@ Error InvalidCondition(std::string_view what) {
                            std::string(what));
 }
 
-RangeOp FromCompare(CompareOp op, bool flipped) {
-  switch (op) {
-    case CompareOp::kLt:
-      return flipped ? RangeOp::kGt : RangeOp::kLt;
-    case CompareOp::kLe:
-      return flipped ? RangeOp::kGe : RangeOp::kLe;
-    case CompareOp::kGt:
-      return flipped ? RangeOp::kLt : RangeOp::kGt;
-    case CompareOp::kGe:
-      return flipped ? RangeOp::kLe : RangeOp::kGe;
-    default:
-      return RangeOp::kEq;
-  }
-}
-
 // Pre-order walk, checking each node before its operands (DynamoDB's order).
 Status Walk(const Condition& c, std::vector<Term>* terms) {
   using Kind = Condition::Kind;
@@ -120,7 +105,7 @@ Status Walk(const Condition& c, std::vector<Term>* terms) {
   } else if (c.kind == Kind::kBeginsWith) {
     term.op = RangeOp::kBeginsWith;
   } else {
-    term.op = FromCompare(c.op, attr_index != 0);
+    term.op = RangeOpOf(c.op, attr_index != 0);
   }
   terms->push_back(std::move(term));
   return OkStatus();
@@ -133,6 +118,21 @@ Error TypeMismatch() {
 }
 
 }  // namespace
+
+RangeOp RangeOpOf(CompareOp op, bool flipped) {
+  switch (op) {
+    case CompareOp::kLt:
+      return flipped ? RangeOp::kGt : RangeOp::kLt;
+    case CompareOp::kLe:
+      return flipped ? RangeOp::kGe : RangeOp::kLe;
+    case CompareOp::kGt:
+      return flipped ? RangeOp::kLt : RangeOp::kGt;
+    case CompareOp::kGe:
+      return flipped ? RangeOp::kLe : RangeOp::kGe;
+    default:
+      return RangeOp::kEq;
+  }
+}
 
 Result<KeyCondition> AnalyzeKeyCondition(const ConditionExpression& c,
                                          const KeySchemaInfo& schema) {

@@ -44,6 +44,10 @@ struct KeySchemaInfo {
 
 enum class RangeOp { kEq, kLt, kLe, kGt, kGe, kBetween, kBeginsWith };
 
+// The range operator of the comparison `key <op> value`; `flipped` when the
+// key is the right operand (`value <op> key`). Not a comparison: kEq.
+RangeOp RangeOpOf(CompareOp op, bool flipped);
+
 struct RangeCondition {
   RangeOp op = RangeOp::kEq;
   value::AttributeValue a;
