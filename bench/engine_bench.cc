@@ -16,51 +16,18 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "bench/bench_items.h"
 #include "emulator/api/emulator.h"
 
 namespace {
 
 using Json = nlohmann::json;
+using ddblab::bench::DbPath;
+using ddblab::bench::Key;
+using ddblab::bench::MakeItem;
+using ddblab::bench::RemoveDb;
 
 constexpr int kPreloaded = 10000;
-
-std::string DbPath(int64_t file, const char* tag) {
-  if (file == 0) return ":memory:";
-  std::string dir = "/tmp/ddblab-engine-bench-" + std::to_string(getpid());
-  std::filesystem::create_directories(dir);
-  std::string path = dir + "/" + tag + ".db";
-  std::filesystem::remove(path);
-  std::filesystem::remove(path + "-wal");
-  std::filesystem::remove(path + "-shm");
-  return path;
-}
-
-void RemoveDb(const std::string& path) {
-  if (path == ":memory:") return;
-  std::filesystem::remove_all(std::filesystem::path(path).parent_path());
-}
-
-std::string Key(int64_t i) {
-  char buf[32];
-  std::snprintf(buf, sizeof(buf), "user#%09lld", static_cast<long long>(i));
-  return buf;
-}
-
-// A ~200-byte item (DynamoDB item size 205 with a 14-byte key).
-Json MakeItem(const std::string& key) {
-  return Json{{"pk", {{"S", key}}},
-              {"name", {{"S", "Ada Lovelace"}}},
-              {"email", {{"S", "ada.lovelace@example.com"}}},
-              {"age", {{"N", "36"}}},
-              {"score", {{"N", "1234.5"}}},
-              {"active", {{"BOOL", true}}},
-              {"tags", {{"SS", {"math", "engines", "poetry"}}}},
-              {"bio",
-               {{"S",
-                 "Mathematician and writer, chiefly known for her work on "
-                 "Charles Babbage's proposed mechanical general-purpose "
-                 "computer, the Analytical Engine."}}}};
-}
 
 // ---------------------------------------------------------------------------
 // Raw SQLite reference

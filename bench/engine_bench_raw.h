@@ -1,9 +1,8 @@
 // bench/engine_bench_raw.h: what engine_bench_ops.cc needs besides the
-// benchmarks: database paths (":memory:" or a WAL file under /tmp), keys,
-// a ~200-byte item, and a raw-SQLite reference database with the engine's
-// item-table layout (a WITHOUT ROWID table keyed by table id, pk, sk) and
-// prepared statements for the row work each operation needs at minimum.
-// The setup follows engine_bench.cc (which keeps its own copy).
+// benchmarks and bench_items.h: a raw-SQLite reference database with the
+// engine's item-table layout (a WITHOUT ROWID table keyed by table id, pk,
+// sk) and prepared statements for the row work each operation needs at
+// minimum.
 //
 // Thread-safety: a RawSqlite is used by one benchmark thread.
 #pragma once
@@ -17,48 +16,11 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "bench/bench_items.h"
+
 namespace ddblab::bench {
 
 using Json = nlohmann::json;
-
-// ":memory:" for 0, else a fresh WAL file database path for `tag`.
-inline std::string DbPath(int64_t file, const char* tag) {
-  if (file == 0) return ":memory:";
-  std::string dir = "/tmp/ddblab-engine-bench-ops-" + std::to_string(getpid());
-  std::filesystem::create_directories(dir);
-  std::string path = dir + "/" + tag + ".db";
-  std::filesystem::remove(path);
-  std::filesystem::remove(path + "-wal");
-  std::filesystem::remove(path + "-shm");
-  return path;
-}
-
-inline void RemoveDb(const std::string& path) {
-  if (path == ":memory:") return;
-  std::filesystem::remove_all(std::filesystem::path(path).parent_path());
-}
-
-inline std::string Key(int64_t i) {
-  char buf[32];
-  std::snprintf(buf, sizeof(buf), "user#%09lld", static_cast<long long>(i));
-  return buf;
-}
-
-// A ~200-byte item (as in engine_bench.cc).
-inline Json MakeItem(const std::string& key) {
-  return Json{{"pk", {{"S", key}}},
-              {"name", {{"S", "Ada Lovelace"}}},
-              {"email", {{"S", "ada.lovelace@example.com"}}},
-              {"age", {{"N", "36"}}},
-              {"score", {{"N", "1234.5"}}},
-              {"active", {{"BOOL", true}}},
-              {"tags", {{"SS", {"math", "engines", "poetry"}}}},
-              {"bio",
-               {{"S",
-                 "Mathematician and writer, chiefly known for her work on "
-                 "Charles Babbage's proposed mechanical general-purpose "
-                 "computer, the Analytical Engine."}}}};
-}
 
 // The raw-SQLite reference. Aborts on any SQLite error (benchmark setup).
 class RawSqlite {

@@ -19,52 +19,26 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "bench/bench_items.h"
 #include "emulator/api/emulator.h"
 
 namespace {
 
 using Json = nlohmann::json;
+using ddblab::bench::DbPath;
+using ddblab::bench::Key;
+using ddblab::bench::RemoveDb;
 
 constexpr int kItems = 10000;
 constexpr int kRecords = 100000;
 
-std::string DbPath(int64_t file, const char* tag) {
-  if (file == 0) return ":memory:";
-  std::string dir = "/tmp/ddblab-streams-bench-" + std::to_string(getpid());
-  std::filesystem::create_directories(dir);
-  std::string path = dir + "/" + tag + ".db";
-  for (const char* suffix : {"", "-wal", "-shm"}) {
-    std::filesystem::remove(path + suffix);
-  }
-  return path;
-}
-
-void RemoveDb(const std::string& path) {
-  if (path == ":memory:") return;
-  std::filesystem::remove_all(std::filesystem::path(path).parent_path());
-}
-
-std::string Key(int64_t i) {
-  char buf[32];
-  std::snprintf(buf, sizeof(buf), "user#%09lld", static_cast<long long>(i));
-  return buf;
-}
-
-// A ~200-byte item (as in engine_bench); `version` makes every write a
-// change.
+// The engine_bench item with a `version` (instead of its score) that makes
+// every write a change.
 Json MakeItem(const std::string& key, int64_t version) {
-  return Json{{"pk", {{"S", key}}},
-              {"name", {{"S", "Ada Lovelace"}}},
-              {"email", {{"S", "ada.lovelace@example.com"}}},
-              {"age", {{"N", "36"}}},
-              {"version", {{"N", std::to_string(version)}}},
-              {"active", {{"BOOL", true}}},
-              {"tags", {{"SS", {"math", "engines", "poetry"}}}},
-              {"bio",
-               {{"S",
-                 "Mathematician and writer, chiefly known for her work on "
-                 "Charles Babbage's proposed mechanical general-purpose "
-                 "computer, the Analytical Engine."}}}};
+  Json item = ddblab::bench::MakeItem(key);
+  item.erase("score");
+  item["version"] = {{"N", std::to_string(version)}};
+  return item;
 }
 
 std::unique_ptr<ddblab::Emulator> Open(const std::string& path,
