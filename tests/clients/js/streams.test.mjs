@@ -23,15 +23,8 @@ import {
   ResourceNotFoundException,
 } from '@aws-sdk/client-dynamodb-streams';
 
-const endpoint = process.env.DDBLAB_ENDPOINT;
-if (!endpoint) throw new Error('DDBLAB_ENDPOINT is not set (use run.py js)');
+import { config, endpoint } from './client_config.mjs';
 
-const config = {
-  endpoint,
-  region: 'us-east-1',
-  credentials: { accessKeyId: 'AKIDDDBLABTEST', secretAccessKey: 'secret' },
-  maxAttempts: 1,
-};
 const ddb = new DynamoDBClient(config);
 const streams = new DynamoDBStreamsClient(config);
 
