@@ -2,6 +2,7 @@
 // create (with backfill from existing items) / update / delete, deletion
 // protection, table class, SSE.
 #include <algorithm>
+#include <set>
 #include <utility>
 
 #include "emulator/engine/keys.h"
@@ -35,7 +36,11 @@ struct UpdateTableRequest {
   const Json* sse = nullptr;
   std::optional<bool> deletion_protection;
   std::optional<std::string> table_class;
-  bool anything = false;  // some updatable member is present
+  bool anything = false;            // some updatable member is present
+  bool defs_present = false;        // AttributeDefinitions given
+  bool gsi_list_empty = false;      // GlobalSecondaryIndexUpdates: []
+  bool gsi_update_empty = false;    // an update with no action
+  bool gsi_update_several = false;  // an update with several actions
 };
 
 Result<UpdateTableRequest> Parse(const Json& req) {
@@ -55,6 +60,12 @@ Result<UpdateTableRequest> Parse(const Json& req) {
       const Json* u =
           p.StructValue((*updates)[i], "GlobalSecondaryIndexUpdate");
       if (u == nullptr) continue;
+      int actions = 0;
+      for (const char* member : {"Create", "Update", "Delete"}) {
+        if (u->contains(member) && !u->at(member).is_null()) ++actions;
+      }
+      if (actions == 0) r.gsi_update_empty = true;
+      if (actions > 1) r.gsi_update_several = true;
       if (const Json* c =
               p.Struct(*u, "Create", "CreateGlobalSecondaryIndexAction")) {
         GsiUpdate g;
@@ -104,9 +115,14 @@ Result<UpdateTableRequest> Parse(const Json& req) {
   DDBLAB_RETURN_IF_ERROR(p.Finish());
   r.name = *name;
   r.defs = ToDefinitions(defs);
-  r.anything = r.billing || r.throughput.present || updates != nullptr ||
-               r.stream_present || r.sse != nullptr || r.deletion_protection ||
-               r.table_class;
+  r.defs_present = req.contains("AttributeDefinitions") &&
+                   !req.at("AttributeDefinitions").is_null();
+  r.gsi_list_empty = updates != nullptr && updates->empty();
+  // An empty GlobalSecondaryIndexUpdates counts as absent here; with another
+  // change it is refused on its own (ValidateRequest).
+  r.anything = r.billing || r.throughput.present ||
+               (updates != nullptr && !r.gsi_list_empty) || r.stream_present ||
+               r.sse != nullptr || r.deletion_protection || r.table_class;
   for (std::string_view member : {"ReplicaUpdates", "MultiRegionConsistency",
                                   "OnDemandThroughput", "WarmThroughput"}) {
     if (req.contains(member) && !req.at(member).is_null()) r.anything = true;
@@ -122,6 +138,32 @@ Status ValidateRequest(const UpdateTableRequest& r) {
         "UpdateStreamEnabled, GlobalSecondaryIndexUpdates, SSESpecification, "
         "ReplicaUpdates, MultiRegionConsistency, DeletionProtectionEnabled, "
         "OnDemandThroughput, WarmThroughput or TableClass is required");
+  }
+  // DynamoDB's texts (live, 2026); their order among themselves is ours.
+  if (r.gsi_update_empty) {
+    return Invalid(
+        "One of GlobalSecondaryIndexUpdate.Update, "
+        "GlobalSecondaryIndexUpdate.Create, GlobalSecondaryIndexUpdate.Delete "
+        "must not be null");
+  }
+  if (r.gsi_update_several) {
+    return Invalid(
+        "Only one global secondary index action is allowed per "
+        "GlobalSecondaryIndexUpdate object");
+  }
+  if (r.gsi_list_empty) {
+    return Invalid("List of GlobalSecondaryIndexUpdates is empty");
+  }
+  std::set<std::string> touched;
+  for (const GsiUpdate& g : r.gsi_updates) {
+    const std::string& name =
+        g.kind == GsiUpdate::Kind::kCreate ? *g.create.name : *g.name;
+    if (!touched.insert(name).second) {
+      return Invalid(
+          "Only one global secondary index update per index is allowed "
+          "simultaneously. Index: " +
+          name);
+    }
   }
   int creates_or_deletes = 0;
   for (const GsiUpdate& g : r.gsi_updates) {
@@ -303,6 +345,10 @@ Result<Json> UpdateTable(EmulatorImpl& impl, const Json& request) {
   std::vector<int64_t> dropped;
   for (const GsiUpdate& g : r.gsi_updates) {
     if (g.kind == GsiUpdate::Kind::kCreate) {
+      if (!r.defs_present) {
+        return Invalid("AttributeDefinitions is not specified for index: " +
+                       *g.create.name);
+      }
       if (next.FindIndex(*g.create.name) != nullptr) {
         return Error::Validation(
             "Attempting to create an index which already exists");
@@ -328,10 +374,18 @@ Result<Json> UpdateTable(EmulatorImpl& impl, const Json& request) {
       auto it =
           std::find_if(next.indexes.begin(), next.indexes.end(),
                        [&](const IndexDef& i) { return i.name == *g.name; });
-      if (it == next.indexes.end() || !it->global) {
+      if (it == next.indexes.end() ||
+          (it->global && it->status == TableStatus::kDeleting)) {
+        // DynamoDB's text for an Update of a missing GSI (observed live);
+        // that a Delete gets the same text is our assumption.
+        return Error::ResourceNotFound("Requested resource not found: Index " +
+                                       *g.name + " for table " + current->name);
+      }
+      if (!it->global) {
         return Error::Validation(
-            "Cannot delete an index that is not a GlobalSecondaryIndex: " +
-            *g.name);
+            std::string(g.kind == GsiUpdate::Kind::kUpdate ? "Cannot update"
+                                                           : "Cannot delete") +
+            " an index that is not a GlobalSecondaryIndex: " + *g.name);
       }
       if (g.kind == GsiUpdate::Kind::kUpdate) {
         if (next.billing == BillingMode::kPayPerRequest) {
@@ -352,10 +406,10 @@ Result<Json> UpdateTable(EmulatorImpl& impl, const Json& request) {
   }
   if (created) {
     // New key attributes become part of the definitions.
-    std::vector<KeyElement> keys = {created->key.hash};
-    if (created->key.range) keys.push_back(*created->key.range);
-    for (const KeyElement& k : keys) {
-      if (!next.DefinedType(k.name)) next.attribute_definitions.push_back(k);
+    std::vector<const KeyElement*> keys = created->key.HashElements();
+    for (const KeyElement* k : created->key.RangeElements()) keys.push_back(k);
+    for (const KeyElement* k : keys) {
+      if (!next.DefinedType(k->name)) next.attribute_definitions.push_back(*k);
     }
   }
   next.PruneAttributeDefinitions();
