@@ -354,3 +354,112 @@ TEST_F(IndexKeysTest, StreamsAndTtlKeepTheIndexRight) {
 
 }  // namespace
 }  // namespace ddblab::engine::testing
+
+namespace ddblab::engine::testing {
+namespace {
+
+// UpdateTable's GlobalSecondaryIndexUpdates checks (DynamoDB's texts).
+class GsiUpdatesTest : public EngineTest {
+ protected:
+  std::string Update(const Json& updates, Json extra = Json::object()) {
+    extra["TableName"] = "upd";
+    extra["GlobalSecondaryIndexUpdates"] = updates;
+    return FailText("UpdateTable", extra);
+  }
+  static Json Create(const std::string& name, const std::string& hash) {
+    return {{"Create",
+             {{"IndexName", name},
+              {"KeySchema", {Key(hash, "HASH")}},
+              {"Projection", {{"ProjectionType", "ALL"}}}}}};
+  }
+  static Json Delete(const std::string& name) {
+    return {{"Delete", {{"IndexName", name}}}};
+  }
+};
+
+TEST_F(GsiUpdatesTest, EmptyListsAndActions) {
+  CreateTable("upd");
+  // An empty list alone is no change at all; with another change it is
+  // refused on its own.
+  EXPECT_EQ(Update(Json::array()),
+            "ValidationException: At least one of ProvisionedThroughput, "
+            "BillingMode, UpdateStreamEnabled, GlobalSecondaryIndexUpdates, "
+            "SSESpecification, ReplicaUpdates, MultiRegionConsistency, "
+            "DeletionProtectionEnabled, OnDemandThroughput, WarmThroughput or "
+            "TableClass is required");
+  EXPECT_EQ(Update(Json::array(), {{"DeletionProtectionEnabled", true}}),
+            "ValidationException: One or more parameter values were invalid: "
+            "List of GlobalSecondaryIndexUpdates is empty");
+  EXPECT_EQ(Update(Json::array({Json::object()})),
+            "ValidationException: One or more parameter values were invalid: "
+            "One of GlobalSecondaryIndexUpdate.Update, "
+            "GlobalSecondaryIndexUpdate.Create, "
+            "GlobalSecondaryIndexUpdate.Delete must not be null");
+  Json both = Create("gix", "pk");
+  both["Delete"] = {{"IndexName", "gix"}};
+  EXPECT_EQ(Update(Json::array({both})),
+            "ValidationException: One or more parameter values were invalid: "
+            "Only one global secondary index action is allowed per "
+            "GlobalSecondaryIndexUpdate object");
+  EXPECT_EQ(Update(Json::array({Delete("gix"), Create("gix", "pk")}),
+                   {{"AttributeDefinitions", {Attr("pk", "S")}}}),
+            "ValidationException: One or more parameter values were invalid: "
+            "Only one global secondary index update per index is allowed "
+            "simultaneously. Index: gix");
+  Json d = Describe("upd");
+  EXPECT_FALSE(d.contains("GlobalSecondaryIndexes"));
+  EXPECT_FALSE(d["DeletionProtectionEnabled"].get<bool>());
+}
+
+TEST_F(GsiUpdatesTest, MissingIndexesAndDefinitions) {
+  CreateTable("upd");
+  EXPECT_EQ(Update(Json::array({Delete("nox")})),
+            "ResourceNotFoundException: Requested resource not found: Index "
+            "nox for table upd");
+  EXPECT_EQ(Update(Json::array({Create("gix", "g")})),
+            "ValidationException: One or more parameter values were invalid: "
+            "AttributeDefinitions is not specified for index: gix");
+  EXPECT_EQ(Update(Json::array({Create("gix", "g")}),
+                   {{"AttributeDefinitions", {Attr("other", "S")}}}),
+            "ValidationException: One or more parameter values were invalid: "
+            "Some index key attributes are not defined in "
+            "AttributeDefinitions. Keys: [g], AttributeDefinitions: [pk, "
+            "other]");
+  Ok("UpdateTable", {{"TableName", "upd"},
+                     {"AttributeDefinitions", {Attr("g", "S")}},
+                     {"GlobalSecondaryIndexUpdates", {Create("gix", "g")}}});
+  Ok("UpdateTable",
+     {{"TableName", "upd"}, {"GlobalSecondaryIndexUpdates", {Delete("gix")}}});
+  // Deleted (at once here): deleting it again finds nothing.
+  EXPECT_EQ(Update(Json::array({Delete("gix")})),
+            "ResourceNotFoundException: Requested resource not found: Index "
+            "gix for table upd");
+}
+
+TEST_F(GsiUpdatesTest, DeletingAnIndexAlreadyBeingDeleted) {
+  Options options;
+  options.table_status_delay = std::chrono::seconds(10);
+  Open(options);
+  CreateTable("upd");
+  clock_->Advance(std::chrono::seconds(10));
+  Ok("UpdateTable", {{"TableName", "upd"},
+                     {"AttributeDefinitions", {Attr("g", "S")}},
+                     {"GlobalSecondaryIndexUpdates", {Create("gix", "g")}}});
+  clock_->Advance(std::chrono::seconds(10));
+  Ok("UpdateTable",
+     {{"TableName", "upd"}, {"GlobalSecondaryIndexUpdates", {Delete("gix")}}});
+  EXPECT_EQ(Describe("upd")["GlobalSecondaryIndexes"][0]["IndexStatus"],
+            "DELETING");
+  // The table is UPDATING meanwhile, which comes first.
+  EXPECT_EQ(Update(Json::array({Delete("gix")})),
+            "ResourceInUseException: Attempt to change a resource which is "
+            "still in use: Table: upd is in the process of being updated.");
+  clock_->Advance(std::chrono::seconds(10));
+  EXPECT_FALSE(Describe("upd").contains("GlobalSecondaryIndexes"));
+  EXPECT_EQ(Update(Json::array({Delete("gix")})),
+            "ResourceNotFoundException: Requested resource not found: Index "
+            "gix for table upd");
+}
+
+}  // namespace
+}  // namespace ddblab::engine::testing
