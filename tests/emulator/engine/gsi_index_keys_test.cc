@@ -265,6 +265,9 @@ TEST_F(IndexKeysTest, BackfillSkipsUnusableIndexKeys) {
            {"KeySchema",
             {Key("h", "HASH"), Key("r", "RANGE"), Key("r2", "RANGE")}},
            {"Projection", {{"ProjectionType", "KEYS_ONLY"}}}}}}}}});
+  EXPECT_EQ(
+      Describe("bft")["AttributeDefinitions"],
+      Json({Attr("pk", "S"), Attr("h", "S"), Attr("r", "N"), Attr("r2", "S")}));
   Json gsi = Describe("bft")["GlobalSecondaryIndexes"][0];
   EXPECT_EQ(gsi["KeySchema"],
             Json({Key("h", "HASH"), Key("r", "RANGE"), Key("r2", "RANGE")}));
