@@ -2,9 +2,9 @@
 // create (with backfill from existing items) / update / delete, deletion
 // protection, table class, SSE.
 #include <algorithm>
-#include <set>
 #include <utility>
 
+#include "emulator/engine/gsi_update_checks.h"
 #include "emulator/engine/keys.h"
 #include "emulator/engine/ops_table_internal.h"
 #include "emulator/engine/table_schema.h"
@@ -36,11 +36,9 @@ struct UpdateTableRequest {
   const Json* sse = nullptr;
   std::optional<bool> deletion_protection;
   std::optional<std::string> table_class;
-  bool anything = false;            // some updatable member is present
-  bool defs_present = false;        // AttributeDefinitions given
-  bool gsi_list_empty = false;      // GlobalSecondaryIndexUpdates: []
-  bool gsi_update_empty = false;    // an update with no action
-  bool gsi_update_several = false;  // an update with several actions
+  bool anything = false;           // some updatable member is present
+  bool defs_present = false;       // AttributeDefinitions given
+  const Json* gsi_list = nullptr;  // GlobalSecondaryIndexUpdates as received
 };
 
 Result<UpdateTableRequest> Parse(const Json& req) {
@@ -60,12 +58,6 @@ Result<UpdateTableRequest> Parse(const Json& req) {
       const Json* u =
           p.StructValue((*updates)[i], "GlobalSecondaryIndexUpdate");
       if (u == nullptr) continue;
-      int actions = 0;
-      for (const char* member : {"Create", "Update", "Delete"}) {
-        if (u->contains(member) && !u->at(member).is_null()) ++actions;
-      }
-      if (actions == 0) r.gsi_update_empty = true;
-      if (actions > 1) r.gsi_update_several = true;
       if (const Json* c =
               p.Struct(*u, "Create", "CreateGlobalSecondaryIndexAction")) {
         GsiUpdate g;
@@ -117,12 +109,12 @@ Result<UpdateTableRequest> Parse(const Json& req) {
   r.defs = ToDefinitions(defs);
   r.defs_present = req.contains("AttributeDefinitions") &&
                    !req.at("AttributeDefinitions").is_null();
-  r.gsi_list_empty = updates != nullptr && updates->empty();
+  r.gsi_list = updates;
   // An empty GlobalSecondaryIndexUpdates counts as absent here; with another
-  // change it is refused on its own (ValidateRequest).
-  r.anything = r.billing || r.throughput.present ||
-               (updates != nullptr && !r.gsi_list_empty) || r.stream_present ||
-               r.sse != nullptr || r.deletion_protection || r.table_class;
+  // change it is refused on its own (gsi_update_checks.h).
+  r.anything = r.billing || r.throughput.present || HasGsiUpdates(updates) ||
+               r.stream_present || r.sse != nullptr || r.deletion_protection ||
+               r.table_class;
   for (std::string_view member : {"ReplicaUpdates", "MultiRegionConsistency",
                                   "OnDemandThroughput", "WarmThroughput"}) {
     if (req.contains(member) && !req.at(member).is_null()) r.anything = true;
@@ -139,32 +131,7 @@ Status ValidateRequest(const UpdateTableRequest& r) {
         "ReplicaUpdates, MultiRegionConsistency, DeletionProtectionEnabled, "
         "OnDemandThroughput, WarmThroughput or TableClass is required");
   }
-  // DynamoDB's texts (live, 2026); their order among themselves is ours.
-  if (r.gsi_update_empty) {
-    return Invalid(
-        "One of GlobalSecondaryIndexUpdate.Update, "
-        "GlobalSecondaryIndexUpdate.Create, GlobalSecondaryIndexUpdate.Delete "
-        "must not be null");
-  }
-  if (r.gsi_update_several) {
-    return Invalid(
-        "Only one global secondary index action is allowed per "
-        "GlobalSecondaryIndexUpdate object");
-  }
-  if (r.gsi_list_empty) {
-    return Invalid("List of GlobalSecondaryIndexUpdates is empty");
-  }
-  std::set<std::string> touched;
-  for (const GsiUpdate& g : r.gsi_updates) {
-    const std::string& name =
-        g.kind == GsiUpdate::Kind::kCreate ? *g.create.name : *g.name;
-    if (!touched.insert(name).second) {
-      return Invalid(
-          "Only one global secondary index update per index is allowed "
-          "simultaneously. Index: " +
-          name);
-    }
-  }
+  DDBLAB_RETURN_IF_ERROR(CheckGsiUpdateList(r.gsi_list));
   int creates_or_deletes = 0;
   for (const GsiUpdate& g : r.gsi_updates) {
     if (g.kind != GsiUpdate::Kind::kUpdate) ++creates_or_deletes;
