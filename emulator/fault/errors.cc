@@ -141,6 +141,13 @@ std::optional<Error> ImmediateError(const CallView& call,
       return Error::Of(ErrorType::kTrimmedDataAccess,
                        "The data you are trying to access has been trimmed.");
     case Effect::kUnprocessed:
+      // DynamoDB fails a batch with the throttling exception only when none
+      // of its items could be processed; otherwise it answers 200 with the
+      // rest in UnprocessedItems / UnprocessedKeys.
+      if (!call.items.empty() && decision.items.size() == call.items.size()) {
+        return Throttle(call, decision, resolve);
+      }
+      return std::nullopt;
     case Effect::kLostResponse:
     case Effect::kLatency:
     case Effect::kEmpty:

@@ -107,8 +107,10 @@ class Injector {
 
 // The error a decision's terminal effect answers with at once, before the
 // call executes: throttle, internal_error, unavailable, request_limit,
-// conflict, expired_iterator, trimmed. Nullopt for the effects that need the
-// call to run (unprocessed, lost_response, empty) or none.
+// conflict, expired_iterator, trimmed, and unprocessed when it selects every
+// item of the batch (DynamoDB then throws the throttling exception). Nullopt
+// for the effects that need the call to run (unprocessed, lost_response,
+// empty) or none.
 std::optional<Error> ImmediateError(const CallView& call,
                                     const Decision& decision,
                                     const TableResolver& resolve);
