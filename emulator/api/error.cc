@@ -54,6 +54,8 @@ std::string_view ErrorTypeName(ErrorType type) {
       return "AccessDeniedException";
     case ErrorType::kInternalServerError:
       return "InternalServerError";
+    case ErrorType::kOutcomeUnknown:
+      return "OutcomeUnknown";
   }
   return "InternalServerError";
 }

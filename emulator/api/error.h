@@ -39,6 +39,11 @@ enum class ErrorType {
   kUnrecognizedClient,
   kAccessDenied,
   kInternalServerError,
+  // Not a DynamoDB exception: a client-side transport failure (connection
+  // reset or closed before the response, timeout, corrupted response) after
+  // which the caller cannot know whether the request was applied. Produced
+  // by harness backends that talk over a network, never by the engine.
+  kOutcomeUnknown,
 };
 
 struct Error {

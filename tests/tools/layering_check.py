@@ -5,6 +5,7 @@ Layers point one way: a folder of emulator/ may include only from itself and
 the folders before it in LAYERS (api is the bottom; fault/ uses api only).
 The harness sees the emulator only through emulator/api/{error,result,clock}.h,
 and only harness/backend/inprocess_backend.cc includes emulator/api/emulator.h.
+common/ holds leaf libraries (sigv4) that include neither emulator/ nor harness/.
 Exit status 1 lists every violation.
 """
 import pathlib
@@ -54,6 +55,13 @@ def main(root: pathlib.Path) -> int:
                 continue
             problems.append(f"{rel}: includes {inc}; the harness sees the "
                             "emulator only through its Backend")
+    for path in sorted(root.glob("common/**/*")):
+        if path.suffix not in (".h", ".cc"):
+            continue
+        for inc in INCLUDE.findall(path.read_text(errors="replace")):
+            if inc.split("/")[0] in ("emulator", "harness"):
+                problems.append(f"{path.relative_to(root)}: includes {inc}; "
+                                "common/ is a leaf")
     for p in problems:
         print(p)
     print(f"layering: {len(problems)} violation(s)")
