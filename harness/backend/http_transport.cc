@@ -73,6 +73,7 @@ Result<std::unique_ptr<HttplibTransport>> HttplibTransport::Open(
   };
   client.set_connection_timeout(seconds(options.connect_timeout));
   client.set_read_timeout(seconds(options.read_timeout));
+  transport->read_timeout_ = options.read_timeout;
   client.set_write_timeout(seconds(options.read_timeout));
   if (https) {
     client.enable_server_certificate_verification(true);
@@ -96,6 +97,10 @@ Result<HttpResponse> HttplibTransport::Send(const HttpRequest& request) {
     headers.emplace(key, value);
   }
   std::lock_guard<std::mutex> lock(mu_);
+  // Real time, on purpose: it tells a read timeout (the socket's own real
+  // timer ran out) from a connection closed early, which cpp-httplib 0.11
+  // reports alike.
+  const auto started = std::chrono::steady_clock::now();
   httplib::Result result =
       request.method == "GET"
           ? client_->Get(request.path, headers)
@@ -105,23 +110,31 @@ Result<HttpResponse> HttplibTransport::Send(const HttpRequest& request) {
     httplib::Error error = result.error();
     std::string what = httplib::to_string(error);
     switch (error) {
+      case httplib::Error::ConnectionTimeout:
+        return TransportError("timeout", "timed out connecting to " +
+                                             base_url_ + " (" + what + ")");
       case httplib::Error::Connection:
       case httplib::Error::BindIPAddress:
-      case httplib::Error::ConnectionTimeout:
       case httplib::Error::SSLConnection:
       case httplib::Error::SSLLoadingCerts:
       case httplib::Error::SSLServerVerification:
         return TransportError(
             "connect", "could not connect to " + base_url_ + " (" + what + ")");
       case httplib::Error::Read:
-        // cpp-httplib reports a read timeout and a connection closed
-        // before the response both as Read, so both are "closed" (retry
-        // cost 5, not the 10 of a timeout).
-        return TransportError(
-            "closed", "connection to " + base_url_ +
-                          " closed or timed out before the response "
-                          "(" +
-                          what + "); the request may have been applied");
+        if (std::chrono::steady_clock::now() - started >= read_timeout_) {
+          return TransportError(
+              "timeout",
+              "no response from " + base_url_ + " within " +
+                  std::to_string(
+                      std::chrono::duration_cast<std::chrono::milliseconds>(
+                          read_timeout_)
+                          .count()) +
+                  " ms; the request may have been applied");
+        }
+        return TransportError("closed",
+                              "connection to " + base_url_ +
+                                  " closed before the response (" + what +
+                                  "); the request may have been applied");
       default:
         return TransportError("closed", "request to " + base_url_ +
                                             " failed (" + what +

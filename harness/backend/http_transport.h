@@ -6,7 +6,8 @@
 // (cpp-httplib; HTTPS with OpenSSL, the system CA store plus an optional
 // extra CA file). A failure to get a complete response is an Error of type
 // kOutcomeUnknown with extra {"Transport": "connect" | "closed" |
-// "timeout"}.
+// "timeout"} ("timeout": no response within the read timeout, or the
+// connect timed out; SDKs charge a retry after one 10 quota tokens, not 5).
 //
 // Thread-safety: Transport implementations must allow concurrent Send
 // calls; HttplibTransport serialises them on its one connection.
@@ -77,6 +78,7 @@ class HttplibTransport final : public Transport {
   HttplibTransport() = default;
   std::string base_url_;
   std::string host_header_;
+  Duration read_timeout_{};
   std::mutex mu_;
   std::unique_ptr<httplib::Client> client_;
 };

@@ -1,18 +1,12 @@
 // HttpBackend without a DynamoDB: a scripted transport checks the signed
-// request and answers throttles, errors and bad checksums; a raw socket
-// server drops the connection without answering ("lost response").
+// request and answers throttles, errors and bad checksums (the same over a
+// real socket: http_retry_test.cc).
 #include "harness/backend/http_backend.h"
 
-#include <arpa/inet.h>
 #include <gtest/gtest.h>
-#include <netinet/in.h>
-#include <sys/socket.h>
-#include <unistd.h>
 #include <zlib.h>
 
-#include <atomic>
 #include <deque>
-#include <thread>
 
 #include "common/sigv4/sigv4.h"
 
@@ -233,142 +227,6 @@ TEST(HttpBackendTest, DecodesErrorShapes) {
   HttpResponse empty;
   empty.status = 200;
   EXPECT_EQ(*DecodeResponse(empty), nlohmann::json::object());
-}
-
-// A server on a loopback socket that reads each request and, for the first
-// `drops` requests, closes the connection without answering; later ones get
-// 200 {"TableNames":[]}.
-class DroppingServer {
- public:
-  explicit DroppingServer(int drops) : drops_(drops) {
-    fd_ = socket(AF_INET, SOCK_STREAM, 0);
-    sockaddr_in addr{};
-    addr.sin_family = AF_INET;
-    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    addr.sin_port = 0;
-    int one = 1;
-    setsockopt(fd_, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
-    EXPECT_EQ(bind(fd_, reinterpret_cast<sockaddr*>(&addr), sizeof(addr)), 0);
-    EXPECT_EQ(listen(fd_, 16), 0);
-    socklen_t len = sizeof(addr);
-    getsockname(fd_, reinterpret_cast<sockaddr*>(&addr), &len);
-    port_ = ntohs(addr.sin_port);
-    thread_ = std::thread([this] { Run(); });
-  }
-  ~DroppingServer() {
-    stop_ = true;
-    shutdown(fd_, SHUT_RDWR);
-    close(fd_);
-    thread_.join();
-  }
-  std::string url() const {
-    return "http://127.0.0.1:" + std::to_string(port_);
-  }
-  int requests() const { return requests_; }
-
- private:
-  void Run() {
-    while (!stop_) {
-      int conn = accept(fd_, nullptr, nullptr);
-      if (conn < 0) return;
-      while (ServeOne(conn)) {
-      }
-      close(conn);
-    }
-  }
-  // Reads one request; answers or drops. False: the connection is done.
-  bool ServeOne(int conn) {
-    std::string data;
-    char buf[4096];
-    size_t header_end = std::string::npos;
-    while ((header_end = data.find("\r\n\r\n")) == std::string::npos) {
-      ssize_t n = read(conn, buf, sizeof(buf));
-      if (n <= 0) return false;
-      data.append(buf, static_cast<size_t>(n));
-    }
-    size_t length = 0;
-    std::string lower = data.substr(0, header_end);
-    for (char& c : lower) c = static_cast<char>(std::tolower(c));
-    size_t cl = lower.find("content-length:");
-    if (cl != std::string::npos) length = std::stoul(lower.substr(cl + 15));
-    while (data.size() < header_end + 4 + length) {
-      ssize_t n = read(conn, buf, sizeof(buf));
-      if (n <= 0) return false;
-      data.append(buf, static_cast<size_t>(n));
-    }
-    bool is_health = data.starts_with("GET ");
-    if (!is_health && requests_++ < drops_) return false;  // drop
-    std::string body = is_health ? "no" : R"({"TableNames":[]})";
-    std::string response =
-        std::string("HTTP/1.1 ") + (is_health ? "404 Not Found" : "200 OK") +
-        "\r\nContent-Type: application/x-amz-json-1.0"
-        "\r\nx-amz-crc32: " +
-        Crc(body) + "\r\nContent-Length: " + std::to_string(body.size()) +
-        "\r\n\r\n" + body;
-    return write(conn, response.data(), response.size()) ==
-           static_cast<ssize_t>(response.size());
-  }
-
-  int fd_ = -1;
-  int port_ = 0;
-  int drops_;
-  std::atomic<int> requests_{0};
-  std::atomic<bool> stop_{false};
-  std::thread thread_;
-};
-
-BackendOptions LocalOptions(RetryPolicy retry, std::shared_ptr<Clock> clock) {
-  BackendOptions options;
-  options.environment = AwsEnvironment::FromMap({});
-  options.retry = retry;
-  options.clock = std::move(clock);
-  return options;
-}
-
-TEST(HttpBackendTest, LostResponseIsOutcomeUnknownWithRetriesOff) {
-  DroppingServer server(/*drops=*/1);
-  auto clock = std::make_shared<ManualClock>();
-  auto backend =
-      OpenBackend(server.url(), LocalOptions(RetryPolicy::Off(), clock));
-  ASSERT_TRUE(backend.ok()) << ToString(backend.error());
-  EXPECT_FALSE((*backend)->Has(Capability::kClock));
-  auto out = (*backend)->Call("ListTables", nlohmann::json::object());
-  ASSERT_FALSE(out.ok());
-  EXPECT_EQ(out.error().type, ErrorType::kOutcomeUnknown);
-  EXPECT_EQ(out.error().extra[kTransportMember], "closed");
-  EXPECT_EQ(server.requests(), 1);
-}
-
-TEST(HttpBackendTest, LostResponseIsRetriedWithRetriesOn) {
-  DroppingServer server(/*drops=*/2);
-  auto clock = std::make_shared<ManualClock>();
-  TimePoint start = clock->Now();
-  auto backend =
-      OpenBackend(server.url(), LocalOptions(RetryPolicy::Standard(5), clock));
-  ASSERT_TRUE(backend.ok()) << ToString(backend.error());
-  auto out = (*backend)->Call("ListTables", nlohmann::json::object());
-  ASSERT_TRUE(out.ok()) << ToString(out.error());
-  EXPECT_EQ(*out, nlohmann::json::parse(R"({"TableNames":[]})"));
-  EXPECT_EQ(server.requests(), 3);
-  auto* http = dynamic_cast<HttpBackend*>(backend->get());
-  ASSERT_NE(http, nullptr);
-  ASSERT_EQ(http->waits().size(), 2u);
-  EXPECT_EQ(clock->Now() - start, http->waits()[0] + http->waits()[1]);
-}
-
-TEST(HttpBackendTest, ConnectionRefusedIsOutcomeUnknownConnect) {
-  int port = 0;
-  {
-    DroppingServer server(0);
-    port = std::stoi(server.url().substr(17));
-  }
-  auto backend = OpenBackend("http://127.0.0.1:" + std::to_string(port),
-                             LocalOptions(RetryPolicy::Off(), nullptr));
-  ASSERT_TRUE(backend.ok());
-  auto out = (*backend)->Call("ListTables", nlohmann::json::object());
-  ASSERT_FALSE(out.ok());
-  EXPECT_EQ(out.error().type, ErrorType::kOutcomeUnknown);
-  EXPECT_EQ(out.error().extra[kTransportMember], "connect");
 }
 
 }  // namespace
