@@ -498,6 +498,71 @@ TEST_P(ContractTest, MissingControlsSaySo) {
   }
 }
 
+// The optional controls over HTTP: `ddblab serve --clock manual` answers
+// the health probe as ddblab, so HttpBackend drives its clock and TTL
+// sweeps; fault plans are not served yet and say so.
+TEST(DdblabControlsOverHttpTest, ManualClockAndTtlSweep) {
+  std::string skip;
+  auto endpoint = testing::DdblabManualClockEndpoint(1800000000, &skip);
+  ASSERT_TRUE(endpoint) << skip;
+  BackendOptions options;
+  options.environment = AwsEnvironment::FromMap({});
+  options.credentials =
+      AwsCredentials{testing::kAccessKeyId, testing::kSecretAccessKey, "", ""};
+  auto opened = OpenBackend(*endpoint, options);
+  ASSERT_TRUE(opened.ok()) << ToString(opened.error());
+  Backend& b = **opened;
+  EXPECT_TRUE(b.Has(Capability::kClock));
+  EXPECT_TRUE(b.Has(Capability::kTtlSweep));
+  EXPECT_TRUE(b.Has(Capability::kStreamShards));
+  EXPECT_FALSE(b.Has(Capability::kFaultPlan));
+  Status faults = b.SetFaultPlan(json::object());
+  ASSERT_FALSE(faults.ok());
+  EXPECT_EQ(faults.error().message,
+            "backend " + *endpoint + " has no fault plan control");
+
+  auto created =
+      b.Call("CreateTable",
+             {{"TableName", "ttl_over_http"},
+              {"KeySchema", {{{"AttributeName", "pk"}, {"KeyType", "HASH"}}}},
+              {"AttributeDefinitions",
+               {{{"AttributeName", "pk"}, {"AttributeType", "S"}}}},
+              {"BillingMode", "PAY_PER_REQUEST"}});
+  ASSERT_TRUE(created.ok()) << ToString(created.error());
+  auto ttl = b.Call("UpdateTimeToLive",
+                    {{"TableName", "ttl_over_http"},
+                     {"TimeToLiveSpecification",
+                      {{"Enabled", true}, {"AttributeName", "exp"}}}});
+  ASSERT_TRUE(ttl.ok()) << ToString(ttl.error());
+  json item = {{"pk", {{"S", "a"}}}, {"exp", {{"N", "1800000050"}}}};
+  ASSERT_TRUE(
+      b.Call("PutItem", {{"TableName", "ttl_over_http"}, {"Item", item}}).ok());
+  auto swept = b.SweepTtl();
+  ASSERT_TRUE(swept.ok()) << ToString(swept.error());
+  EXPECT_EQ(*swept, 0);
+  // Moving the server's clock past the expiry runs the deletion (the
+  // server sweeps what is due when its manual clock moves).
+  ASSERT_TRUE(b.AdvanceClock(std::chrono::seconds(60)).ok());
+  json key = {{"pk", {{"S", "a"}}}};
+  auto got = b.Call("GetItem", {{"TableName", "ttl_over_http"}, {"Key", key}});
+  ASSERT_TRUE(got.ok());
+  EXPECT_EQ(*got, json::object());
+  // An item written already expired waits for the next sweep.
+  json late = {{"pk", {{"S", "b"}}}, {"exp", {{"N", "1800000001"}}}};
+  ASSERT_TRUE(
+      b.Call("PutItem", {{"TableName", "ttl_over_http"}, {"Item", late}}).ok());
+  swept = b.SweepTtl();
+  ASSERT_TRUE(swept.ok()) << ToString(swept.error());
+  EXPECT_EQ(*swept, 1);
+  got = b.Call("GetItem", {{"TableName", "ttl_over_http"},
+                           {"Key", {{"pk", {{"S", "b"}}}}}});
+  ASSERT_TRUE(got.ok());
+  EXPECT_EQ(*got, json::object());
+  Status back = b.SetClock(FromEpochSeconds(1));
+  ASSERT_FALSE(back.ok());
+  EXPECT_EQ(back.error().type, ErrorType::kValidation);
+}
+
 INSTANTIATE_TEST_SUITE_P(Backends, ContractTest,
                          ::testing::Values("emulator", "ddblab_http",
                                            "ddblab_https", "ddblocal", "aws"),

@@ -11,6 +11,7 @@
 
 #include <sys/types.h>
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -48,6 +49,11 @@ int FreePort();
 // Returns the endpoint, or nullopt with `*skip` set.
 std::optional<std::string> DdblabEndpoint(bool https, std::string* skip,
                                           std::string* ca_file);
+
+// `ddblab serve --clock manual=EPOCH --auth verify` over HTTP (its own
+// process, for the control tests); nullopt with `*skip` set.
+std::optional<std::string> DdblabManualClockEndpoint(int64_t epoch,
+                                                     std::string* skip);
 
 // DynamoDB Local in memory; nullopt with `*skip` set when java or the jar is
 // missing.
