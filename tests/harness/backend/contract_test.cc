@@ -25,7 +25,7 @@ const char kAwsHowTo[] =
     "Amazon DynamoDB row skipped. To run it: DDBLAB_TEST_AWS=1 with AWS "
     "credentials (AWS_ACCESS_KEY_ID/AWS_SECRET_ACCESS_KEY or ~/.aws with "
     "AWS_PROFILE) and a region (AWS_REGION or ~/.aws/config), then "
-    "`DDBLAB_TEST_AWS=1 ctest --test-dir build -R 'contract.*aws' "
+    "`DDBLAB_TEST_AWS=1 ctest --test-dir build -R contract.aws "
     "--output-on-failure`. It creates on-demand tables named "
     "ddblab_contract_<random>_* and always deletes them.";
 

@@ -152,6 +152,14 @@ std::optional<std::string> DdblabEndpoint(bool https, std::string* skip,
     fs::path dir =
         fs::temp_directory_path() / ("ddblab_tls_" + std::to_string(getpid()));
     fs::create_directories(dir);
+    // Removed at exit (the server has read its files by then).
+    static struct RemoveAtExit {
+      fs::path path;
+      ~RemoveAtExit() {
+        std::error_code ignored;
+        fs::remove_all(path, ignored);
+      }
+    } cleanup{dir};
     std::string cert = (dir / "cert.pem").string();
     std::string key = (dir / "key.pem").string();
     std::string command =
