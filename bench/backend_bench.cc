@@ -8,6 +8,8 @@
 //                  JSON both ways, loopback TCP)
 // and PutItem the same three ways.
 //
+// Wall time (UseRealTime): the HTTP rows wait on the server process.
+//
 //   build/bench/backend_bench --benchmark_min_time=2s
 #include <benchmark/benchmark.h>
 #include <signal.h>
@@ -128,7 +130,7 @@ void BM_GetItem_RawEngine(benchmark::State& state) {
   for (auto _ : state)
     benchmark::DoNotOptimize(e.Call("GetItem", GetRequest(i++)));
 }
-BENCHMARK(BM_GetItem_RawEngine);
+BENCHMARK(BM_GetItem_RawEngine)->UseRealTime();
 
 void BM_GetItem_InProcess(benchmark::State& state) {
   ddblab::harness::Backend& b = InProcess();
@@ -136,7 +138,7 @@ void BM_GetItem_InProcess(benchmark::State& state) {
   for (auto _ : state)
     benchmark::DoNotOptimize(b.Call("GetItem", GetRequest(i++)));
 }
-BENCHMARK(BM_GetItem_InProcess);
+BENCHMARK(BM_GetItem_InProcess)->UseRealTime();
 
 void BM_GetItem_HttpKeepAlive(benchmark::State& state) {
   ddblab::harness::Backend* b = Http();
@@ -150,7 +152,7 @@ void BM_GetItem_HttpKeepAlive(benchmark::State& state) {
     if (!out.ok()) state.SkipWithError(out.error().message.c_str());
   }
 }
-BENCHMARK(BM_GetItem_HttpKeepAlive);
+BENCHMARK(BM_GetItem_HttpKeepAlive)->UseRealTime();
 
 Json PutRequest(int i) {
   return Json{{"TableName", "bench"}, {"Item", MakeItem(Key(i % kPreloaded))}};
@@ -162,7 +164,7 @@ void BM_PutItem_RawEngine(benchmark::State& state) {
   for (auto _ : state)
     benchmark::DoNotOptimize(e.Call("PutItem", PutRequest(i++)));
 }
-BENCHMARK(BM_PutItem_RawEngine);
+BENCHMARK(BM_PutItem_RawEngine)->UseRealTime();
 
 void BM_PutItem_InProcess(benchmark::State& state) {
   ddblab::harness::Backend& b = InProcess();
@@ -170,7 +172,7 @@ void BM_PutItem_InProcess(benchmark::State& state) {
   for (auto _ : state)
     benchmark::DoNotOptimize(b.Call("PutItem", PutRequest(i++)));
 }
-BENCHMARK(BM_PutItem_InProcess);
+BENCHMARK(BM_PutItem_InProcess)->UseRealTime();
 
 void BM_PutItem_HttpKeepAlive(benchmark::State& state) {
   ddblab::harness::Backend* b = Http();
@@ -184,7 +186,7 @@ void BM_PutItem_HttpKeepAlive(benchmark::State& state) {
     if (!out.ok()) state.SkipWithError(out.error().message.c_str());
   }
 }
-BENCHMARK(BM_PutItem_HttpKeepAlive);
+BENCHMARK(BM_PutItem_HttpKeepAlive)->UseRealTime();
 
 }  // namespace
 
