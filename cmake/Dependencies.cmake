@@ -31,6 +31,10 @@ ddblab_require(Boost_FOUND libboost-dev)
 find_package(OpenSSL QUIET)
 ddblab_require(OPENSSL_FOUND libssl-dev)
 
+# zlib: crc32 of DynamoDB responses (x-amz-crc32) in the harness's client.
+find_package(ZLIB QUIET)
+ddblab_require(ZLIB_FOUND zlib1g-dev)
+
 if(DDBLAB_TESTS)
   find_package(GTest QUIET)
   ddblab_require(GTest_FOUND "libgtest-dev libgmock-dev")

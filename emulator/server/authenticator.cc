@@ -5,7 +5,7 @@
 #include <optional>
 #include <utility>
 
-#include "emulator/server/sigv4.h"
+#include "common/sigv4/sigv4.h"
 
 namespace ddblab::server {
 namespace {

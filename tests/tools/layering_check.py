@@ -21,9 +21,14 @@ harness/ land later). A folder under emulator/ that is not in the map is a
 violation: add it here and to CMake together. Any harness/ folder other than
 harness/backend falls under "harness/*": it may include harness/ only.
 
+common/ holds leaf libraries shared by the emulator and the harness (SigV4):
+they link to nothing of ddblab and include only themselves.
+
 The harness sees the emulator only through its Backend: inside harness/, only
-harness/backend/inprocess_backend.{h,cc} may include emulator/ headers, and
-only the public ones (emulator/api/).
+harness/backend/inprocess_backend.{h,cc} may include the emulator's API
+(emulator/api/ headers); every harness file may use the shared vocabulary
+types of HARNESS_VOCABULARY (Error, Result, Clock, Rng), which the Backend
+interface itself is written in.
 
 Exit status 1 lists every violation. Run by ctest as `layering` (and
 `layering.probe`, which proves a forbidden include is caught).
@@ -45,12 +50,15 @@ LINKS = {
     "emulator/engine": {"emulator/partiql", "emulator/expr", "emulator/streams",
                         "emulator/storage", "emulator/value", "emulator/api"},
     # The wire protocol library knows nothing of the engine...
-    "emulator/server": {"emulator/api"},
+    "emulator/server": {"emulator/api", "common/sigv4"},
     # ...the `ddblab` executable wires the two together.
     "emulator/server:ddblab": {"emulator/server", "emulator/engine"},
     # The in-process backend constructs an Emulator, whose implementation
     # lives in engine/; what it may include is narrowed by HARNESS_FACADE.
-    "harness/backend": {"emulator/engine"},
+    # The Backend interface is written in emulator/api's vocabulary types
+    # (Result, Error, Clock); HttpBackend signs with common/sigv4.
+    "harness/backend": {"emulator/api", "emulator/engine", "common/sigv4"},
+    "common/sigv4": set(),
     "harness/*": {"harness/backend"},
 }
 # Optional edges: a folder may link to these when they exist (fault/ is
@@ -62,6 +70,10 @@ OPTIONAL_LINKS = {
 }
 HARNESS_FACADE_FILES = {"harness/backend/inprocess_backend.h",
                         "harness/backend/inprocess_backend.cc"}
+# What any harness file may include from the emulator: value types only.
+HARNESS_VOCABULARY = {"emulator/api/error.h", "emulator/api/result.h",
+                      "emulator/api/clock.h", "emulator/api/random.h"}
+TOPS = ("emulator", "harness", "common")
 SOURCE_SUFFIXES = (".h", ".cc")
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
 
@@ -157,11 +169,11 @@ def main(argv: list[str]) -> int:
         return 2
     root = pathlib.Path(argv[1])
     graph = load_graph(pathlib.Path(argv[2]))
-    present = {folder_of(str(p.relative_to(root))) for top in ("emulator", "harness")
+    present = {folder_of(str(p.relative_to(root))) for top in TOPS
                for p in (root / top).glob("*") if p.is_dir()}
     exe = executable_files(graph, root)
     problems = check_graph(graph, present)
-    for top in ("emulator", "harness"):
+    for top in TOPS:
         for path in sorted((root / top).glob("**/*")):
             if path.suffix not in SOURCE_SUFFIXES or not path.is_file():
                 continue
@@ -175,10 +187,12 @@ def main(argv: list[str]) -> int:
             allowed = closure(key, folder, present)
             for inc in INCLUDE.findall(path.read_text(errors="replace")):
                 parts = inc.split("/")
-                if parts[0] not in ("emulator", "harness") or len(parts) < 3:
+                if parts[0] not in TOPS or len(parts) < 3:
                     continue
                 target = "/".join(parts[:2])
                 if top == "harness" and parts[0] == "emulator":
+                    if inc in HARNESS_VOCABULARY:
+                        continue
                     if rel not in HARNESS_FACADE_FILES or target != "emulator/api":
                         problems.append(
                             f"{rel}: includes {inc}; the harness sees the emulator "

@@ -22,7 +22,7 @@ def run_case(root, graph, name, probes, graph_edit=None, expect_fail=True,
              expect_text=None):
     with tempfile.TemporaryDirectory() as tmp:
         tmp = pathlib.Path(tmp)
-        for top in ("emulator", "harness"):
+        for top in ("emulator", "harness", "common"):
             if (root / top).is_dir():
                 shutil.copytree(root / top, tmp / top)
         for rel, text in probes.items():
@@ -76,8 +76,17 @@ def main(argv):
         expect_text="folder emulator/newthing is not in the allow-map"))
     results.append(run_case(
         root, graph, "harness outside the in-process backend including emulator/ fails",
-        {"harness/patterns/probe.h": '#pragma once\n#include "emulator/api/result.h"\n'},
-        expect_text="harness/patterns/probe.h: includes emulator/api/result.h"))
+        {"harness/patterns/probe.h": '#pragma once\n#include "emulator/api/emulator.h"\n'},
+        expect_text="harness/patterns/probe.h: includes emulator/api/emulator.h"))
+    results.append(run_case(
+        root, graph, "harness using the vocabulary types (Result, Clock) passes",
+        {"harness/patterns/probe.h": '#pragma once\n#include "emulator/api/result.h"\n'
+                                     '#include "emulator/api/clock.h"\n'},
+        expect_fail=False))
+    results.append(run_case(
+        root, graph, "common/ including emulator/ fails",
+        {"common/sigv4/probe.h": '#pragma once\n#include "emulator/api/clock.h"\n'},
+        expect_text="common/sigv4/probe.h: includes emulator/api/clock.h"))
     results.append(run_case(
         root, graph, "in-process backend including engine/ fails",
         {"harness/backend/inprocess_backend.cc": '#include "emulator/engine/table.h"\n'},

@@ -4,7 +4,7 @@
 
 #include <algorithm>
 
-#include "emulator/server/sigv4.h"
+#include "common/sigv4/sigv4.h"
 
 namespace ddblab::server {
 namespace {

@@ -18,8 +18,8 @@
 #include <thread>
 #include <vector>
 
+#include "common/sigv4/sigv4.h"
 #include "emulator/server/crc32.h"
-#include "emulator/server/sigv4.h"
 #include "fake_handler.h"
 
 namespace ddblab::server {

@@ -5,8 +5,8 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "common/sigv4/sigv4.h"
 #include "emulator/server/crc32.h"
-#include "emulator/server/sigv4.h"
 #include "fake_handler.h"
 
 namespace ddblab::server {

@@ -1,22 +1,33 @@
-// emulator/server/sigv4.h: AWS Signature Version 4 building blocks.
+// common/sigv4/sigv4.h: AWS Signature Version 4 building blocks.
+//
+// One implementation shared by the server's verifier
+// (emulator/server/authenticator.*) and the harness's signer
+// (harness/backend/http_backend.*). A leaf library: it depends only on
+// OpenSSL and the standard library.
 //
 // Canonical request, string to sign, signing key and signature exactly as
 // AWS (and botocore's SigV4Auth) compute them, plus the ISO-8601 basic date
 // format SigV4 uses. The policy (which checks, which errors) lives in
-// authenticator.h; these are pure functions used by it and by tests.
+// emulator/server/authenticator.h; these are pure functions used by it, by
+// the harness signer and by tests.
 //
 // Thread-safety: pure functions.
 #pragma once
 
+#include <chrono>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
-#include "emulator/api/clock.h"
-#include "emulator/server/wire_message.h"
+namespace ddblab::sigv4 {
 
-namespace ddblab::server::sigv4 {
+// The same types as ddblab::TimePoint (emulator/api/clock.h) and
+// ddblab::server::HeaderList (emulator/server/wire_message.h), spelled out
+// so this library depends on neither.
+using TimePoint = std::chrono::sys_time<std::chrono::nanoseconds>;
+using HeaderList = std::vector<std::pair<std::string, std::string>>;
 
 inline constexpr std::string_view kAlgorithm = "AWS4-HMAC-SHA256";
 inline constexpr std::string_view kTerminator = "aws4_request";
@@ -97,4 +108,4 @@ std::string AuthorizationHeader(
     std::string_view region, std::string_view service,
     std::string_view amz_date);
 
-}  // namespace ddblab::server::sigv4
+}  // namespace ddblab::sigv4

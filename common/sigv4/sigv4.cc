@@ -1,4 +1,4 @@
-#include "emulator/server/sigv4.h"
+#include "common/sigv4/sigv4.h"
 
 #include <openssl/evp.h>
 #include <openssl/hmac.h>
@@ -8,8 +8,19 @@
 #include <cstdio>
 #include <utility>
 
-namespace ddblab::server::sigv4 {
+namespace ddblab::sigv4 {
 namespace {
+
+bool HeaderNameEquals(std::string_view a, std::string_view b) {
+  if (a.size() != b.size()) return false;
+  for (size_t i = 0; i < a.size(); ++i) {
+    char x = a[i], y = b[i];
+    if (x >= 'A' && x <= 'Z') x = static_cast<char>(x - 'A' + 'a');
+    if (y >= 'A' && y <= 'Z') y = static_cast<char>(y - 'A' + 'a');
+    if (x != y) return false;
+  }
+  return true;
+}
 
 bool IsUnreserved(unsigned char c) {
   return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') ||
@@ -295,7 +306,8 @@ std::optional<TimePoint> ParseAmzDate(std::string_view text) {
   if (!ymd.ok()) return std::nullopt;
   auto t = std::chrono::sys_days(ymd) + std::chrono::hours(hour) +
            std::chrono::minutes(minute) + std::chrono::seconds(second);
-  return TimePoint(std::chrono::duration_cast<Duration>(t.time_since_epoch()));
+  return TimePoint(std::chrono::duration_cast<std::chrono::nanoseconds>(
+      t.time_since_epoch()));
 }
 
 std::string FormatAmzDate(TimePoint t) {
@@ -349,4 +361,4 @@ std::string AuthorizationHeader(
   return out;
 }
 
-}  // namespace ddblab::server::sigv4
+}  // namespace ddblab::sigv4

@@ -1,9 +1,22 @@
-#include "emulator/server/sigv4.h"
+#include "common/sigv4/sigv4.h"
 
 #include <gtest/gtest.h>
 
-namespace ddblab::server::sigv4 {
+#include <chrono>
+#include <cstdint>
+
+namespace ddblab::sigv4 {
 namespace {
+
+// Seconds since the epoch <-> TimePoint, without the emulator's clock.h
+// (common/ is a leaf).
+int64_t ToEpochSeconds(TimePoint t) {
+  return std::chrono::duration_cast<std::chrono::seconds>(t.time_since_epoch())
+      .count();
+}
+TimePoint FromEpochSeconds(int64_t s) {
+  return TimePoint(std::chrono::seconds(s));
+}
 
 constexpr std::string_view kSecret = "wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY";
 
@@ -124,4 +137,4 @@ TEST(SigV4Test, AmzDates) {
 }
 
 }  // namespace
-}  // namespace ddblab::server::sigv4
+}  // namespace ddblab::sigv4

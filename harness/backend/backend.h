@@ -1,0 +1,116 @@
+// harness/backend/backend.h: the one way harness code talks to DynamoDB.
+//
+//   auto backend = ddblab::harness::OpenBackend("emulator?clock=manual");
+//   Result<nlohmann::json> out = (*backend)->Call("PutItem", request);
+//
+// A Backend takes DynamoDB's JSON 1.0 request bodies and answers with the
+// response body, or an Error carrying DynamoDB's exception name and message.
+// A transport failure (connection reset or closed before the answer, read
+// timeout, corrupted response) is ErrorType::kOutcomeUnknown: the request may
+// or may not have been applied. It is never confused with a DynamoDB error.
+//
+// Backends (chosen by OpenBackend from one string, the same everywhere a
+// user names a backend):
+//   emulator[?k=v&...]  ddblab in this process (InProcessBackend). Keys:
+//                       clock=system|manual[=EPOCH_SECONDS], seed=N,
+//                       ttl_delay=SPEC, stream_shards=N,
+//                       shard_rollover=DURATION|off, region=R, db=PATH
+//   http[s]://HOST:PORT any DynamoDB endpoint (HttpBackend); when it answers
+//                       GET /_ddblab/health as ddblab, its controls are used
+//   aws | aws:REGION    Amazon DynamoDB (HttpBackend, HTTPS, SigV4)
+//
+// Control (advance/set the clock, fault plans, splitting stream shards,
+// sweeping TTL) is optional and discoverable with Has(): a backend without a
+// control answers the call with an error that says so ("backend aws has no
+// clock control"), never with a silent no-op.
+//
+// Thread-safety: Call and CallStreams may be called from many threads at
+// once on every backend; the control methods too.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "emulator/api/clock.h"
+#include "emulator/api/result.h"
+#include "harness/backend/aws_config.h"
+#include "harness/backend/retry_policy.h"
+
+namespace ddblab::harness {
+
+using json = nlohmann::json;
+
+enum class Capability {
+  kClock,         // AdvanceClock, SetClock
+  kFaultPlan,     // SetFaultPlan
+  kStreamShards,  // SplitStreamShards
+  kTtlSweep,      // SweepTtl
+};
+
+// "clock", "fault plan", "stream shard", "TTL sweep".
+std::string_view CapabilityName(Capability capability);
+
+class Backend {
+ public:
+  virtual ~Backend() = default;
+
+  // The backend's name as given to OpenBackend without options ("emulator",
+  // "http://127.0.0.1:8000", "aws:eu-west-1").
+  virtual const std::string& name() const = 0;
+
+  virtual Result<json> Call(std::string_view operation,
+                            const json& request) = 0;
+  virtual Result<json> CallStreams(std::string_view operation,
+                                   const json& request) = 0;
+
+  // The backend's notion of now: the emulator's clock in process; for a
+  // network endpoint the clock given in BackendOptions (SystemClock by
+  // default), which also carries the retry waits.
+  virtual Clock& clock() = 0;
+
+  virtual bool Has(Capability capability) const;
+
+  // Each fails with "backend <name> has no <capability> control" (an
+  // UnknownOperationException) where Has() is false.
+  virtual Status AdvanceClock(Duration d);
+  virtual Status SetClock(TimePoint t);
+  // A fault plan as the emulator's fault layer reads it (JSON).
+  virtual Status SetFaultPlan(const json& plan);
+  // {"closed": [...], "created": [...]}.
+  virtual Result<json> SplitStreamShards(
+      std::string_view table, const std::optional<std::string>& shard_id = {});
+  // The number of TTL deletions run.
+  virtual Result<int64_t> SweepTtl();
+
+ protected:
+  Error NoControl(Capability capability) const;
+};
+
+// What OpenBackend cannot read from the backend string.
+struct BackendOptions {
+  // Network backends: explicit credentials (first in the chain) and where
+  // the rest of the chain reads from.
+  std::optional<AwsCredentials> credentials;
+  AwsEnvironment environment = AwsEnvironment::Process();
+  RetryPolicy retry;
+  // Network backends: extra CA certificates (PEM file) trusted besides the
+  // system store, e.g. a test's self-signed certificate.
+  std::string ca_cert_file;
+  // Network backends: the clock that times retry waits (and clock()). Null
+  // means a SystemClock. With a ManualClock a wait advances it instead of
+  // sleeping.
+  std::shared_ptr<Clock> clock;
+  // Read timeout of one attempt.
+  Duration read_timeout = std::chrono::seconds(60);
+};
+
+// Opens the backend named by `spec` (see the top of this file). A bad spec
+// is a ValidationException naming what is wrong.
+Result<std::unique_ptr<Backend>> OpenBackend(
+    std::string_view spec, const BackendOptions& options = {});
+
+}  // namespace ddblab::harness

@@ -1,0 +1,180 @@
+// harness/backend/inprocess_backend.cc: InProcessBackend, the one harness
+// file that includes the emulator's API.
+#include "harness/backend/inprocess_backend.h"
+
+#include <charconv>
+#include <string>
+#include <utility>
+
+#include "emulator/api/emulator.h"
+#include "emulator/api/options.h"
+
+namespace ddblab::harness {
+namespace {
+
+// "250ms", "90s", "15m", "4h", "2d", or a bare number of seconds.
+Result<Duration> ParseDurationValue(std::string_view key,
+                                    std::string_view text) {
+  int64_t amount = 0;
+  auto [end, ec] =
+      std::from_chars(text.data(), text.data() + text.size(), amount);
+  std::string_view unit(end,
+                        static_cast<size_t>(text.data() + text.size() - end));
+  if (ec != std::errc() || amount < 0) {
+    return Error::Validation("emulator option " + std::string(key) +
+                             ": not a duration: " + std::string(text));
+  }
+  if (unit == "ms") return std::chrono::milliseconds(amount);
+  if (unit.empty() || unit == "s") return std::chrono::seconds(amount);
+  if (unit == "m") return std::chrono::minutes(amount);
+  if (unit == "h") return std::chrono::hours(amount);
+  if (unit == "d") return std::chrono::hours(24 * amount);
+  return Error::Validation("emulator option " + std::string(key) +
+                           ": unknown unit in " + std::string(text) +
+                           " (ms, s, m, h, d)");
+}
+
+Result<int64_t> ParseInteger(std::string_view key, std::string_view text) {
+  int64_t value = 0;
+  auto [end, ec] =
+      std::from_chars(text.data(), text.data() + text.size(), value);
+  if (ec != std::errc() || end != text.data() + text.size() || value < 0) {
+    return Error::Validation(
+        "emulator option " + std::string(key) +
+        ": not a non-negative integer: " + std::string(text));
+  }
+  return value;
+}
+
+class InProcessBackend final : public Backend {
+ public:
+  InProcessBackend(std::unique_ptr<Emulator> emulator,
+                   std::shared_ptr<ManualClock> manual)
+      : emulator_(std::move(emulator)), manual_(std::move(manual)) {}
+
+  const std::string& name() const override { return name_; }
+  Result<json> Call(std::string_view operation, const json& request) override {
+    return emulator_->Call(operation, request);
+  }
+  Result<json> CallStreams(std::string_view operation,
+                           const json& request) override {
+    return emulator_->CallStreams(operation, request);
+  }
+  Clock& clock() override { return emulator_->clock(); }
+
+  bool Has(Capability capability) const override {
+    switch (capability) {
+      case Capability::kClock:
+        return manual_ != nullptr;
+      case Capability::kStreamShards:
+      case Capability::kTtlSweep:
+        return true;
+      case Capability::kFaultPlan:
+        // TODO(lead): the faults helper adds Emulator::SetFaultPlan; once
+        // it lands, answer true and forward SetFaultPlan to it.
+        return false;
+    }
+    return false;
+  }
+
+  Status AdvanceClock(Duration d) override {
+    if (!manual_) return NoControl(Capability::kClock);
+    if (d < Duration::zero()) {
+      return Error::Validation("cannot move the clock backwards");
+    }
+    manual_->Advance(d);
+    return OkStatus();
+  }
+  Status SetClock(TimePoint t) override {
+    if (!manual_) return NoControl(Capability::kClock);
+    if (!manual_->Set(t)) {
+      return Error::Validation("cannot move the clock backwards");
+    }
+    return OkStatus();
+  }
+  Result<json> SplitStreamShards(
+      std::string_view table,
+      const std::optional<std::string>& shard_id) override {
+    DDBLAB_ASSIGN_OR_RETURN(StreamShardSplit split,
+                            emulator_->SplitStreamShards(table, shard_id));
+    return json{{"closed", split.closed}, {"created", split.created}};
+  }
+  Result<int64_t> SweepTtl() override { return emulator_->SweepTtl(); }
+
+ private:
+  std::string name_ = "emulator";
+  std::unique_ptr<Emulator> emulator_;
+  std::shared_ptr<ManualClock> manual_;
+};
+
+}  // namespace
+
+Result<std::unique_ptr<Backend>> OpenInProcessBackend(std::string_view query) {
+  Options options;
+  std::shared_ptr<ManualClock> manual;
+  size_t start = 0;
+  while (start < query.size()) {
+    size_t amp = query.find('&', start);
+    if (amp == std::string_view::npos) amp = query.size();
+    std::string_view pair = query.substr(start, amp - start);
+    start = amp + 1;
+    if (pair.empty()) continue;
+    size_t eq = pair.find('=');
+    std::string_view key = pair.substr(0, eq);
+    std::string_view value =
+        eq == std::string_view::npos ? std::string_view() : pair.substr(eq + 1);
+    if (key == "clock") {
+      if (value == "system") {
+        options.clock = nullptr;
+        manual = nullptr;
+      } else if (value == "manual") {
+        manual = std::make_shared<ManualClock>();
+      } else if (value.starts_with("manual=")) {
+        DDBLAB_ASSIGN_OR_RETURN(int64_t epoch,
+                                ParseInteger(key, value.substr(7)));
+        manual = std::make_shared<ManualClock>(FromEpochSeconds(epoch));
+      } else {
+        return Error::Validation(
+            "emulator option clock: expected system, manual or "
+            "manual=EPOCH_SECONDS, got " +
+            std::string(value));
+      }
+      options.clock = manual;
+    } else if (key == "seed") {
+      DDBLAB_ASSIGN_OR_RETURN(int64_t seed, ParseInteger(key, value));
+      options.seed = static_cast<uint64_t>(seed);
+    } else if (key == "ttl_delay") {
+      options.ttl_delay = std::string(value);
+    } else if (key == "stream_shards") {
+      DDBLAB_ASSIGN_OR_RETURN(int64_t shards, ParseInteger(key, value));
+      if (shards < 1 || shards > 1024) {
+        return Error::Validation(
+            "emulator option stream_shards: must be 1..1024, got " +
+            std::string(value));
+      }
+      options.stream_shards = static_cast<int>(shards);
+    } else if (key == "shard_rollover") {
+      if (value == "off" || value == "0") {
+        options.shard_rollover = Duration::zero();
+      } else {
+        DDBLAB_ASSIGN_OR_RETURN(options.shard_rollover,
+                                ParseDurationValue(key, value));
+      }
+    } else if (key == "region") {
+      options.region = std::string(value);
+    } else if (key == "db") {
+      options.db_path = std::string(value);
+    } else {
+      return Error::Validation(
+          "unknown emulator option " + std::string(key) +
+          " (clock, seed, ttl_delay, stream_shards, shard_rollover, region, "
+          "db)");
+    }
+  }
+  DDBLAB_ASSIGN_OR_RETURN(std::unique_ptr<Emulator> emulator,
+                          Emulator::Open(std::move(options)));
+  return std::unique_ptr<Backend>(
+      new InProcessBackend(std::move(emulator), std::move(manual)));
+}
+
+}  // namespace ddblab::harness

@@ -1,0 +1,141 @@
+// OpenBackend: the backend string, in-process options and the controls
+// (present, or an error saying they are missing).
+#include "harness/backend/backend.h"
+
+#include <gtest/gtest.h>
+
+namespace ddblab::harness {
+namespace {
+
+using std::chrono::seconds;
+
+TEST(BackendTest, EmulatorWithManualClockHasEveryControlButFaults) {
+  auto backend =
+      OpenBackend("emulator?clock=manual=1800000000&stream_shards=2");
+  ASSERT_TRUE(backend.ok()) << ToString(backend.error());
+  Backend& b = **backend;
+  EXPECT_EQ(b.name(), "emulator");
+  EXPECT_TRUE(b.Has(Capability::kClock));
+  EXPECT_TRUE(b.Has(Capability::kTtlSweep));
+  EXPECT_TRUE(b.Has(Capability::kStreamShards));
+  EXPECT_FALSE(b.Has(Capability::kFaultPlan));
+  EXPECT_EQ(ToEpochSeconds(b.clock().Now()), 1800000000);
+  ASSERT_TRUE(b.AdvanceClock(seconds(90)).ok());
+  EXPECT_EQ(ToEpochSeconds(b.clock().Now()), 1800000090);
+  ASSERT_TRUE(b.SetClock(FromEpochSeconds(1800000100)).ok());
+  EXPECT_EQ(ToEpochSeconds(b.clock().Now()), 1800000100);
+  Status back = b.SetClock(FromEpochSeconds(1));
+  ASSERT_FALSE(back.ok());
+  EXPECT_EQ(back.error().message, "cannot move the clock backwards");
+  Status faults = b.SetFaultPlan(nlohmann::json::object());
+  ASSERT_FALSE(faults.ok());
+  EXPECT_EQ(faults.error().message,
+            "backend emulator has no fault plan control");
+  auto swept = b.SweepTtl();
+  ASSERT_TRUE(swept.ok());
+  EXPECT_EQ(*swept, 0);
+}
+
+TEST(BackendTest, EmulatorStreamShardsAndSplit) {
+  auto backend = OpenBackend("emulator?clock=manual&stream_shards=2");
+  ASSERT_TRUE(backend.ok());
+  Backend& b = **backend;
+  auto created =
+      b.Call("CreateTable", nlohmann::json::parse(R"({"TableName":"shards",
+        "KeySchema":[{"AttributeName":"pk","KeyType":"HASH"}],
+        "AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"}],
+        "BillingMode":"PAY_PER_REQUEST",
+        "StreamSpecification":{"StreamEnabled":true,"StreamViewType":"KEYS_ONLY"}})"));
+  ASSERT_TRUE(created.ok()) << ToString(created.error());
+  auto split = b.SplitStreamShards("shards");
+  ASSERT_TRUE(split.ok()) << ToString(split.error());
+  EXPECT_EQ((*split)["closed"].size(), 2u);
+  EXPECT_EQ((*split)["created"].size(), 4u);
+  auto missing = b.SplitStreamShards("nope");
+  ASSERT_FALSE(missing.ok());
+  EXPECT_EQ(missing.error().type, ErrorType::kResourceNotFound);
+}
+
+TEST(BackendTest, SystemClockEmulatorHasNoClockControl) {
+  auto backend = OpenBackend("emulator");
+  ASSERT_TRUE(backend.ok());
+  EXPECT_FALSE((*backend)->Has(Capability::kClock));
+  Status s = (*backend)->AdvanceClock(seconds(1));
+  ASSERT_FALSE(s.ok());
+  EXPECT_EQ(s.error().type, ErrorType::kUnknownOperation);
+  EXPECT_EQ(s.error().message, "backend emulator has no clock control");
+}
+
+TEST(BackendTest, AwsHasNoControlAtAll) {
+  BackendOptions options;
+  options.environment = AwsEnvironment::FromMap({});
+  options.credentials = AwsCredentials{"AKID", "secret", "", ""};
+  // Opening does not connect: nothing is sent until the first call.
+  auto backend = OpenBackend("aws:eu-west-1", options);
+  ASSERT_TRUE(backend.ok()) << ToString(backend.error());
+  Backend& b = **backend;
+  EXPECT_EQ(b.name(), "aws:eu-west-1");
+  for (Capability c : {Capability::kClock, Capability::kFaultPlan,
+                       Capability::kStreamShards, Capability::kTtlSweep}) {
+    EXPECT_FALSE(b.Has(c));
+  }
+  EXPECT_EQ(b.AdvanceClock(seconds(1)).error().message,
+            "backend aws:eu-west-1 has no clock control");
+  EXPECT_EQ(b.SetFaultPlan({}).error().message,
+            "backend aws:eu-west-1 has no fault plan control");
+  EXPECT_EQ(b.SplitStreamShards("shards").error().message,
+            "backend aws:eu-west-1 has no stream shard control");
+  EXPECT_EQ(b.SweepTtl().error().message,
+            "backend aws:eu-west-1 has no TTL sweep control");
+}
+
+TEST(BackendTest, AwsNeedsRegionAndCredentials) {
+  BackendOptions options;
+  options.environment = AwsEnvironment::FromMap({{"HOME", "/nonexistent"}});
+  auto no_region = OpenBackend("aws", options);
+  ASSERT_FALSE(no_region.ok());
+  EXPECT_EQ(no_region.error().message,
+            "backend aws: no region (set AWS_REGION or AWS_DEFAULT_REGION, "
+            "`region` in ~/.aws/config, or name it: aws:REGION)");
+  auto no_credentials = OpenBackend("aws:us-east-1", options);
+  ASSERT_FALSE(no_credentials.ok());
+  EXPECT_TRUE(
+      no_credentials.error().message.starts_with("no AWS credentials found"));
+  options.environment =
+      AwsEnvironment::FromMap({{"AWS_REGION", "ap-northeast-1"},
+                               {"AWS_ACCESS_KEY_ID", "K"},
+                               {"AWS_SECRET_ACCESS_KEY", "S"}});
+  auto from_env = OpenBackend("aws", options);
+  ASSERT_TRUE(from_env.ok()) << ToString(from_env.error());
+  EXPECT_EQ((*from_env)->name(), "aws:ap-northeast-1");
+}
+
+TEST(BackendTest, BadSpecsAreErrors) {
+  auto unknown = OpenBackend("dynamo");
+  ASSERT_FALSE(unknown.ok());
+  EXPECT_EQ(unknown.error().message,
+            "unknown backend 'dynamo': expected emulator[?options], "
+            "http[s]://HOST:PORT, aws or aws:REGION");
+  auto option = OpenBackend("emulator?colour=blue");
+  ASSERT_FALSE(option.ok());
+  EXPECT_EQ(option.error().message,
+            "unknown emulator option colour (clock, seed, ttl_delay, "
+            "stream_shards, shard_rollover, region, db)");
+  auto clock = OpenBackend("emulator?clock=sundial");
+  ASSERT_FALSE(clock.ok());
+  EXPECT_EQ(clock.error().message,
+            "emulator option clock: expected system, manual or "
+            "manual=EPOCH_SECONDS, got sundial");
+  auto shards = OpenBackend("emulator?stream_shards=x");
+  ASSERT_FALSE(shards.ok());
+  EXPECT_EQ(shards.error().message,
+            "emulator option stream_shards: not a non-negative integer: x");
+  auto path = OpenBackend("http://127.0.0.1:1/path");
+  ASSERT_FALSE(path.ok());
+  EXPECT_EQ(path.error().message,
+            "endpoint must be scheme://host[:port] with no path: "
+            "http://127.0.0.1:1/path");
+}
+
+}  // namespace
+}  // namespace ddblab::harness
