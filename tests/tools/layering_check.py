@@ -65,7 +65,6 @@ LINKS = {
 # wired into the engine and the server by the faults work).
 OPTIONAL_LINKS = {
     "emulator/engine": {"emulator/fault"},
-    "emulator/server": {"emulator/fault"},
     "emulator/server:ddblab": {"emulator/fault"},
 }
 HARNESS_FACADE_FILES = {"harness/backend/inprocess_backend.h",
@@ -169,7 +168,8 @@ def main(argv: list[str]) -> int:
         return 2
     root = pathlib.Path(argv[1])
     graph = load_graph(pathlib.Path(argv[2]))
-    present = {folder_of(str(p.relative_to(root))) for top in TOPS
+    # (folder names themselves: folder_of() is for files inside them)
+    present = {str(p.relative_to(root)) for top in TOPS
                for p in (root / top).glob("*") if p.is_dir()}
     exe = executable_files(graph, root)
     problems = check_graph(graph, present)
