@@ -279,13 +279,20 @@ bool HttpBackend::Has(Capability capability) const {
       return config_.ddblab_manual_clock;
     case Capability::kTtlSweep:
     case Capability::kStreamShards:
-      return true;
     case Capability::kFaultPlan:
-      // TODO(lead): the faults helper adds fault control endpoints to
-      // `ddblab serve`; wire SetFaultPlan to them here once they land.
-      return false;
+      return true;
   }
   return false;
+}
+
+Status HttpBackend::SetFaultPlan(const json& plan) {
+  if (!Has(Capability::kFaultPlan)) return NoControl(Capability::kFaultPlan);
+  if (plan.is_null()) {
+    DDBLAB_RETURN_IF_ERROR(Control("DELETE", "/_ddblab/faults", json()));
+  } else {
+    DDBLAB_RETURN_IF_ERROR(Control("POST", "/_ddblab/faults", plan));
+  }
+  return OkStatus();
 }
 
 Result<json> HttpBackend::Control(std::string method, std::string path,

@@ -74,6 +74,8 @@ class HttpBackend final : public Backend {
       std::string_view table,
       const std::optional<std::string>& shard_id) override;
   Result<int64_t> SweepTtl() override;
+  // POST /_ddblab/faults (a null plan: DELETE).
+  Status SetFaultPlan(const json& plan) override;
 
   // Every retry wait so far, in order.
   std::vector<Duration> waits() const;

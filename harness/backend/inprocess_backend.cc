@@ -68,13 +68,14 @@ class InProcessBackend final : public Backend {
         return manual_ != nullptr;
       case Capability::kStreamShards:
       case Capability::kTtlSweep:
-        return true;
       case Capability::kFaultPlan:
-        // TODO(lead): the faults helper adds Emulator::SetFaultPlan; once
-        // it lands, answer true and forward SetFaultPlan to it.
-        return false;
+        return true;
     }
     return false;
+  }
+
+  Status SetFaultPlan(const json& plan) override {
+    return emulator_->SetFaultPlan(plan);
   }
 
   Status AdvanceClock(Duration d) override {

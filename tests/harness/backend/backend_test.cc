@@ -9,7 +9,7 @@ namespace {
 
 using std::chrono::seconds;
 
-TEST(BackendTest, EmulatorWithManualClockHasEveryControlButFaults) {
+TEST(BackendTest, EmulatorWithManualClockHasEveryControl) {
   auto backend =
       OpenBackend("emulator?clock=manual=1800000000&stream_shards=2");
   ASSERT_TRUE(backend.ok()) << ToString(backend.error());
@@ -18,7 +18,7 @@ TEST(BackendTest, EmulatorWithManualClockHasEveryControlButFaults) {
   EXPECT_TRUE(b.Has(Capability::kClock));
   EXPECT_TRUE(b.Has(Capability::kTtlSweep));
   EXPECT_TRUE(b.Has(Capability::kStreamShards));
-  EXPECT_FALSE(b.Has(Capability::kFaultPlan));
+  EXPECT_TRUE(b.Has(Capability::kFaultPlan));
   EXPECT_EQ(ToEpochSeconds(b.clock().Now()), 1800000000);
   ASSERT_TRUE(b.AdvanceClock(seconds(90)).ok());
   EXPECT_EQ(ToEpochSeconds(b.clock().Now()), 1800000090);
@@ -27,10 +27,19 @@ TEST(BackendTest, EmulatorWithManualClockHasEveryControlButFaults) {
   Status back = b.SetClock(FromEpochSeconds(1));
   ASSERT_FALSE(back.ok());
   EXPECT_EQ(back.error().message, "cannot move the clock backwards");
-  Status faults = b.SetFaultPlan(nlohmann::json::object());
-  ASSERT_FALSE(faults.ok());
-  EXPECT_EQ(faults.error().message,
-            "backend emulator has no fault plan control");
+  Status bad = b.SetFaultPlan(
+      nlohmann::json::parse(R"({"rules": [{"effect": "thorttle"}]})"));
+  ASSERT_FALSE(bad.ok());
+  EXPECT_EQ(bad.error().message,
+            "rules[0].effect: unknown effect \"thorttle\"");
+  ASSERT_TRUE(b.SetFaultPlan(nlohmann::json::parse(
+                                 R"({"rules": [{"operation": "ListTables",
+                                                "nth": [1], "effect": "unavailable"}]})"))
+                  .ok());
+  auto first = b.Call("ListTables", nlohmann::json::object());
+  ASSERT_FALSE(first.ok());
+  EXPECT_EQ(first.error().Name(), "ServiceUnavailable");
+  EXPECT_TRUE(b.Call("ListTables", nlohmann::json::object()).ok());
   auto swept = b.SweepTtl();
   ASSERT_TRUE(swept.ok());
   EXPECT_EQ(*swept, 0);

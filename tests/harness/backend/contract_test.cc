@@ -14,6 +14,7 @@
 
 #include "emulator/api/random.h"
 #include "harness/backend/backend.h"
+#include "harness/backend/http_backend.h"
 #include "tests/harness/backend/test_servers.h"
 
 namespace ddblab::harness {
@@ -500,7 +501,7 @@ TEST_P(ContractTest, MissingControlsSaySo) {
 
 // The optional controls over HTTP: `ddblab serve --clock manual` answers
 // the health probe as ddblab, so HttpBackend drives its clock and TTL
-// sweeps; fault plans are not served yet and say so.
+// sweeps, and sets its fault plans.
 TEST(DdblabControlsOverHttpTest, ManualClockAndTtlSweep) {
   std::string skip;
   auto endpoint = testing::DdblabManualClockEndpoint(1800000000, &skip);
@@ -515,11 +516,11 @@ TEST(DdblabControlsOverHttpTest, ManualClockAndTtlSweep) {
   EXPECT_TRUE(b.Has(Capability::kClock));
   EXPECT_TRUE(b.Has(Capability::kTtlSweep));
   EXPECT_TRUE(b.Has(Capability::kStreamShards));
-  EXPECT_FALSE(b.Has(Capability::kFaultPlan));
-  Status faults = b.SetFaultPlan(json::object());
-  ASSERT_FALSE(faults.ok());
-  EXPECT_EQ(faults.error().message,
-            "backend " + *endpoint + " has no fault plan control");
+  EXPECT_TRUE(b.Has(Capability::kFaultPlan));
+  Status bad = b.SetFaultPlan(
+      json::parse(R"({"rules": [{"operation": "PutItem", "effect": "x"}]})"));
+  ASSERT_FALSE(bad.ok());
+  EXPECT_EQ(bad.error().message, "rules[0].effect: unknown effect \"x\"");
 
   auto created =
       b.Call("CreateTable",
@@ -561,6 +562,62 @@ TEST(DdblabControlsOverHttpTest, ManualClockAndTtlSweep) {
   Status back = b.SetClock(FromEpochSeconds(1));
   ASSERT_FALSE(back.ok());
   EXPECT_EQ(back.error().type, ErrorType::kValidation);
+}
+
+// Retries against real faults: `ddblab serve` throttles the first two
+// PutItem calls (a fault plan set through the backend), the standard retry
+// policy succeeds on its third attempt, waiting on the backend's ManualClock
+// (advanced, never slept); a lost response is "outcome unknown" with retries
+// off, and the write it lost was applied.
+TEST(DdblabControlsOverHttpTest, FaultPlanThrottlesAndLostResponses) {
+  std::string skip;
+  auto endpoint = testing::DdblabManualClockEndpoint(1800000000, &skip);
+  ASSERT_TRUE(endpoint) << skip;
+  auto open = [&](RetryPolicy retry) {
+    BackendOptions options;
+    options.environment = AwsEnvironment::FromMap({});
+    options.credentials = AwsCredentials{testing::kAccessKeyId,
+                                         testing::kSecretAccessKey, "", ""};
+    options.retry = retry;
+    options.clock = std::make_shared<ManualClock>(FromEpochSeconds(1000));
+    return OpenBackend(*endpoint, options);
+  };
+  auto opened = open(RetryPolicy::Standard(7));
+  ASSERT_TRUE(opened.ok()) << ToString(opened.error());
+  Backend& b = **opened;
+  ASSERT_TRUE(
+      b.Call("CreateTable",
+             {{"TableName", "faulted"},
+              {"KeySchema", {{{"AttributeName", "pk"}, {"KeyType", "HASH"}}}},
+              {"AttributeDefinitions",
+               {{{"AttributeName", "pk"}, {"AttributeType", "S"}}}},
+              {"BillingMode", "PAY_PER_REQUEST"}})
+          .ok());
+  ASSERT_TRUE(b.SetFaultPlan(json::parse(R"({"rules": [
+      {"operation": "PutItem", "nth": [1, 2], "effect": "throttle"},
+      {"operation": "UpdateItem", "nth": [1], "effect": "lost_response"}]})"))
+                  .ok());
+  const TimePoint before = b.clock().Now();
+  auto put = b.Call(
+      "PutItem", {{"TableName", "faulted"}, {"Item", {{"pk", {{"S", "a"}}}}}});
+  ASSERT_TRUE(put.ok()) << ToString(put.error());
+  EXPECT_EQ(dynamic_cast<HttpBackend&>(b).last_attempts(), 3);
+  EXPECT_GT(b.clock().Now(), before);  // two backoff waits on the clock
+
+  auto no_retry = open(RetryPolicy::Off());
+  ASSERT_TRUE(no_retry.ok());
+  auto lost = (*no_retry)->Call(
+      "UpdateItem", {{"TableName", "faulted"},
+                     {"Key", {{"pk", {{"S", "a"}}}}},
+                     {"UpdateExpression", "ADD n :one"},
+                     {"ExpressionAttributeValues", {{":one", {{"N", "1"}}}}}});
+  ASSERT_FALSE(lost.ok());
+  EXPECT_EQ(lost.error().type, ErrorType::kOutcomeUnknown);
+  auto got = b.Call(
+      "GetItem", {{"TableName", "faulted"}, {"Key", {{"pk", {{"S", "a"}}}}}});
+  ASSERT_TRUE(got.ok());
+  EXPECT_EQ((*got)["Item"]["n"], json({{"N", "1"}}));
+  ASSERT_TRUE(b.SetFaultPlan(json()).ok());
 }
 
 INSTANTIATE_TEST_SUITE_P(Backends, ContractTest,
