@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "emulator/engine/stream_sink.h"
+#include "emulator/engine/transact_tokens.h"
 #include "emulator/engine/ttl_sweeper.h"
 #include "emulator/storage/sqlite_item_store.h"
 
@@ -15,7 +16,8 @@ EmulatorImpl::EmulatorImpl(Options options, std::shared_ptr<Clock> clock,
     : options_(std::move(options)),
       clock_(std::move(clock)),
       rng_(options_.seed),
-      store_(std::move(store)) {}
+      store_(std::move(store)),
+      transact_tokens_(std::make_unique<TransactTokens>()) {}
 
 EmulatorImpl::~EmulatorImpl() {
   ttl_.reset();  // stops the TTL sweeper thread before anything it uses
@@ -34,7 +36,6 @@ Result<std::unique_ptr<EmulatorImpl>> EmulatorImpl::Open(Options options) {
     auto lock = impl->Lock();
     DDBLAB_RETURN_IF_ERROR(impl->catalog_.Load(*impl->store_));
   }
-  RegisterAllOps(impl->dispatcher_, impl->streams_dispatcher_);
   DDBLAB_RETURN_IF_ERROR(InstallStreams(*impl));
   {  // TTL: the deletion queue, its sink, and the sweeper thread if the
      // clock is real (else RunDueWork drives it).

@@ -2,6 +2,7 @@
 // (operations.md §2, §4, §5, §18, §20) and the control-plane registration.
 #include <utility>
 
+#include "emulator/engine/operations.h"
 #include "emulator/engine/ops_table_internal.h"
 
 namespace ddblab::engine {
@@ -142,16 +143,24 @@ Result<Json> DescribeEndpointsOp(EmulatorImpl& impl, const Json& request) {
 
 }  // namespace
 
-void RegisterTableOps(Dispatcher& d) {
-  RegisterCreateTableOp(d);
-  d.Register("DescribeTable", DescribeTableOp);
-  d.Register("DeleteTable", DeleteTableOp);
-  d.Register("ListTables", ListTablesOp);
-  d.Register("DescribeLimits", DescribeLimitsOp);
-  d.Register("DescribeEndpoints", DescribeEndpointsOp);
-  RegisterUpdateTableOp(d);
-  RegisterTtlOps(d);
-  RegisterTagOps(d);
+Result<Json> HandleDescribeTable(EmulatorImpl& impl, const Json& request) {
+  return DescribeTableOp(impl, request);
+}
+
+Result<Json> HandleDeleteTable(EmulatorImpl& impl, const Json& request) {
+  return DeleteTableOp(impl, request);
+}
+
+Result<Json> HandleListTables(EmulatorImpl& impl, const Json& request) {
+  return ListTablesOp(impl, request);
+}
+
+Result<Json> HandleDescribeLimits(EmulatorImpl& impl, const Json& request) {
+  return DescribeLimitsOp(impl, request);
+}
+
+Result<Json> HandleDescribeEndpoints(EmulatorImpl& impl, const Json& request) {
+  return DescribeEndpointsOp(impl, request);
 }
 
 }  // namespace ddblab::engine

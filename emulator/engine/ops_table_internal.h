@@ -12,18 +12,11 @@
 #include <vector>
 
 #include "emulator/api/result.h"
-#include "emulator/engine/dispatcher.h"
 #include "emulator/engine/emulator_impl.h"
 #include "emulator/engine/request.h"
 #include "emulator/engine/table.h"
 
 namespace ddblab::engine {
-
-// Per-file registration, called by RegisterTableOps.
-void RegisterCreateTableOp(Dispatcher& d);
-void RegisterUpdateTableOp(Dispatcher& d);
-void RegisterTtlOps(Dispatcher& d);
-void RegisterTagOps(Dispatcher& d);
 
 using Tag = std::pair<std::string, std::string>;
 

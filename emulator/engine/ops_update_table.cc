@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "emulator/engine/keys.h"
+#include "emulator/engine/operations.h"
 #include "emulator/engine/ops_table_internal.h"
 #include "emulator/engine/table_schema.h"
 #include "emulator/value/item_codec.h"
@@ -443,8 +444,8 @@ Result<Json> UpdateTable(EmulatorImpl& impl, const Json& request) {
 
 }  // namespace
 
-void RegisterUpdateTableOp(Dispatcher& d) {
-  d.Register("UpdateTable", UpdateTable);
+Result<Json> HandleUpdateTable(EmulatorImpl& impl, const Json& request) {
+  return UpdateTable(impl, request);
 }
 
 }  // namespace ddblab::engine
