@@ -33,8 +33,7 @@ Result<WriteRequest> ParseWrite(const Json& request, const char* member,
   const bool put = std::string_view(member) == "Item";
   RequestParser p(request);
   WriteRequest r;
-  std::optional<std::string> name = p.String(request, "TableName");
-  p.CheckTableNameOrArn(name, "tableName");
+  std::optional<std::string> name = p.TableNameOrArn(request);
   std::optional<Error> deferred;
   std::optional<value::Item> item =
       ReadAttributeMap(p, request, member, &deferred);
@@ -147,8 +146,7 @@ Result<WriteResult> ExecuteDeleteItem(EmulatorImpl& impl, WriteRequest& r) {
 Result<GetItemRequest> ParseGetItem(const Json& request) {
   RequestParser p(request);
   GetItemRequest r;
-  std::optional<std::string> name = p.String(request, "TableName");
-  p.CheckTableNameOrArn(name, "tableName");
+  std::optional<std::string> name = p.TableNameOrArn(request);
   std::optional<Error> deferred;
   std::optional<value::Item> key =
       ReadAttributeMap(p, request, "Key", &deferred);

@@ -127,8 +127,7 @@ Result<QueryRequest> ParseQuery(const Json& request) {
   r.index_name = p.String(request, "IndexName");
   if (r.index_name) p.CheckIndexName(r.index_name, "indexName");
   ReadCapacityMode(p, request, &r.capacity);
-  std::optional<std::string> name = p.String(request, "TableName");
-  p.CheckTableNameOrArn(name, "tableName");
+  std::optional<std::string> name = p.TableNameOrArn(request);
   r.limit = p.Integer(request, "Limit");
   if (r.limit) p.Range(*r.limit, "limit", 1, std::nullopt);
   r.consistent = p.Bool(request, "ConsistentRead").value_or(false);

@@ -71,8 +71,7 @@ Result<ScanRequest> ParseScan(const Json& request) {
   std::optional<int64_t> total = p.Integer(request, "TotalSegments");
   if (total) p.Range(*total, "totalSegments", 1, 1000000);
   ReadCapacityMode(p, request, &r.capacity);
-  std::optional<std::string> name = p.String(request, "TableName");
-  p.CheckTableNameOrArn(name, "tableName");
+  std::optional<std::string> name = p.TableNameOrArn(request);
   ExpressionInput in = ReadExpressionInput(p, request, kScanSpec);
   std::optional<int64_t> segment = p.Integer(request, "Segment");
   if (segment) p.Range(*segment, "segment", 0, 999999);

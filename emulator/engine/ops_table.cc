@@ -1,18 +1,11 @@
 // DescribeTable, DeleteTable, ListTables, DescribeLimits, DescribeEndpoints
-// (operations.md §2, §4, §5, §18, §20) and the control-plane registration.
+// (operations.md §2, §4, §5, §18, §20).
 #include <utility>
 
 #include "emulator/engine/operations.h"
 #include "emulator/engine/ops_table_internal.h"
 
 namespace ddblab::engine {
-
-std::optional<std::string> ReadTableName(RequestParser& p,
-                                         const Json& request) {
-  std::optional<std::string> name = p.String(request, "TableName");
-  p.CheckTableNameOrArn(name, "tableName");
-  return name;
-}
 
 std::optional<Error> TableBusyError(const Table& table) {
   const std::string prefix =

@@ -34,7 +34,10 @@ void MergeTags(std::vector<Tag>* into, const std::vector<Tag>& tags);
 // created: <name>" and friends, for a table not ready for a change.
 std::optional<Error> TableBusyError(const Table& table);
 
-// The TableName member of a control/data request: read + shape-check.
-std::optional<std::string> ReadTableName(RequestParser& p, const Json& request);
+// The TableName member of a control request (RequestParser::TableNameOrArn).
+inline std::optional<std::string> ReadTableName(RequestParser& p,
+                                                const Json& request) {
+  return p.TableNameOrArn(request);
+}
 
 }  // namespace ddblab::engine

@@ -24,8 +24,7 @@ namespace ddblab::engine {
 Result<UpdateItemRequest> ParseUpdateItem(const Json& request) {
   RequestParser p(request);
   UpdateItemRequest r;
-  std::optional<std::string> name = p.String(request, "TableName");
-  p.CheckTableNameOrArn(name, "tableName");
+  std::optional<std::string> name = p.TableNameOrArn(request);
   std::optional<Error> deferred;
   std::optional<value::Item> key =
       ReadAttributeMap(p, request, "Key", &deferred);
