@@ -27,6 +27,9 @@ Result<nlohmann::json> Dispatcher::Dispatch(
     const nlohmann::json& request) const {
   OpHandler handler = Find(operation);
   if (handler == nullptr) return Error::Of(ErrorType::kUnknownOperation, "");
+  // Every request of both APIs passes here once (PartiQL's statements do
+  // not: they run the typed operations directly): a check before and after
+  // the handler (fault injection) goes around this call.
   return handler(impl, request);
 }
 
