@@ -28,8 +28,8 @@ Result<nlohmann::json> Dispatcher::Dispatch(
   OpHandler handler = Find(operation);
   if (handler == nullptr) return Error::Of(ErrorType::kUnknownOperation, "");
   // Every request of both APIs passes here once (PartiQL's statements do
-  // not: they run the typed operations directly): a check before and after
-  // the handler (fault injection) goes around this call.
+  // not: they run the typed operations directly). The fault seam wraps this
+  // call in EmulatorImpl::Call / CallStreams (fault_seam.h).
   return handler(impl, request);
 }
 

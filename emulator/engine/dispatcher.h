@@ -4,8 +4,7 @@
 // Every operation of both APIs is listed once, in the table of op_table.cc;
 // a Dispatcher is that table's view for one API. Dispatch is the single
 // entry point every request goes through (EmulatorImpl::Call and
-// CallStreams): a seam that wants to see or refuse requests (faults) hooks
-// it here.
+// CallStreams, where the fault seam wraps it).
 //
 // A handler gets the engine and the request body (a JSON object, or null for
 // an empty body) and returns the response body or a DynamoDB Error. It runs

@@ -4,6 +4,7 @@
 #include <exception>
 #include <utility>
 
+#include "emulator/engine/fault_seam.h"
 #include "emulator/engine/stream_sink.h"
 #include "emulator/engine/transact_tokens.h"
 #include "emulator/engine/ttl_sweeper.h"
@@ -17,6 +18,7 @@ EmulatorImpl::EmulatorImpl(Options options, std::shared_ptr<Clock> clock,
       clock_(std::move(clock)),
       rng_(options_.seed),
       store_(std::move(store)),
+      faults_(options_.seed),
       transact_tokens_(std::make_unique<TransactTokens>()) {}
 
 EmulatorImpl::~EmulatorImpl() {
@@ -35,6 +37,12 @@ Result<std::unique_ptr<EmulatorImpl>> EmulatorImpl::Open(Options options) {
   {
     auto lock = impl->Lock();
     DDBLAB_RETURN_IF_ERROR(impl->catalog_.Load(*impl->store_));
+  }
+  InstallFaultHooks(*impl);
+  if (!impl->options_.fault_plan.is_null()) {
+    DDBLAB_ASSIGN_OR_RETURN(fault::Plan plan,
+                            fault::ParsePlan(impl->options_.fault_plan));
+    impl->faults_.SetPlan(std::move(plan));
   }
   DDBLAB_RETURN_IF_ERROR(InstallStreams(*impl));
   {  // TTL: the deletion queue, its sink, and the sweeper thread if the
@@ -69,12 +77,22 @@ Result<nlohmann::json> Guarded(const Dispatcher& d, EmulatorImpl& impl,
 Result<nlohmann::json> EmulatorImpl::Call(std::string_view operation,
                                           const nlohmann::json& request) {
   RunDueWork();
+  if (faults_.active()) {  // the one fault seam (fault_seam.h)
+    return CallWithFaults(
+        *this, fault::Api::kDynamoDb, operation, request,
+        [&] { return Guarded(dispatcher_, *this, operation, request); });
+  }
   return Guarded(dispatcher_, *this, operation, request);
 }
 
 Result<nlohmann::json> EmulatorImpl::CallStreams(
     std::string_view operation, const nlohmann::json& request) {
   RunDueWork();
+  if (faults_.active()) {
+    return CallWithFaults(*this, fault::Api::kStreams, operation, request, [&] {
+      return Guarded(streams_dispatcher_, *this, operation, request);
+    });
+  }
   return Guarded(streams_dispatcher_, *this, operation, request);
 }
 

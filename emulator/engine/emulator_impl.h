@@ -34,6 +34,7 @@
 #include "emulator/engine/catalog.h"
 #include "emulator/engine/change_event.h"
 #include "emulator/engine/dispatcher.h"
+#include "emulator/fault/injector.h"
 #include "emulator/storage/item_store.h"
 
 namespace ddblab::engine {
@@ -92,6 +93,9 @@ class EmulatorImpl {
     return batch_unprocessed_hook_;
   }
 
+  // The fault plan, its counters and log (fault_seam.h). Thread-safe.
+  fault::Injector& faults() { return faults_; }
+
   // Background work due at clock().Now() (TTL deletions) when no thread
   // drives it, i.e. on any clock but a SystemClock: Call and CallStreams run
   // it first. Call WITHOUT the lock. Errors are retried on the next call.
@@ -149,6 +153,7 @@ class EmulatorImpl {
   Dispatcher streams_dispatcher_{Api::kStreams};
   std::vector<std::shared_ptr<ChangeSink>> sinks_;
   BatchUnprocessedHook batch_unprocessed_hook_;
+  fault::Injector faults_;
   std::unique_ptr<TransactTokens> transact_tokens_;
   std::unique_ptr<TtlSweeper> ttl_;  // reset first by ~EmulatorImpl (thread)
 };

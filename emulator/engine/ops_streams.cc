@@ -9,6 +9,7 @@
 #include <string>
 
 #include "emulator/engine/emulator_impl.h"
+#include "emulator/engine/fault_seam.h"
 #include "emulator/engine/operations.h"
 #include "emulator/engine/request.h"
 #include "emulator/engine/stream_sink.h"
@@ -214,7 +215,8 @@ Result<Json> GetRecords(EmulatorImpl& impl, const Json& request) {
       InStreamsTransaction<streams::GetRecordsResult>(
           impl, [&](StreamService& s, storage::Database& db, TimePoint now) {
             return s.GetRecords(db, *iterator,
-                                static_cast<int>(limit.value_or(1000)), now);
+                                static_cast<int>(limit.value_or(1000)), now,
+                                CurrentVisibilityDelay());
           }));
   Json out = Json::object();
   out["Records"] = std::move(r.records);  // (an initializer list would copy)
