@@ -54,8 +54,4 @@ inline constexpr int64_t kMaxBatchGetBytes = 16'000'000;
 // The BatchWriteItem limit (per table and in total).
 inline constexpr int64_t kMaxBatchWriteRequests = 25;
 
-// Registers BatchWriteItem (ops_batch_write.cc); RegisterBatchOps
-// (ops_batch_get.cc) calls it.
-void RegisterBatchWriteOp(Dispatcher& dispatcher);
-
 }  // namespace ddblab::engine

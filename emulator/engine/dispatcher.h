@@ -1,21 +1,18 @@
-// emulator/engine/dispatcher.h: operation name -> handler.
+// emulator/engine/dispatcher.h: operation name -> handler, for one API (the
+// DynamoDB API or the DynamoDB Streams API).
 //
-// Handlers are registered per family, each family in its own ops_*.cc with
-// its own Register*Ops function; RegisterAllOps (dispatcher.cc) lists the
-// families — adding a family is one line there. Registering a name again
-// replaces the earlier handler (a later family may take over an operation).
+// Every operation of both APIs is listed once, in the table of op_table.cc;
+// a Dispatcher is that table's view for one API. Dispatch is the single
+// entry point every request goes through (EmulatorImpl::Call and
+// CallStreams, where the fault seam wraps it).
 //
 // A handler gets the engine and the request body (a JSON object, or null for
 // an empty body) and returns the response body or a DynamoDB Error. It runs
-// WITHOUT the engine lock: parse and validate first, then take
-// EmulatorImpl::Lock() for the part that reads or writes state.
+// WITHOUT the engine lock (operations.h).
 //
-// Thread-safety: registration happens while the emulator is being built;
-// afterwards the dispatcher is read-only and safe to share.
+// Thread-safety: immutable after construction; safe to share.
 #pragma once
 
-#include <functional>
-#include <map>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <string_view>
@@ -27,14 +24,27 @@ namespace ddblab::engine {
 
 class EmulatorImpl;
 
-using Handler = std::function<Result<nlohmann::json>(
-    EmulatorImpl& impl, const nlohmann::json& request)>;
+enum class Api { kDynamoDb, kStreams };
+
+using OpHandler = Result<nlohmann::json> (*)(EmulatorImpl& impl,
+                                             const nlohmann::json& request);
+
+// One row of the operation table.
+struct OpEntry {
+  std::string_view name;
+  Api api;
+  OpHandler handler;
+};
+
+// Every operation of both APIs (op_table.cc), sorted by name within each API.
+const std::vector<OpEntry>& OperationTable();
 
 class Dispatcher {
  public:
-  void Register(std::string operation, Handler handler);
-  // Null if the operation is not registered.
-  const Handler* Find(std::string_view operation) const;
+  explicit Dispatcher(Api api);
+
+  // Null if the operation is not part of this API.
+  OpHandler Find(std::string_view operation) const;
   // Unknown operation -> UnknownOperationException with an empty message.
   Result<nlohmann::json> Dispatch(EmulatorImpl& impl,
                                   std::string_view operation,
@@ -42,22 +52,7 @@ class Dispatcher {
   std::vector<std::string> Operations() const;
 
  private:
-  std::map<std::string, Handler, std::less<>> handlers_;
+  std::vector<const OpEntry*> ops_;  // this API's rows, sorted by name
 };
-
-// Families. DynamoDB API:
-void RegisterTableOps(Dispatcher& dispatcher);  // ops_table*.cc, ops_ttl.cc,
-                                                // ops_tags.cc
-void RegisterItemOps(Dispatcher& dispatcher);   // ops_item.cc
-void RegisterUpdateItemOps(Dispatcher& dispatcher);  // ops_update_item.cc
-void RegisterTransactOps(Dispatcher& dispatcher);    // ops_transact.cc
-void RegisterQueryOps(Dispatcher& dispatcher);  // ops_query.cc, ops_scan.cc
-void RegisterBatchOps(Dispatcher& dispatcher);  // ops_batch_get.cc,
-                                                // ops_batch_write.cc
-// DynamoDB Streams API:
-void RegisterStreamsOps(Dispatcher& dispatcher);  // ops_streams.cc
-
-// Every family, for the DynamoDB API and the DynamoDB Streams API.
-void RegisterAllOps(Dispatcher& dynamodb, Dispatcher& streams);
 
 }  // namespace ddblab::engine

@@ -6,6 +6,7 @@
 
 #include "emulator/engine/fault_seam.h"
 #include "emulator/engine/stream_sink.h"
+#include "emulator/engine/transact_tokens.h"
 #include "emulator/engine/ttl_sweeper.h"
 #include "emulator/storage/sqlite_item_store.h"
 
@@ -17,7 +18,8 @@ EmulatorImpl::EmulatorImpl(Options options, std::shared_ptr<Clock> clock,
       clock_(std::move(clock)),
       rng_(options_.seed),
       store_(std::move(store)),
-      faults_(options_.seed) {}
+      faults_(options_.seed),
+      transact_tokens_(std::make_unique<TransactTokens>()) {}
 
 EmulatorImpl::~EmulatorImpl() {
   ttl_.reset();  // stops the TTL sweeper thread before anything it uses
@@ -36,7 +38,6 @@ Result<std::unique_ptr<EmulatorImpl>> EmulatorImpl::Open(Options options) {
     auto lock = impl->Lock();
     DDBLAB_RETURN_IF_ERROR(impl->catalog_.Load(*impl->store_));
   }
-  RegisterAllOps(impl->dispatcher_, impl->streams_dispatcher_);
   InstallFaultHooks(*impl);
   if (!impl->options_.fault_plan.is_null()) {
     DDBLAB_ASSIGN_OR_RETURN(fault::Plan plan,

@@ -50,6 +50,7 @@ enum class TableLookup {
 };
 
 class TtlSweeper;
+class TransactTokens;
 
 class EmulatorImpl {
  public:
@@ -109,6 +110,8 @@ class EmulatorImpl {
   storage::ItemStore& store() { return *store_; }  // lock held
   Catalog& catalog() { return catalog_; }          // lock held
   Rng& rng() { return rng_; }                      // lock held
+  // TransactWriteItems' ClientRequestToken store (transact_tokens.h).
+  TransactTokens& transact_tokens() { return *transact_tokens_; }  // lock held
   const std::vector<std::shared_ptr<ChangeSink>>& sinks() const {
     return sinks_;
   }
@@ -146,11 +149,12 @@ class EmulatorImpl {
   Rng rng_;
   std::unique_ptr<storage::ItemStore> store_;
   Catalog catalog_;
-  Dispatcher dispatcher_;
-  Dispatcher streams_dispatcher_;
+  Dispatcher dispatcher_{Api::kDynamoDb};
+  Dispatcher streams_dispatcher_{Api::kStreams};
   std::vector<std::shared_ptr<ChangeSink>> sinks_;
   BatchUnprocessedHook batch_unprocessed_hook_;
   fault::Injector faults_;
+  std::unique_ptr<TransactTokens> transact_tokens_;
   std::unique_ptr<TtlSweeper> ttl_;  // reset first by ~EmulatorImpl (thread)
 };
 

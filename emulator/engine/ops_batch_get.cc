@@ -36,12 +36,12 @@
 
 #include "emulator/engine/batch_common.h"
 #include "emulator/engine/capacity.h"
-#include "emulator/engine/dispatcher.h"
 #include "emulator/engine/emulator_impl.h"
 #include "emulator/engine/expression_params.h"
 #include "emulator/engine/item_request.h"
 #include "emulator/engine/item_writer.h"
 #include "emulator/engine/keys.h"
+#include "emulator/engine/ops_batch.h"
 #include "emulator/expr/legacy.h"
 #include "emulator/expr/projection.h"
 #include "emulator/value/codec.h"
@@ -57,23 +57,6 @@ constexpr ExpressionSpec kBatchGetSpec = expression_spec_internal::Make(
 
 constexpr const char* kParamMembers[] = {
     "AttributesToGet", "ProjectionExpression", "ExpressionAttributeNames"};
-
-// One table of RequestItems.
-struct TableGet {
-  std::string name;  // as given (name or ARN)
-  std::vector<value::Item> keys;
-  bool consistent = false;
-  std::optional<bool> consistent_given;
-  // ProjectionExpression / ExpressionAttributeNames / AttributesToGet as
-  // given, repeated in UnprocessedKeys.
-  Json params = Json::object();
-  ExpressionParams expr;
-};
-
-struct BatchGetRequest {
-  std::vector<TableGet> tables;
-  CapacityMode capacity = CapacityMode::kNone;
-};
 
 // A table as read in phase 1.
 struct RawTable {
@@ -123,6 +106,8 @@ void ReadTable(RequestParser& p, const std::string& name, const Json& value,
   }
   raw->expr = ReadExpressionInput(p, raw->params, kBatchGetSpec);
 }
+
+}  // namespace
 
 Result<BatchGetRequest> ParseBatchGet(const Json& request) {
   RequestParser p(request);
@@ -179,15 +164,23 @@ Result<BatchGetRequest> ParseBatchGet(const Json& request) {
   return r;
 }
 
-// What the locked part hands to rendering, per table.
-struct TableRead {
-  std::vector<bool> unprocessed;  // per key: left out by the fault hook
-  std::vector<std::optional<storage::StoredItem>> items;  // per key
-};
+namespace {
 
-Result<std::vector<TableRead>> ReadAll(EmulatorImpl& impl,
+// The KeysAndAttributes of a table's unprocessed keys.
+Json UnprocessedEntry(const TableGet& t, Json keys) {
+  Json out = t.params;
+  if (t.consistent_given) out["ConsistentRead"] = *t.consistent_given;
+  out["Keys"] = std::move(keys);
+  return out;
+}
+
+}  // namespace
+
+Result<BatchGetResult> ExecuteBatchGet(EmulatorImpl& impl,
                                        const BatchGetRequest& r) {
-  std::vector<TableRead> reads(r.tables.size());
+  BatchGetResult result;
+  std::vector<TableRead>& reads = result.reads;
+  reads.resize(r.tables.size());
   auto lock = impl.Lock();
   std::vector<std::shared_ptr<const Table>> tables;
   tables.reserve(r.tables.size());
@@ -222,21 +215,11 @@ Result<std::vector<TableRead>> ReadAll(EmulatorImpl& impl,
           impl.store().Get(tables[i]->id, keys[i][k].pk, keys[i][k].sk));
     }
   }
-  return reads;
+  return result;
 }
 
-// The KeysAndAttributes of a table's unprocessed keys.
-Json UnprocessedEntry(const TableGet& t, Json keys) {
-  Json out = t.params;
-  if (t.consistent_given) out["ConsistentRead"] = *t.consistent_given;
-  out["Keys"] = std::move(keys);
-  return out;
-}
-
-Result<Json> BatchGetItem(EmulatorImpl& impl, const Json& request) {
-  DDBLAB_ASSIGN_OR_RETURN(BatchGetRequest r, ParseBatchGet(request));
-  DDBLAB_ASSIGN_OR_RETURN(std::vector<TableRead> reads, ReadAll(impl, r));
-
+Result<Json> RenderBatchGet(const BatchGetRequest& r, BatchGetResult& result) {
+  std::vector<TableRead>& reads = result.reads;
   Json responses = Json::object();
   Json unprocessed = Json::object();
   std::vector<TableConsumed> consumed;
@@ -292,13 +275,6 @@ Result<Json> BatchGetItem(EmulatorImpl& impl, const Json& request) {
   Json capacity = ConsumedCapacityList(consumed, r.capacity);
   if (!capacity.is_null()) out["ConsumedCapacity"] = std::move(capacity);
   return out;
-}
-
-}  // namespace
-
-void RegisterBatchOps(Dispatcher& d) {
-  d.Register("BatchGetItem", BatchGetItem);
-  RegisterBatchWriteOp(d);
 }
 
 }  // namespace ddblab::engine

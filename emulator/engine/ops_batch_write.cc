@@ -43,11 +43,11 @@
 
 #include "emulator/engine/batch_common.h"
 #include "emulator/engine/capacity.h"
-#include "emulator/engine/dispatcher.h"
 #include "emulator/engine/emulator_impl.h"
 #include "emulator/engine/item_request.h"
 #include "emulator/engine/item_writer.h"
 #include "emulator/engine/keys.h"
+#include "emulator/engine/ops_batch.h"
 #include "emulator/value/codec.h"
 #include "emulator/value/item_size.h"
 
@@ -56,23 +56,6 @@ namespace {
 
 constexpr char kRequestListShape[] =
     "java.util.List<com.amazonaws.dynamodb.v20120810.WriteRequest>";
-
-struct WriteOp {
-  bool put = false;
-  value::Item item;            // put: the item; delete: the key
-  const Json* json = nullptr;  // the WriteRequest as given (fault hook)
-};
-
-struct TableWrite {
-  std::string name;  // as given (name or ARN)
-  std::vector<WriteOp> ops;
-};
-
-struct BatchWriteRequest {
-  std::vector<TableWrite> tables;
-  CapacityMode capacity = CapacityMode::kNone;
-  bool collection_metrics = false;
-};
 
 // A WriteRequest as read in phase 1.
 struct RawOp {
@@ -119,6 +102,8 @@ RawOp ReadWriteRequest(RequestParser& p, const Json& element,
   }
   return raw;
 }
+
+}  // namespace
 
 Result<BatchWriteRequest> ParseBatchWrite(const Json& request) {
   RequestParser p(request);
@@ -193,6 +178,8 @@ Result<BatchWriteRequest> ParseBatchWrite(const Json& request) {
   return r;
 }
 
+namespace {
+
 // An Item's key errors read as for a Key parameter in a batch.
 Result<PrimaryKey> ItemKey(const Table& table, const value::Item& item) {
   Result<PrimaryKey> key = ValidateItemForWrite(table, item);
@@ -207,21 +194,16 @@ Result<PrimaryKey> ItemKey(const Table& table, const value::Item& item) {
   return key;
 }
 
-// One request once its table and key are known.
-struct Planned {
-  const WriteOp* op = nullptr;
-  PrimaryKey key;
-  bool unprocessed = false;
-};
+Json UnprocessedRequest(const WriteOp& op) {
+  if (op.put) return {{"PutRequest", {{"Item", value::EncodeItem(op.item)}}}};
+  return {{"DeleteRequest", {{"Key", value::EncodeItem(op.item)}}}};
+}
 
-struct Outcome {
-  std::vector<std::shared_ptr<const Table>> tables;  // per request table
-  std::vector<std::vector<Planned>> planned;         // per table, per op
-  std::vector<Consumed> consumed;                    // per table
-};
+}  // namespace
 
-Result<Outcome> Execute(EmulatorImpl& impl, const BatchWriteRequest& r) {
-  Outcome out;
+Result<BatchWriteResult> ExecuteBatchWrite(EmulatorImpl& impl,
+                                           const BatchWriteRequest& r) {
+  BatchWriteResult out;
   auto lock = impl.Lock();
   for (const TableWrite& t : r.tables) {
     DDBLAB_ASSIGN_OR_RETURN(Catalog::Entry * entry,
@@ -233,7 +215,7 @@ Result<Outcome> Execute(EmulatorImpl& impl, const BatchWriteRequest& r) {
   for (size_t i = 0; i < r.tables.size(); ++i) {
     const Table& table = *out.tables[i];
     for (const WriteOp& op : r.tables[i].ops) {
-      Planned p;
+      PlannedWrite p;
       p.op = &op;
       if (op.put) {
         DDBLAB_ASSIGN_OR_RETURN(p.key, ItemKey(table, op.item));
@@ -254,7 +236,7 @@ Result<Outcome> Execute(EmulatorImpl& impl, const BatchWriteRequest& r) {
   for (size_t i = 0; i < r.tables.size(); ++i) {
     olds[i].resize(out.planned[i].size());
     for (size_t k = 0; k < out.planned[i].size(); ++k) {
-      Planned& p = out.planned[i][k];
+      PlannedWrite& p = out.planned[i][k];
       if (hook && hook("BatchWriteItem", r.tables[i].name, *p.op->json)) {
         p.unprocessed = true;
         continue;
@@ -268,7 +250,7 @@ Result<Outcome> Execute(EmulatorImpl& impl, const BatchWriteRequest& r) {
   DDBLAB_RETURN_IF_ERROR(batch.Begin());
   for (size_t i = 0; i < r.tables.size(); ++i) {
     for (size_t k = 0; k < out.planned[i].size(); ++k) {
-      const Planned& p = out.planned[i][k];
+      const PlannedWrite& p = out.planned[i][k];
       if (p.unprocessed) continue;
       DDBLAB_ASSIGN_OR_RETURN(Consumed used,
                               batch.Apply(*out.tables[i], p.key, olds[i][k],
@@ -280,15 +262,8 @@ Result<Outcome> Execute(EmulatorImpl& impl, const BatchWriteRequest& r) {
   return out;
 }
 
-Json UnprocessedRequest(const WriteOp& op) {
-  if (op.put) return {{"PutRequest", {{"Item", value::EncodeItem(op.item)}}}};
-  return {{"DeleteRequest", {{"Key", value::EncodeItem(op.item)}}}};
-}
-
-Result<Json> BatchWriteItem(EmulatorImpl& impl, const Json& request) {
-  DDBLAB_ASSIGN_OR_RETURN(BatchWriteRequest r, ParseBatchWrite(request));
-  DDBLAB_ASSIGN_OR_RETURN(Outcome done, Execute(impl, r));
-
+Result<Json> RenderBatchWrite(const BatchWriteRequest& r,
+                              BatchWriteResult& done) {
   Json unprocessed = Json::object();
   Json metrics = Json::object();
   std::vector<TableConsumed> consumed;
@@ -298,7 +273,7 @@ Result<Json> BatchWriteItem(EmulatorImpl& impl, const Json& request) {
     const Table& table = *done.tables[i];
     Json left = Json::array();
     Json collections = Json::array();
-    for (const Planned& p : done.planned[i]) {
+    for (const PlannedWrite& p : done.planned[i]) {
       if (p.unprocessed) {
         left.push_back(UnprocessedRequest(*p.op));
         continue;
@@ -321,12 +296,6 @@ Result<Json> BatchWriteItem(EmulatorImpl& impl, const Json& request) {
   if (!capacity.is_null()) out["ConsumedCapacity"] = std::move(capacity);
   if (!metrics.empty()) out["ItemCollectionMetrics"] = std::move(metrics);
   return out;
-}
-
-}  // namespace
-
-void RegisterBatchWriteOp(Dispatcher& d) {
-  d.Register("BatchWriteItem", BatchWriteItem);
 }
 
 }  // namespace ddblab::engine

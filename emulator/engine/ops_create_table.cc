@@ -2,6 +2,7 @@
 #include <set>
 #include <utility>
 
+#include "emulator/engine/operations.h"
 #include "emulator/engine/ops_table_internal.h"
 #include "emulator/engine/table_schema.h"
 
@@ -267,8 +268,8 @@ Result<Json> CreateTable(EmulatorImpl& impl, const Json& request) {
 
 }  // namespace
 
-void RegisterCreateTableOp(Dispatcher& d) {
-  d.Register("CreateTable", CreateTable);
+Result<Json> HandleCreateTable(EmulatorImpl& impl, const Json& request) {
+  return CreateTable(impl, request);
 }
 
 }  // namespace ddblab::engine

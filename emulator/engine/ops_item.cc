@@ -7,10 +7,11 @@
 // AttributeValue contents, ReturnValues, item size, expression parsing —
 // expression_params.h) then Execute (engine lock: table lookup, key
 // validation, key-path checks, read, condition, write).
+#include "emulator/engine/ops_item.h"
+
 #include <utility>
 
 #include "emulator/engine/capacity.h"
-#include "emulator/engine/dispatcher.h"
 #include "emulator/engine/emulator_impl.h"
 #include "emulator/engine/expression_params.h"
 #include "emulator/engine/item_mutation.h"
@@ -26,25 +27,13 @@
 namespace ddblab::engine {
 namespace {
 
-// What PutItem and DeleteItem share.
-struct WriteRequest {
-  std::string table_name;   // as given (name or ARN)
-  value::Item item;         // PutItem: the item; DeleteItem: the key
-  bool return_old = false;  // ReturnValues ALL_OLD
-  CapacityMode capacity = CapacityMode::kNone;
-  bool collection_metrics = false;
-  bool old_on_condition_failure = false;
-  ExpressionParams expr;
-};
-
 // `member` is "Item" (PutItem) or "Key" (DeleteItem).
 Result<WriteRequest> ParseWrite(const Json& request, const char* member,
                                 const ExpressionSpec& spec) {
   const bool put = std::string_view(member) == "Item";
   RequestParser p(request);
   WriteRequest r;
-  std::optional<std::string> name = p.String(request, "TableName");
-  p.CheckTableNameOrArn(name, "tableName");
+  std::optional<std::string> name = p.TableNameOrArn(request);
   std::optional<Error> deferred;
   std::optional<value::Item> item =
       ReadAttributeMap(p, request, member, &deferred);
@@ -69,9 +58,21 @@ Result<WriteRequest> ParseWrite(const Json& request, const char* member,
   return r;
 }
 
+}  // namespace
+
+Result<WriteRequest> ParsePutItem(const Json& request) {
+  return ParseWrite(request, "Item", kPutItemSpec);
+}
+
+Result<WriteRequest> ParseDeleteItem(const Json& request) {
+  return ParseWrite(request, "Key", kDeleteItemSpec);
+}
+
 // The response of PutItem / DeleteItem. `metrics_item` carries the key.
-Result<Json> WriteResponse(const WriteRequest& r, const Table& table,
-                           ExistingItem& old, const Consumed& used) {
+Result<Json> RenderWriteItem(const WriteRequest& r, WriteResult& result) {
+  const Table& table = *result.table;
+  ExistingItem& old = result.old;
+  const Consumed& used = result.used;
   Json out = Json::object();
   if (r.return_old && old.exists()) {
     DDBLAB_ASSIGN_OR_RETURN(const value::Item* old_item, old.Get());
@@ -88,12 +89,11 @@ Result<Json> WriteResponse(const WriteRequest& r, const Table& table,
 // ---------------------------------------------------------------------------
 // PutItem
 
-Result<Json> PutItem(EmulatorImpl& impl, const Json& request) {
-  DDBLAB_ASSIGN_OR_RETURN(WriteRequest r,
-                          ParseWrite(request, "Item", kPutItemSpec));
-  std::shared_ptr<const Table> table;
-  ExistingItem old;
-  Consumed used;
+Result<WriteResult> ExecutePutItem(EmulatorImpl& impl, WriteRequest& r) {
+  WriteResult result;
+  std::shared_ptr<const Table>& table = result.table;
+  ExistingItem& old = result.old;
+  Consumed& used = result.used;
   {
     auto lock = impl.Lock();
     DDBLAB_ASSIGN_OR_RETURN(Catalog::Entry * entry,
@@ -111,18 +111,17 @@ Result<Json> PutItem(EmulatorImpl& impl, const Json& request) {
     }
     DDBLAB_ASSIGN_OR_RETURN(used, WriteItem(impl, *table, key, old, &r.item));
   }
-  return WriteResponse(r, *table, old, used);
+  return result;
 }
 
 // ---------------------------------------------------------------------------
 // DeleteItem
 
-Result<Json> DeleteItem(EmulatorImpl& impl, const Json& request) {
-  DDBLAB_ASSIGN_OR_RETURN(WriteRequest r,
-                          ParseWrite(request, "Key", kDeleteItemSpec));
-  std::shared_ptr<const Table> table;
-  ExistingItem old;
-  Consumed used;
+Result<WriteResult> ExecuteDeleteItem(EmulatorImpl& impl, WriteRequest& r) {
+  WriteResult result;
+  std::shared_ptr<const Table>& table = result.table;
+  ExistingItem& old = result.old;
+  Consumed& used = result.used;
   {
     auto lock = impl.Lock();
     DDBLAB_ASSIGN_OR_RETURN(Catalog::Entry * entry,
@@ -138,25 +137,16 @@ Result<Json> DeleteItem(EmulatorImpl& impl, const Json& request) {
     }
     DDBLAB_ASSIGN_OR_RETURN(used, WriteItem(impl, *table, key, old, nullptr));
   }
-  return WriteResponse(r, *table, old, used);
+  return result;
 }
 
 // ---------------------------------------------------------------------------
 // GetItem
 
-struct GetItemRequest {
-  std::string table_name;
-  value::Item key;
-  bool consistent = false;
-  CapacityMode capacity = CapacityMode::kNone;
-  ExpressionParams expr;  // projection (ProjectionExpression/AttributesToGet)
-};
-
 Result<GetItemRequest> ParseGetItem(const Json& request) {
   RequestParser p(request);
   GetItemRequest r;
-  std::optional<std::string> name = p.String(request, "TableName");
-  p.CheckTableNameOrArn(name, "tableName");
+  std::optional<std::string> name = p.TableNameOrArn(request);
   std::optional<Error> deferred;
   std::optional<value::Item> key =
       ReadAttributeMap(p, request, "Key", &deferred);
@@ -173,9 +163,10 @@ Result<GetItemRequest> ParseGetItem(const Json& request) {
   return r;
 }
 
-Result<Json> GetItem(EmulatorImpl& impl, const Json& request) {
-  DDBLAB_ASSIGN_OR_RETURN(GetItemRequest r, ParseGetItem(request));
-  std::optional<storage::StoredItem> stored;
+Result<GetItemResult> ExecuteGetItem(EmulatorImpl& impl,
+                                     const GetItemRequest& r) {
+  GetItemResult result;
+  std::optional<storage::StoredItem>& stored = result.item;
   {
     auto lock = impl.Lock();
     DDBLAB_ASSIGN_OR_RETURN(Catalog::Entry * entry,
@@ -190,31 +181,32 @@ Result<Json> GetItem(EmulatorImpl& impl, const Json& request) {
     DDBLAB_ASSIGN_OR_RETURN(stored,
                             impl.store().Get(entry->table->id, key.pk, key.sk));
   }
-  // Decoding and rendering happen outside the lock.
-  Json out(Json::value_t::object);
-  Consumed used;
-  used.table = ReadUnits(stored ? stored->size : 0, r.consistent);
+  return result;
+}
+
+// Decoding and rendering happen outside the lock.
+Result<Json> RenderGetItemItem(const GetItemRequest& r, GetItemResult& result) {
+  std::optional<storage::StoredItem>& stored = result.item;
   if (stored && !r.expr.projection) {
     // The whole item: straight from its stored bytes.
-    DDBLAB_ASSIGN_OR_RETURN(out["Item"],
-                            value::StoredItemToJson(stored->bytes));
+    return value::StoredItemToJson(stored->bytes);
   } else if (stored) {
     ExistingItem item(std::move(*stored));
     DDBLAB_ASSIGN_OR_RETURN(const value::Item* decoded, item.Get());
-    out["Item"] =
-        value::EncodeItem(expr::Project(*r.expr.projection, *decoded));
+    return value::EncodeItem(expr::Project(*r.expr.projection, *decoded));
+  }
+  return Json();
+}
+
+Result<Json> RenderGetItem(const GetItemRequest& r, GetItemResult& result) {
+  Json out(Json::value_t::object);
+  Consumed used;
+  used.table = ReadUnits(result.item ? result.item->size : 0, r.consistent);
+  if (result.item) {
+    DDBLAB_ASSIGN_OR_RETURN(out["Item"], RenderGetItemItem(r, result));
   }
   AddConsumedCapacity(out, r.table_name, used, r.capacity);
   return out;
-}
-
-}  // namespace
-
-void RegisterItemOps(Dispatcher& d) {
-  d.Register("PutItem", PutItem);
-  d.Register("GetItem", GetItem);
-  d.Register("DeleteItem", DeleteItem);
-  RegisterUpdateItemOps(d);
 }
 
 }  // namespace ddblab::engine

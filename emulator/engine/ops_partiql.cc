@@ -1,13 +1,25 @@
-// PartiQL operations: shape checks, then partiql::PartiqlExecutor over
-// EmulatorImpl::Call (see ops_partiql.h).
-#include "emulator/engine/ops_partiql.h"
-
+// ExecuteStatement, BatchExecuteStatement and ExecuteTransaction.
+//
+// The handlers check the request's JSON types and shape constraints with
+// RequestParser, then hand it to partiql::PartiqlExecutor. Its callbacks
+// stay inside the engine: a table is described straight from the catalog
+// (no DescribeTable), and every statement runs as the engine's own typed
+// GetItem / Query / Scan / PutItem / UpdateItem / DeleteItem /
+// TransactGetItems / TransactWriteItems (operations.h: Parse, Execute,
+// Render) — never through the dispatcher or EmulatorImpl::Call — so
+// conditions, stream records and TTL are the engine's.
+//
+// Thread-safety: the handlers hold no lock themselves (each Execute takes
+// it) and are safe to run concurrently.
 #include <limits>
+#include <memory>
 #include <string>
 
 #include "emulator/engine/emulator_impl.h"
+#include "emulator/engine/operations.h"
 #include "emulator/engine/request.h"
 #include "emulator/partiql/executor.h"
+#include "emulator/partiql/table_info.h"
 
 namespace ddblab::engine {
 namespace {
@@ -16,10 +28,91 @@ namespace {
 constexpr int64_t kMaxStatement = 8192;
 constexpr int64_t kMaxNextToken = 32768;
 
+// One operation of a statement's plan, through its typed core.
+Result<Json> RunOperation(EmulatorImpl& impl, std::string_view op,
+                          const Json& request) {
+  if (op == "GetItem") {
+    return RunTyped<ParseGetItem, ExecuteGetItem, RenderGetItem>(impl, request);
+  }
+  if (op == "PutItem") {
+    return RunTyped<ParsePutItem, ExecutePutItem, RenderWriteItem>(impl,
+                                                                   request);
+  }
+  if (op == "DeleteItem") {
+    return RunTyped<ParseDeleteItem, ExecuteDeleteItem, RenderWriteItem>(
+        impl, request);
+  }
+  if (op == "UpdateItem") {
+    return RunTyped<ParseUpdateItem, ExecuteUpdateItem, RenderUpdateItem>(
+        impl, request);
+  }
+  if (op == "Query") {
+    return RunTyped<ParseQuery, ExecuteQuery, RenderQuery>(impl, request);
+  }
+  if (op == "Scan") {
+    return RunTyped<ParseScan, ExecuteScan, RenderScan>(impl, request);
+  }
+  if (op == "TransactGetItems") {
+    return RunTyped<ParseTransactGet, ExecuteTransactGet, RenderTransactGet>(
+        impl, request);
+  }
+  if (op == "TransactWriteItems") {
+    return RunTyped<ParseTransactWrite, ExecuteTransactWrite,
+                    RenderTransactWrite>(impl, request);
+  }
+  return Error::Internal("PartiQL planned an unknown operation: " +
+                         std::string(op));
+}
+
+partiql::KeySchema PartiqlKeys(const KeySchema& key) {
+  partiql::KeySchema out;
+  out.hash = key.hash.name;
+  if (key.range) out.range = key.range->name;
+  return out;
+}
+
+// What the translator needs of a table, from the catalog (as a
+// DescribeTable would show it: any status; GSIs, then LSIs).
+Result<partiql::TableInfo> DescribeForPartiql(EmulatorImpl& impl,
+                                              const std::string& name) {
+  std::shared_ptr<const Table> table;
+  {
+    auto lock = impl.Lock();
+    DDBLAB_ASSIGN_OR_RETURN(Catalog::Entry * entry,
+                            impl.FindTable(name, TableLookup::kControl));
+    table = entry->table;
+  }
+  partiql::TableInfo info;
+  info.name = table->name;
+  info.keys = PartiqlKeys(table->key);
+  for (const KeyElement& a : table->attribute_definitions) {
+    info.attribute_types[a.name] =
+        std::string(value::AttributeValue::TypeName(a.type));
+  }
+  for (bool global : {true, false}) {
+    for (const IndexDef& index : table->indexes) {
+      if (index.global != global) continue;
+      partiql::IndexInfo out;
+      out.name = index.name;
+      out.global = index.global;
+      out.keys = PartiqlKeys(index.key);
+      out.projection_type = std::string(ProjectionTypeName(index.projection));
+      if (index.projection == ProjectionType::kInclude) {
+        out.non_key_attributes = index.non_key_attributes;
+      }
+      info.indexes.push_back(std::move(out));
+    }
+  }
+  return info;
+}
+
 partiql::PartiqlExecutor MakeExecutor(EmulatorImpl& impl) {
   return partiql::PartiqlExecutor(
       [&impl](std::string_view op, const Json& request) {
-        return impl.Call(op, request);
+        return RunOperation(impl, op, request);
+      },
+      [&impl](const std::string& table) {
+        return DescribeForPartiql(impl, table);
       });
 }
 
@@ -110,10 +203,17 @@ Result<Json> ExecuteTransaction(EmulatorImpl& impl, const Json& request) {
 
 }  // namespace
 
-void RegisterPartiqlOps(Dispatcher& d) {
-  d.Register("ExecuteStatement", ExecuteStatement);
-  d.Register("BatchExecuteStatement", BatchExecuteStatement);
-  d.Register("ExecuteTransaction", ExecuteTransaction);
+Result<Json> HandleExecuteStatement(EmulatorImpl& impl, const Json& request) {
+  return ExecuteStatement(impl, request);
+}
+
+Result<Json> HandleBatchExecuteStatement(EmulatorImpl& impl,
+                                         const Json& request) {
+  return BatchExecuteStatement(impl, request);
+}
+
+Result<Json> HandleExecuteTransaction(EmulatorImpl& impl, const Json& request) {
+  return ExecuteTransaction(impl, request);
 }
 
 }  // namespace ddblab::engine

@@ -20,11 +20,11 @@
 #include <utility>
 #include <vector>
 
-#include "emulator/engine/dispatcher.h"
 #include "emulator/engine/emulator_impl.h"
 #include "emulator/engine/expression_params.h"
 #include "emulator/engine/item_request.h"
 #include "emulator/engine/keys.h"
+#include "emulator/engine/ops_read.h"
 #include "emulator/engine/query_multi_key.h"
 #include "emulator/engine/read_common.h"
 #include "emulator/expr/legacy.h"
@@ -110,19 +110,7 @@ Result<std::vector<KeyTerm>> LegacyTerms(const Json& key_conditions) {
   return out;
 }
 
-struct QueryRequest {
-  std::string table_name;  // as given (name or ARN)
-  std::optional<std::string> index_name;
-  std::optional<std::string> select;
-  std::optional<int64_t> limit;
-  bool consistent = false;
-  bool forward = true;
-  CapacityMode capacity = CapacityMode::kNone;
-  std::optional<Item> start_key;
-  std::vector<KeyTerm> terms;
-  ExpressionParams expr;
-  const Json* query_filter = nullptr;  // legacy QueryFilter (in the request)
-};
+}  // namespace
 
 Result<QueryRequest> ParseQuery(const Json& request) {
   RequestParser p(request);
@@ -140,8 +128,7 @@ Result<QueryRequest> ParseQuery(const Json& request) {
   r.index_name = p.String(request, "IndexName");
   if (r.index_name) p.CheckIndexName(r.index_name, "indexName");
   ReadCapacityMode(p, request, &r.capacity);
-  std::optional<std::string> name = p.String(request, "TableName");
-  p.CheckTableNameOrArn(name, "tableName");
+  std::optional<std::string> name = p.TableNameOrArn(request);
   r.limit = p.Integer(request, "Limit");
   if (r.limit) p.Range(*r.limit, "limit", 1, std::nullopt);
   r.consistent = p.Bool(request, "ConsistentRead").value_or(false);
@@ -203,6 +190,8 @@ Result<QueryRequest> ParseQuery(const Json& request) {
   r.table_name = std::move(*name);
   return r;
 }
+
+namespace {
 
 // ---------------------------------------------------------------------------
 // Under the lock.
@@ -365,13 +354,15 @@ void SetBounds(const expr::RangeCondition& rc, storage::ScanSpec* spec) {
   }
 }
 
-Result<Json> Query(EmulatorImpl& impl, const Json& request) {
-  DDBLAB_ASSIGN_OR_RETURN(QueryRequest r, ParseQuery(request));
+}  // namespace
+
+Result<ReadResult> ExecuteQuery(EmulatorImpl& impl, const QueryRequest& r) {
   const Item* esk = r.start_key ? &*r.start_key : nullptr;
-  std::shared_ptr<const Table> table;
-  const IndexDef* index = nullptr;
-  SelectMode select = SelectMode::kAllAttributes;
-  RawPage page;
+  ReadResult result;
+  std::shared_ptr<const Table>& table = result.table;
+  const IndexDef*& index = result.index;
+  SelectMode& select = result.select;
+  RawPage& page = result.page;
   {
     auto lock = impl.Lock();
     DDBLAB_ASSIGN_OR_RETURN(Catalog::Entry * entry,
@@ -432,23 +423,20 @@ Result<Json> Query(EmulatorImpl& impl, const Json& request) {
     // always exhausts the key range.
     if (index == nullptr && !table->key.range) page.stopped = false;
   }
+  return result;
+}
+
+Result<Json> RenderQuery(const QueryRequest& r, ReadResult& result) {
   RenderSpec render;
-  render.table = table.get();
-  render.index = index;
-  render.select = select;
+  render.table = result.table.get();
+  render.index = result.index;
+  render.select = result.select;
   render.filter = r.expr.filter ? &*r.expr.filter : nullptr;
   render.projection = r.expr.projection ? &*r.expr.projection : nullptr;
   render.consistent = r.consistent;
   render.capacity = r.capacity;
   render.table_name = r.table_name;
-  return RenderPage(page, render);
-}
-
-}  // namespace
-
-void RegisterQueryOps(Dispatcher& d) {
-  d.Register("Query", Query);
-  RegisterScanOp(d);
+  return RenderPage(result.page, render);
 }
 
 }  // namespace ddblab::engine

@@ -17,30 +17,18 @@
 #include <string>
 #include <utility>
 
-#include "emulator/engine/dispatcher.h"
 #include "emulator/engine/emulator_impl.h"
 #include "emulator/engine/expression_params.h"
 #include "emulator/engine/item_request.h"
 #include "emulator/engine/keys.h"
 #include "emulator/engine/multi_key.h"
+#include "emulator/engine/ops_read.h"
 #include "emulator/engine/read_common.h"
 
 namespace ddblab::engine {
 namespace {
 
 using value::Item;
-
-struct ScanRequest {
-  std::string table_name;  // as given (name or ARN)
-  std::optional<std::string> index_name;
-  std::optional<std::string> select;
-  std::optional<int64_t> limit;
-  bool consistent = false;
-  CapacityMode capacity = CapacityMode::kNone;
-  std::optional<Item> start_key;
-  std::optional<ScanSegment> segment;
-  ExpressionParams expr;
-};
 
 Status CheckSegments(const std::optional<int64_t>& segment,
                      const std::optional<int64_t>& total) {
@@ -64,6 +52,8 @@ Status CheckSegments(const std::optional<int64_t>& segment,
   return OkStatus();
 }
 
+}  // namespace
+
 Result<ScanRequest> ParseScan(const Json& request) {
   RequestParser p(request);
   ScanRequest r;
@@ -82,8 +72,7 @@ Result<ScanRequest> ParseScan(const Json& request) {
   std::optional<int64_t> total = p.Integer(request, "TotalSegments");
   if (total) p.Range(*total, "totalSegments", 1, 1000000);
   ReadCapacityMode(p, request, &r.capacity);
-  std::optional<std::string> name = p.String(request, "TableName");
-  p.CheckTableNameOrArn(name, "tableName");
+  std::optional<std::string> name = p.TableNameOrArn(request);
   ExpressionInput in = ReadExpressionInput(p, request, kScanSpec);
   std::optional<int64_t> segment = p.Integer(request, "Segment");
   if (segment) p.Range(*segment, "segment", 0, 999999);
@@ -118,6 +107,8 @@ Result<ScanRequest> ParseScan(const Json& request) {
   return r;
 }
 
+namespace {
+
 // The start key's shape (under the lock).
 Status CheckScanStartKey(const Table& table, const IndexDef* index,
                          const Item& esk) {
@@ -143,12 +134,14 @@ Status CheckScanStartKey(const Table& table, const IndexDef* index,
   return OkStatus();
 }
 
-Result<Json> Scan(EmulatorImpl& impl, const Json& request) {
-  DDBLAB_ASSIGN_OR_RETURN(ScanRequest r, ParseScan(request));
-  std::shared_ptr<const Table> table;
-  const IndexDef* index = nullptr;
-  SelectMode select = SelectMode::kAllAttributes;
-  RawPage page;
+}  // namespace
+
+Result<ReadResult> ExecuteScan(EmulatorImpl& impl, const ScanRequest& r) {
+  ReadResult result;
+  std::shared_ptr<const Table>& table = result.table;
+  const IndexDef*& index = result.index;
+  SelectMode& select = result.select;
+  RawPage& page = result.page;
   {
     auto lock = impl.Lock();
     DDBLAB_ASSIGN_OR_RETURN(Catalog::Entry * entry,
@@ -199,20 +192,20 @@ Result<Json> Scan(EmulatorImpl& impl, const Json& request) {
                                             r.expr.projection, r.expr.filter);
     DDBLAB_ASSIGN_OR_RETURN(page, ReadPage(impl.store(), *table, spec));
   }
+  return result;
+}
+
+Result<Json> RenderScan(const ScanRequest& r, ReadResult& result) {
   RenderSpec render;
-  render.table = table.get();
-  render.index = index;
-  render.select = select;
+  render.table = result.table.get();
+  render.index = result.index;
+  render.select = result.select;
   render.filter = r.expr.filter ? &*r.expr.filter : nullptr;
   render.projection = r.expr.projection ? &*r.expr.projection : nullptr;
   render.consistent = r.consistent;
   render.capacity = r.capacity;
   render.table_name = r.table_name;
-  return RenderPage(page, render);
+  return RenderPage(result.page, render);
 }
-
-}  // namespace
-
-void RegisterScanOp(Dispatcher& d) { d.Register("Scan", Scan); }
 
 }  // namespace ddblab::engine

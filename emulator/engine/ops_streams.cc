@@ -8,9 +8,9 @@
 #include <optional>
 #include <string>
 
-#include "emulator/engine/dispatcher.h"
 #include "emulator/engine/emulator_impl.h"
 #include "emulator/engine/fault_seam.h"
+#include "emulator/engine/operations.h"
 #include "emulator/engine/request.h"
 #include "emulator/engine/stream_sink.h"
 #include "emulator/streams/sequence_number.h"
@@ -226,11 +226,20 @@ Result<Json> GetRecords(EmulatorImpl& impl, const Json& request) {
 
 }  // namespace
 
-void RegisterStreamsOps(Dispatcher& d) {
-  d.Register("ListStreams", ListStreams);
-  d.Register("DescribeStream", DescribeStream);
-  d.Register("GetShardIterator", GetShardIterator);
-  d.Register("GetRecords", GetRecords);
+Result<Json> HandleListStreams(EmulatorImpl& impl, const Json& request) {
+  return ListStreams(impl, request);
+}
+
+Result<Json> HandleDescribeStream(EmulatorImpl& impl, const Json& request) {
+  return DescribeStream(impl, request);
+}
+
+Result<Json> HandleGetShardIterator(EmulatorImpl& impl, const Json& request) {
+  return GetShardIterator(impl, request);
+}
+
+Result<Json> HandleGetRecords(EmulatorImpl& impl, const Json& request) {
+  return GetRecords(impl, request);
 }
 
 }  // namespace ddblab::engine

@@ -1,17 +1,11 @@
 // DescribeTable, DeleteTable, ListTables, DescribeLimits, DescribeEndpoints
-// (operations.md §2, §4, §5, §18, §20) and the control-plane registration.
+// (operations.md §2, §4, §5, §18, §20).
 #include <utility>
 
+#include "emulator/engine/operations.h"
 #include "emulator/engine/ops_table_internal.h"
 
 namespace ddblab::engine {
-
-std::optional<std::string> ReadTableName(RequestParser& p,
-                                         const Json& request) {
-  std::optional<std::string> name = p.String(request, "TableName");
-  p.CheckTableNameOrArn(name, "tableName");
-  return name;
-}
 
 std::optional<Error> TableBusyError(const Table& table) {
   const std::string prefix =
@@ -142,16 +136,24 @@ Result<Json> DescribeEndpointsOp(EmulatorImpl& impl, const Json& request) {
 
 }  // namespace
 
-void RegisterTableOps(Dispatcher& d) {
-  RegisterCreateTableOp(d);
-  d.Register("DescribeTable", DescribeTableOp);
-  d.Register("DeleteTable", DeleteTableOp);
-  d.Register("ListTables", ListTablesOp);
-  d.Register("DescribeLimits", DescribeLimitsOp);
-  d.Register("DescribeEndpoints", DescribeEndpointsOp);
-  RegisterUpdateTableOp(d);
-  RegisterTtlOps(d);
-  RegisterTagOps(d);
+Result<Json> HandleDescribeTable(EmulatorImpl& impl, const Json& request) {
+  return DescribeTableOp(impl, request);
+}
+
+Result<Json> HandleDeleteTable(EmulatorImpl& impl, const Json& request) {
+  return DeleteTableOp(impl, request);
+}
+
+Result<Json> HandleListTables(EmulatorImpl& impl, const Json& request) {
+  return ListTablesOp(impl, request);
+}
+
+Result<Json> HandleDescribeLimits(EmulatorImpl& impl, const Json& request) {
+  return DescribeLimitsOp(impl, request);
+}
+
+Result<Json> HandleDescribeEndpoints(EmulatorImpl& impl, const Json& request) {
+  return DescribeEndpointsOp(impl, request);
 }
 
 }  // namespace ddblab::engine

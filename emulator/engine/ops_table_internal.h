@@ -12,18 +12,11 @@
 #include <vector>
 
 #include "emulator/api/result.h"
-#include "emulator/engine/dispatcher.h"
 #include "emulator/engine/emulator_impl.h"
 #include "emulator/engine/request.h"
 #include "emulator/engine/table.h"
 
 namespace ddblab::engine {
-
-// Per-file registration, called by RegisterTableOps.
-void RegisterCreateTableOp(Dispatcher& d);
-void RegisterUpdateTableOp(Dispatcher& d);
-void RegisterTtlOps(Dispatcher& d);
-void RegisterTagOps(Dispatcher& d);
 
 using Tag = std::pair<std::string, std::string>;
 
@@ -41,7 +34,10 @@ void MergeTags(std::vector<Tag>* into, const std::vector<Tag>& tags);
 // created: <name>" and friends, for a table not ready for a change.
 std::optional<Error> TableBusyError(const Table& table);
 
-// The TableName member of a control/data request: read + shape-check.
-std::optional<std::string> ReadTableName(RequestParser& p, const Json& request);
+// The TableName member of a control request (RequestParser::TableNameOrArn).
+inline std::optional<std::string> ReadTableName(RequestParser& p,
+                                                const Json& request) {
+  return p.TableNameOrArn(request);
+}
 
 }  // namespace ddblab::engine

@@ -3,6 +3,7 @@
 #include <set>
 #include <utility>
 
+#include "emulator/engine/operations.h"
 #include "emulator/engine/ops_table_internal.h"
 
 namespace ddblab::engine {
@@ -242,10 +243,16 @@ void MergeTags(std::vector<Tag>* into, const std::vector<Tag>& tags) {
   }
 }
 
-void RegisterTagOps(Dispatcher& d) {
-  d.Register("TagResource", TagResource);
-  d.Register("UntagResource", UntagResource);
-  d.Register("ListTagsOfResource", ListTagsOfResource);
+Result<Json> HandleTagResource(EmulatorImpl& impl, const Json& request) {
+  return TagResource(impl, request);
+}
+
+Result<Json> HandleUntagResource(EmulatorImpl& impl, const Json& request) {
+  return UntagResource(impl, request);
+}
+
+Result<Json> HandleListTagsOfResource(EmulatorImpl& impl, const Json& request) {
+  return ListTagsOfResource(impl, request);
 }
 
 }  // namespace ddblab::engine

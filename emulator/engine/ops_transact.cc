@@ -21,6 +21,8 @@
 // The engine serializes transactions, so TransactionConflict and
 // TransactionInProgressException never occur (the fault layer may inject
 // them).
+#include "emulator/engine/ops_transact.h"
+
 #include <map>
 #include <memory>
 #include <set>
@@ -28,7 +30,6 @@
 #include <utility>
 
 #include "emulator/engine/capacity.h"
-#include "emulator/engine/dispatcher.h"
 #include "emulator/engine/emulator_impl.h"
 #include "emulator/engine/expression_params.h"
 #include "emulator/engine/item_mutation.h"
@@ -152,10 +153,25 @@ Status Evaluate(Planned& p) {
   return OkStatus();
 }
 
-Result<Json> ExecuteTransactWrite(EmulatorImpl& impl, TransactTokens& tokens,
-                                  const TransactWriteRequest& r,
-                                  const Json& items_json) {
+}  // namespace
+
+Result<TransactWriteRequest> ParseTransactWrite(const Json& request) {
+  DDBLAB_ASSIGN_OR_RETURN(TransactWriteRequest r,
+                          ParseTransactWriteItems(request));
+  if (r.token) r.items_json = request.at("TransactItems");
+  return r;
+}
+
+Result<Json> RenderTransactWrite(const TransactWriteRequest&,
+                                 TransactWriteResult& result) {
+  return std::move(result.body);
+}
+
+Result<TransactWriteResult> ExecuteTransactWrite(
+    EmulatorImpl& impl, const TransactWriteRequest& r) {
+  const Json& items_json = r.items_json;
   auto lock = impl.Lock();
+  TransactTokens& tokens = impl.transact_tokens();
   if (r.token) {
     DDBLAB_ASSIGN_OR_RETURN(std::optional<TransactTokens::Entry> done,
                             tokens.Find(*r.token, items_json, impl.Now()));
@@ -172,7 +188,7 @@ Result<Json> ExecuteTransactWrite(EmulatorImpl& impl, TransactTokens& tokens,
         }
         out["ConsumedCapacity"] = std::move(list);
       }
-      return out;
+      return TransactWriteResult{std::move(out)};
     }
   }
   std::vector<Planned> plan(r.actions.size());
@@ -252,16 +268,18 @@ Result<Json> ExecuteTransactWrite(EmulatorImpl& impl, TransactTokens& tokens,
   }
   Json cc = capacity.ToJson(r.capacity, "WriteCapacityUnits");
   if (!cc.is_null()) out["ConsumedCapacity"] = std::move(cc);
-  return out;
+  return TransactWriteResult{std::move(out)};
 }
 
-Result<Json> TransactGetItems(EmulatorImpl& impl, const Json& request) {
-  DDBLAB_ASSIGN_OR_RETURN(TransactGetRequest r, ParseTransactGetItems(request));
-  struct Read {
-    std::shared_ptr<const Table> table;
-    ExistingItem item;
-  };
-  std::vector<Read> reads(r.actions.size());
+Result<TransactGetRequest> ParseTransactGet(const Json& request) {
+  return ParseTransactGetItems(request);
+}
+
+Result<TransactGetResult> ExecuteTransactGet(EmulatorImpl& impl,
+                                             const TransactGetRequest& r) {
+  TransactGetResult result;
+  std::vector<TransactGetResult::Read>& reads = result.reads;
+  reads.resize(r.actions.size());
   {
     auto lock = impl.Lock();
     std::vector<PrimaryKey> keys(r.actions.size());
@@ -289,6 +307,12 @@ Result<Json> TransactGetItems(EmulatorImpl& impl, const Json& request) {
           "Transaction request size has exceeded the maximum allowed size");
     }
   }
+  return result;
+}
+
+Result<Json> RenderTransactGet(const TransactGetRequest& r,
+                               TransactGetResult& result) {
+  std::vector<TransactGetResult::Read>& reads = result.reads;
   Json responses = Json::array();
   TableCapacity capacity;
   for (size_t i = 0; i < r.actions.size(); ++i) {
@@ -311,20 +335,6 @@ Result<Json> TransactGetItems(EmulatorImpl& impl, const Json& request) {
   Json cc = capacity.ToJson(r.capacity, "ReadCapacityUnits");
   if (!cc.is_null()) out["ConsumedCapacity"] = std::move(cc);
   return out;
-}
-
-}  // namespace
-
-void RegisterTransactOps(Dispatcher& d) {
-  auto tokens = std::make_shared<TransactTokens>();
-  d.Register("TransactWriteItems",
-             [tokens](EmulatorImpl& impl, const Json& request) -> Result<Json> {
-               DDBLAB_ASSIGN_OR_RETURN(TransactWriteRequest r,
-                                       ParseTransactWriteItems(request));
-               return ExecuteTransactWrite(impl, *tokens, r,
-                                           request.at("TransactItems"));
-             });
-  d.Register("TransactGetItems", TransactGetItems);
 }
 
 }  // namespace ddblab::engine

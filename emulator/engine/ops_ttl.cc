@@ -3,6 +3,7 @@
 // Table::ttl and hooks writes through a ChangeSink.
 #include <utility>
 
+#include "emulator/engine/operations.h"
 #include "emulator/engine/ops_table_internal.h"
 
 namespace ddblab::engine {
@@ -101,9 +102,12 @@ Result<Json> DescribeTimeToLive(EmulatorImpl& impl, const Json& request) {
 
 }  // namespace
 
-void RegisterTtlOps(Dispatcher& d) {
-  d.Register("UpdateTimeToLive", UpdateTimeToLive);
-  d.Register("DescribeTimeToLive", DescribeTimeToLive);
+Result<Json> HandleUpdateTimeToLive(EmulatorImpl& impl, const Json& request) {
+  return UpdateTimeToLive(impl, request);
+}
+
+Result<Json> HandleDescribeTimeToLive(EmulatorImpl& impl, const Json& request) {
+  return DescribeTimeToLive(impl, request);
 }
 
 }  // namespace ddblab::engine

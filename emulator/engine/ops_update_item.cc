@@ -9,34 +9,22 @@
 #include <utility>
 
 #include "emulator/engine/capacity.h"
-#include "emulator/engine/dispatcher.h"
 #include "emulator/engine/emulator_impl.h"
 #include "emulator/engine/expression_params.h"
 #include "emulator/engine/item_mutation.h"
 #include "emulator/engine/item_request.h"
 #include "emulator/engine/item_writer.h"
 #include "emulator/engine/keys.h"
+#include "emulator/engine/ops_item.h"
 #include "emulator/engine/return_values.h"
 #include "emulator/value/codec.h"
 
 namespace ddblab::engine {
-namespace {
-
-struct UpdateItemRequest {
-  std::string table_name;  // as given (name or ARN)
-  value::Item key;
-  ReturnValues return_values = ReturnValues::kNone;
-  CapacityMode capacity = CapacityMode::kNone;
-  bool collection_metrics = false;
-  bool old_on_condition_failure = false;
-  ExpressionParams expr;
-};
 
 Result<UpdateItemRequest> ParseUpdateItem(const Json& request) {
   RequestParser p(request);
   UpdateItemRequest r;
-  std::optional<std::string> name = p.String(request, "TableName");
-  p.CheckTableNameOrArn(name, "tableName");
+  std::optional<std::string> name = p.TableNameOrArn(request);
   std::optional<Error> deferred;
   std::optional<value::Item> key =
       ReadAttributeMap(p, request, "Key", &deferred);
@@ -56,12 +44,13 @@ Result<UpdateItemRequest> ParseUpdateItem(const Json& request) {
   return r;
 }
 
-Result<Json> UpdateItem(EmulatorImpl& impl, const Json& request) {
-  DDBLAB_ASSIGN_OR_RETURN(UpdateItemRequest r, ParseUpdateItem(request));
-  std::shared_ptr<const Table> table;
-  ExistingItem old;
-  UpdateOutcome outcome;
-  Consumed used;
+Result<UpdateItemResult> ExecuteUpdateItem(EmulatorImpl& impl,
+                                           const UpdateItemRequest& r) {
+  UpdateItemResult result;
+  std::shared_ptr<const Table>& table = result.table;
+  ExistingItem& old = result.old;
+  UpdateOutcome& outcome = result.outcome;
+  Consumed& used = result.used;
   {
     auto lock = impl.Lock();
     DDBLAB_ASSIGN_OR_RETURN(Catalog::Entry * entry,
@@ -82,7 +71,15 @@ Result<Json> UpdateItem(EmulatorImpl& impl, const Json& request) {
       used.table = WriteUnits(0);  // nothing written still costs a unit
     }
   }
-  DDBLAB_ASSIGN_OR_RETURN(const value::Item* old_item, old.Get());
+  return result;
+}
+
+Result<Json> RenderUpdateItem(const UpdateItemRequest& r,
+                              UpdateItemResult& result) {
+  const std::shared_ptr<const Table>& table = result.table;
+  const UpdateOutcome& outcome = result.outcome;
+  const Consumed& used = result.used;
+  DDBLAB_ASSIGN_OR_RETURN(const value::Item* old_item, result.old.Get());
   const value::Item* new_item = outcome.new_item ? &*outcome.new_item : nullptr;
   Json out = Json::object();
   if (std::optional<value::Item> attributes = UpdateReturnAttributes(
@@ -95,12 +92,6 @@ Result<Json> UpdateItem(EmulatorImpl& impl, const Json& request) {
   }
   AddConsumedCapacity(out, r.table_name, used, r.capacity);
   return out;
-}
-
-}  // namespace
-
-void RegisterUpdateItemOps(Dispatcher& d) {
-  d.Register("UpdateItem", UpdateItem);
 }
 
 }  // namespace ddblab::engine

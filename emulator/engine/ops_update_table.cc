@@ -6,6 +6,7 @@
 
 #include "emulator/engine/gsi_update_checks.h"
 #include "emulator/engine/keys.h"
+#include "emulator/engine/operations.h"
 #include "emulator/engine/ops_table_internal.h"
 #include "emulator/engine/table_schema.h"
 #include "emulator/value/item_codec.h"
@@ -464,8 +465,8 @@ Result<Json> UpdateTable(EmulatorImpl& impl, const Json& request) {
 
 }  // namespace
 
-void RegisterUpdateTableOp(Dispatcher& d) {
-  d.Register("UpdateTable", UpdateTable);
+Result<Json> HandleUpdateTable(EmulatorImpl& impl, const Json& request) {
+  return UpdateTable(impl, request);
 }
 
 }  // namespace ddblab::engine

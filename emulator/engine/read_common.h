@@ -37,7 +37,7 @@
 
 #include "emulator/api/result.h"
 #include "emulator/engine/capacity.h"
-#include "emulator/engine/dispatcher.h"
+#include "emulator/engine/request.h"
 #include "emulator/engine/table.h"
 #include "emulator/expr/expr.h"
 #include "emulator/storage/item_store.h"
@@ -190,8 +190,5 @@ struct RenderSpec {
 // Items (unless COUNT), Count, ScannedCount, LastEvaluatedKey,
 // ConsumedCapacity.
 Result<Json> RenderPage(const RawPage& page, const RenderSpec& spec);
-
-// Registers Scan (ops_scan.cc); RegisterQueryOps (ops_query.cc) calls it.
-void RegisterScanOp(Dispatcher& dispatcher);
 
 }  // namespace ddblab::engine

@@ -326,6 +326,12 @@ void RequestParser::CheckTableNameOrArn(const std::optional<std::string>& name,
   Length(*name, path, 3, 255);
 }
 
+std::optional<std::string> RequestParser::TableNameOrArn(const Json& obj) {
+  std::optional<std::string> name = String(obj, "TableName");
+  CheckTableNameOrArn(name, "tableName");
+  return name;
+}
+
 void RequestParser::CheckIndexName(const std::optional<std::string>& name,
                                    std::string_view path) {
   NotNull(name.has_value(), path);

@@ -101,6 +101,11 @@ class RequestParser {
   // (1..1024 chars). Missing -> Required("TableName").
   void CheckTableNameOrArn(const std::optional<std::string>& name,
                            std::string_view path);
+  // The prologue of every operation on an existing table: `obj`'s TableName
+  // member, read as a string and checked with CheckTableNameOrArn (path
+  // "tableName"). Missing or of the wrong type -> nullopt (the error is
+  // recorded).
+  std::optional<std::string> TableNameOrArn(const Json& obj);
   // Index names: 3..255 chars, [a-zA-Z0-9_.-]+.
   void CheckIndexName(const std::optional<std::string>& name,
                       std::string_view path);

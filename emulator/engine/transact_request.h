@@ -41,6 +41,9 @@ struct TransactWriteRequest {
   std::optional<std::string> token;  // ClientRequestToken
   CapacityMode capacity = CapacityMode::kNone;
   bool collection_metrics = false;
+  // The TransactItems as given, kept only with a token (the replay check
+  // compares them); ParseTransactWrite (ops_transact.h) fills it.
+  Json items_json;
 };
 
 struct TransactGetAction {

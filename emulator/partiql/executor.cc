@@ -172,6 +172,9 @@ using Json = nlohmann::json;
 
 PartiqlExecutor::PartiqlExecutor(CallFn call) : call_(std::move(call)) {}
 
+PartiqlExecutor::PartiqlExecutor(CallFn call, DescribeFn describe)
+    : call_(std::move(call)), describe_(std::move(describe)) {}
+
 Result<Statement> PartiqlExecutor::ParseWithParameters(const std::string& text,
                                                        const Json& parameters) {
   DDBLAB_ASSIGN_OR_RETURN(Statement statement, Parse(text));
@@ -188,6 +191,17 @@ Result<TableInfo> PartiqlExecutor::Describe(const std::string& table) {
   auto it = tables_.find(table);
   if (it != tables_.end()) return it->second;
   DDBLAB_RETURN_IF_ERROR(internal::CheckTableName(table));
+  if (describe_) {
+    Result<TableInfo> info = describe_(table);
+    if (!info.ok()) {
+      if (info.error().type == ErrorType::kResourceNotFound) {
+        return internal::TableNotFound();
+      }
+      return std::move(info).error();
+    }
+    tables_[table] = *info;
+    return info;
+  }
   Result<Json> described = call_("DescribeTable", Json{{"TableName", table}});
   if (!described.ok()) {
     if (described.error().type == ErrorType::kResourceNotFound) {

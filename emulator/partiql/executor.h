@@ -2,12 +2,15 @@
 // BatchExecuteStatement, ExecuteTransaction) on top of the ordinary
 // DynamoDB operations.
 //
-// Each statement is parsed (parser.h), its table described through the
-// callback (DescribeTable), translated (translate.h) and run as GetItem /
-// Query / Scan / PutItem / UpdateItem / DeleteItem, or as one
-// TransactGetItems / TransactWriteItems for a transaction — all through the
-// same callback. So PartiQL writes get the engine's own conditions, stream
-// records and TTL handling; there is no second storage path.
+// Each statement is parsed (parser.h), its table described (the describe
+// callback, or a DescribeTable through the call callback when there is
+// none), translated (translate.h) and run as GetItem / Query / Scan /
+// PutItem / UpdateItem / DeleteItem, or as one TransactGetItems /
+// TransactWriteItems for a transaction — all through the call callback. The
+// engine's callbacks (engine/ops_partiql.cc) run those operations' typed
+// Parse / Execute / Render directly, not through its dispatcher. So PartiQL
+// writes get the engine's own conditions, stream records and TTL handling;
+// there is no second storage path.
 //
 // The callback's errors come back as PartiQL reports them: a failed
 // INSERT guard is DuplicateItemException "Duplicate primary key exists in
@@ -40,10 +43,14 @@ namespace ddblab::partiql {
 
 using CallFn = std::function<Result<nlohmann::json>(
     std::string_view op, const nlohmann::json& request)>;
+// The description of a table by name; ResourceNotFound if it does not exist.
+using DescribeFn = std::function<Result<TableInfo>(const std::string& table)>;
 
 class PartiqlExecutor {
  public:
+  // Tables are described with a DescribeTable through `call`.
   explicit PartiqlExecutor(CallFn call);
+  PartiqlExecutor(CallFn call, DescribeFn describe);
 
   Result<nlohmann::json> ExecuteStatement(const nlohmann::json& request);
   Result<nlohmann::json> BatchExecuteStatement(const nlohmann::json& request);
@@ -53,8 +60,8 @@ class PartiqlExecutor {
   // Parses `text` and checks its '?' count against `parameters`.
   Result<Statement> ParseWithParameters(const std::string& text,
                                         const nlohmann::json& parameters);
-  // The table's description (DescribeTable through the callback, cached
-  // for the current request).
+  // The table's description (the describe callback, or DescribeTable
+  // through the call callback; cached for the current request).
   Result<TableInfo> Describe(const std::string& table);
   // Parses, describes and translates one statement.
   Result<Plan> Prepare(const std::string& text,
@@ -66,6 +73,7 @@ class PartiqlExecutor {
                                   nlohmann::json* consumed);
 
   CallFn call_;
+  DescribeFn describe_;  // may be empty
   std::map<std::string, TableInfo> tables_;
 };
 

@@ -1,0 +1,79 @@
+// emulator/engine/operations.h: every operation of the engine, as the
+// dispatch table (op_table.cc) and in-process callers (PartiQL, a harness)
+// reach them.
+//
+// Data-plane operations are typed, in three steps:
+//
+//   Result<XRequest> ParseX(const Json& request);        // no lock
+//   Result<XResult>  ExecuteX(EmulatorImpl&, XRequest);  // takes the lock
+//   Result<Json>     RenderX(const XRequest&, XResult&); // no lock
+//
+// Parse makes every check that needs no table, in DynamoDB's order (so a
+// bad request fails before the lock is taken); Execute looks the table up,
+// makes the remaining checks, reads and writes under the engine lock and
+// returns what it found as values; Render builds the response body from the
+// request and the result (decoding stored items outside the lock). The dispatch
+// table composes the three; a caller that already has typed values builds
+// the XRequest itself and calls Execute (ops_partiql.cc does). Types:
+//   GetItem, PutItem, DeleteItem, UpdateItem        ops_item.h
+//   Query, Scan                                     ops_read.h
+//   BatchGetItem, BatchWriteItem                    ops_batch.h
+//   TransactGetItems, TransactWriteItems            ops_transact.h
+//
+// The control plane (tables, TTL, tags), the PartiQL operations and the
+// Streams API keep one JSON-in / JSON-out handler each, declared below.
+//
+// Thread-safety: all functions here are safe to call from many threads,
+// WITHOUT the engine lock (Execute and the handlers take it themselves).
+#pragma once
+
+#include "emulator/api/result.h"
+#include "emulator/engine/ops_batch.h"
+#include "emulator/engine/ops_item.h"
+#include "emulator/engine/ops_read.h"
+#include "emulator/engine/ops_transact.h"
+#include "emulator/engine/request.h"
+
+namespace ddblab::engine {
+
+class EmulatorImpl;
+
+// A JSON handler: the request body (a JSON object, or null for an empty
+// body) -> the response body or a DynamoDB Error.
+using Handler = Result<Json> (*)(EmulatorImpl& impl, const Json& request);
+
+// Tables (ops_create_table.cc, ops_table.cc, ops_update_table.cc).
+Result<Json> HandleCreateTable(EmulatorImpl& impl, const Json& request);
+Result<Json> HandleDescribeTable(EmulatorImpl& impl, const Json& request);
+Result<Json> HandleDeleteTable(EmulatorImpl& impl, const Json& request);
+Result<Json> HandleListTables(EmulatorImpl& impl, const Json& request);
+Result<Json> HandleUpdateTable(EmulatorImpl& impl, const Json& request);
+Result<Json> HandleDescribeLimits(EmulatorImpl& impl, const Json& request);
+Result<Json> HandleDescribeEndpoints(EmulatorImpl& impl, const Json& request);
+// TTL (ops_ttl.cc) and tags (ops_tags.cc).
+Result<Json> HandleUpdateTimeToLive(EmulatorImpl& impl, const Json& request);
+Result<Json> HandleDescribeTimeToLive(EmulatorImpl& impl, const Json& request);
+Result<Json> HandleTagResource(EmulatorImpl& impl, const Json& request);
+Result<Json> HandleUntagResource(EmulatorImpl& impl, const Json& request);
+Result<Json> HandleListTagsOfResource(EmulatorImpl& impl, const Json& request);
+// PartiQL (ops_partiql.cc): shape checks, then the statements run through
+// the typed operations above (never through the dispatcher).
+Result<Json> HandleExecuteStatement(EmulatorImpl& impl, const Json& request);
+Result<Json> HandleBatchExecuteStatement(EmulatorImpl& impl,
+                                         const Json& request);
+Result<Json> HandleExecuteTransaction(EmulatorImpl& impl, const Json& request);
+// DynamoDB Streams API (ops_streams.cc).
+Result<Json> HandleListStreams(EmulatorImpl& impl, const Json& request);
+Result<Json> HandleDescribeStream(EmulatorImpl& impl, const Json& request);
+Result<Json> HandleGetShardIterator(EmulatorImpl& impl, const Json& request);
+Result<Json> HandleGetRecords(EmulatorImpl& impl, const Json& request);
+
+// A typed operation as a JSON handler: Parse, Execute, Render.
+template <auto Parse, auto Execute, auto Render>
+Result<Json> RunTyped(EmulatorImpl& impl, const Json& request) {
+  DDBLAB_ASSIGN_OR_RETURN(auto r, Parse(request));
+  DDBLAB_ASSIGN_OR_RETURN(auto result, Execute(impl, r));
+  return Render(r, result);
+}
+
+}  // namespace ddblab::engine
