@@ -52,7 +52,13 @@ class TtlSweeper;
 
 class EmulatorImpl {
  public:
-  static Result<std::unique_ptr<EmulatorImpl>> Open(Options options);
+  // `decorate`, if set, wraps the SQLite store before anything uses it (a
+  // storage::ForwardingItemStore subclass that fails or observes chosen
+  // calls: fault injection, tests).
+  using StoreDecorator = std::function<std::unique_ptr<storage::ItemStore>(
+      std::unique_ptr<storage::ItemStore>)>;
+  static Result<std::unique_ptr<EmulatorImpl>> Open(
+      Options options, const StoreDecorator& decorate = nullptr);
   ~EmulatorImpl();
 
   EmulatorImpl(const EmulatorImpl&) = delete;
