@@ -136,17 +136,17 @@ Result<int64_t> TtlSweeper::SweepBatch(bool* more) {
   return deleted;
 }
 
-Result<std::vector<TtlTableStatus>> TtlSweeper::StatusReport() {
+Result<std::vector<TtlTableReport>> TtlSweeper::StatusReport() {
   auto lock = impl_.Lock();
   DDBLAB_ASSIGN_OR_RETURN(std::vector<TtlQueueTableStats> stats,
                           queue_->Stats());
   std::map<int64_t, const TtlQueueTableStats*> by_id;
   for (const TtlQueueTableStats& s : stats) by_id[s.table_id] = &s;
-  std::vector<TtlTableStatus> out;
+  std::vector<TtlTableReport> out;
   for (const auto& [name, entry] : impl_.catalog().entries()) {
     auto it = by_id.find(entry.table->id);
     if (!entry.table->ttl.enabled && it == by_id.end()) continue;
-    TtlTableStatus status;
+    TtlTableReport status;
     status.table_name = name;
     if (it != by_id.end()) {
       status.waiting = it->second->waiting;
