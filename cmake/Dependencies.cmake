@@ -31,8 +31,10 @@ ddblab_require(Boost_FOUND libboost-dev)
 find_package(OpenSSL QUIET)
 ddblab_require(OPENSSL_FOUND libssl-dev)
 
-find_package(GTest QUIET)
-ddblab_require(GTest_FOUND "libgtest-dev libgmock-dev")
+if(DDBLAB_TESTS)
+  find_package(GTest QUIET)
+  ddblab_require(GTest_FOUND "libgtest-dev libgmock-dev")
+endif()
 
 if(DDBLAB_BENCH)
   find_package(benchmark QUIET)

@@ -45,6 +45,17 @@ struct StreamShardSplit {
   std::vector<std::string> created;
 };
 
+// One fault the fault plan fired (Emulator::FaultLog), in firing order.
+struct FaultLogEntry {
+  int64_t seq = 0;  // 1, 2, ...
+  TimePoint time;   // the emulator clock when it fired
+  std::string operation;
+  std::string table;    // "" when the call names no table
+  nlohmann::json keys;  // array: the key of each item it hit
+  std::string rule_id;  // the rule's "id" (default: its index)
+  std::string effect;   // "throttle", "unprocessed", ...
+};
+
 class Emulator {
  public:
   // Opens (or creates) the database and loads its tables. Fails with an
@@ -81,6 +92,16 @@ class Emulator {
   // already closed).
   Result<StreamShardSplit> SplitStreamShards(
       std::string_view table, const std::optional<std::string>& shard_id = {});
+
+  // Fault injection (emulator/fault/plan.h for the plan format). Replaces
+  // the plan ({"rules": [...]}; null or no rules: none) and resets its
+  // counters; a bad plan is a ValidationException naming the path
+  // (`rules[2].effect: unknown effect "thorttle"`) and the old plan stays.
+  Status SetFaultPlan(const nlohmann::json& plan);
+  // Every fault fired so far (the newest 100000), oldest first.
+  std::vector<FaultLogEntry> FaultLog() const;
+  // The plan in force with, per rule, "matched" and "fired" counts.
+  nlohmann::json FaultStatus() const;
 
   // The engine behind the facade, for the layers that extend it (server
   // control endpoints, TTL and streams controls). Not for harness code.

@@ -54,6 +54,10 @@ std::string_view ErrorTypeName(ErrorType type) {
       return "AccessDeniedException";
     case ErrorType::kInternalServerError:
       return "InternalServerError";
+    case ErrorType::kServiceUnavailable:
+      return "ServiceUnavailable";
+    case ErrorType::kOutcomeUnknown:
+      return "OutcomeUnknown";
   }
   return "InternalServerError";
 }

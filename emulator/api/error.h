@@ -39,6 +39,12 @@ enum class ErrorType {
   kUnrecognizedClient,
   kAccessDenied,
   kInternalServerError,
+  // HTTP 503 (a `unavailable` fault).
+  kServiceUnavailable,
+  // Not a DynamoDB error: the request was executed but its answer was lost
+  // (a `lost_response` fault), so the caller cannot know the outcome. The
+  // HTTP server answers it by closing the connection without a response.
+  kOutcomeUnknown,
 };
 
 struct Error {

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <string>
 
 #include "emulator/api/clock.h"
@@ -47,6 +48,10 @@ struct Options {
   // and replaced by a child (zero: never). Applied lazily on the clock.
   int stream_shards = 1;
   Duration shard_rollover = std::chrono::hours(4);
+  // The fault plan in force from the start ({"rules": [...]}, see
+  // emulator/fault/plan.h); null: none. Open fails with a
+  // ValidationException naming the path of a bad plan.
+  nlohmann::json fault_plan;
 };
 
 }  // namespace ddblab

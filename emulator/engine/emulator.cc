@@ -6,6 +6,7 @@
 #include "emulator/engine/emulator_impl.h"
 #include "emulator/engine/stream_sink.h"
 #include "emulator/engine/ttl_sweeper.h"
+#include "emulator/fault/injector.h"
 
 namespace ddblab {
 
@@ -52,6 +53,29 @@ Result<StreamShardSplit> Emulator::SplitStreamShards(
   DDBLAB_ASSIGN_OR_RETURN(streams::SplitResult split,
                           engine::SplitStreamShards(*impl_, table, shard_id));
   return StreamShardSplit{std::move(split.closed), std::move(split.created)};
+}
+
+Status Emulator::SetFaultPlan(const nlohmann::json& plan) {
+  fault::Plan parsed;
+  if (!plan.is_null()) {
+    DDBLAB_ASSIGN_OR_RETURN(parsed, fault::ParsePlan(plan));
+  }
+  impl_->faults().SetPlan(std::move(parsed));
+  return OkStatus();
+}
+
+std::vector<FaultLogEntry> Emulator::FaultLog() const {
+  std::vector<FaultLogEntry> out;
+  for (const fault::LogEntry& e : impl_->faults().Log()) {
+    out.push_back(FaultLogEntry{e.seq, e.time, e.operation, e.table, e.keys,
+                                e.rule_id,
+                                std::string(fault::EffectName(e.effect))});
+  }
+  return out;
+}
+
+nlohmann::json Emulator::FaultStatus() const {
+  return impl_->faults().StatusJson();
 }
 
 }  // namespace ddblab

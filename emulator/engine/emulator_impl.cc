@@ -4,6 +4,7 @@
 #include <exception>
 #include <utility>
 
+#include "emulator/engine/fault_seam.h"
 #include "emulator/engine/stream_sink.h"
 #include "emulator/engine/ttl_sweeper.h"
 #include "emulator/storage/sqlite_item_store.h"
@@ -15,7 +16,8 @@ EmulatorImpl::EmulatorImpl(Options options, std::shared_ptr<Clock> clock,
     : options_(std::move(options)),
       clock_(std::move(clock)),
       rng_(options_.seed),
-      store_(std::move(store)) {}
+      store_(std::move(store)),
+      faults_(options_.seed) {}
 
 EmulatorImpl::~EmulatorImpl() {
   ttl_.reset();  // stops the TTL sweeper thread before anything it uses
@@ -38,6 +40,12 @@ Result<std::unique_ptr<EmulatorImpl>> EmulatorImpl::Open(
     DDBLAB_RETURN_IF_ERROR(impl->catalog_.Load(*impl->store_));
   }
   RegisterAllOps(impl->dispatcher_, impl->streams_dispatcher_);
+  InstallFaultHooks(*impl);
+  if (!impl->options_.fault_plan.is_null()) {
+    DDBLAB_ASSIGN_OR_RETURN(fault::Plan plan,
+                            fault::ParsePlan(impl->options_.fault_plan));
+    impl->faults_.SetPlan(std::move(plan));
+  }
   DDBLAB_RETURN_IF_ERROR(InstallStreams(*impl));
   {  // TTL: the deletion queue, its sink, and the sweeper thread if the
      // clock is real (else RunDueWork drives it).
@@ -71,12 +79,22 @@ Result<nlohmann::json> Guarded(const Dispatcher& d, EmulatorImpl& impl,
 Result<nlohmann::json> EmulatorImpl::Call(std::string_view operation,
                                           const nlohmann::json& request) {
   RunDueWork();
+  if (faults_.active()) {  // the one fault seam (fault_seam.h)
+    return CallWithFaults(
+        *this, fault::Api::kDynamoDb, operation, request,
+        [&] { return Guarded(dispatcher_, *this, operation, request); });
+  }
   return Guarded(dispatcher_, *this, operation, request);
 }
 
 Result<nlohmann::json> EmulatorImpl::CallStreams(
     std::string_view operation, const nlohmann::json& request) {
   RunDueWork();
+  if (faults_.active()) {
+    return CallWithFaults(*this, fault::Api::kStreams, operation, request, [&] {
+      return Guarded(streams_dispatcher_, *this, operation, request);
+    });
+  }
   return Guarded(streams_dispatcher_, *this, operation, request);
 }
 

@@ -41,6 +41,7 @@
 #include "emulator/engine/catalog.h"
 #include "emulator/engine/change_event.h"
 #include "emulator/engine/dispatcher.h"
+#include "emulator/fault/injector.h"
 #include "emulator/storage/item_store.h"
 
 namespace ddblab::engine {
@@ -106,6 +107,9 @@ class EmulatorImpl {
     return batch_unprocessed_hook_;
   }
 
+  // The fault plan, its counters and log (fault_seam.h). Thread-safe.
+  fault::Injector& faults() { return faults_; }
+
   // Background work due at clock().Now() (TTL deletions) when no thread
   // drives it, i.e. on any clock but a SystemClock: Call and CallStreams run
   // it first. Errors are retried on the next call.
@@ -164,6 +168,7 @@ class EmulatorImpl {
   Dispatcher streams_dispatcher_;
   std::vector<std::shared_ptr<ChangeSink>> sinks_ DDBLAB_GUARDED_BY(mu_);
   BatchUnprocessedHook batch_unprocessed_hook_;
+  fault::Injector faults_;
   std::unique_ptr<TtlSweeper> ttl_;  // reset first by ~EmulatorImpl (thread)
 };
 

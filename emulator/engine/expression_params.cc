@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <utility>
 
+#include "emulator/engine/index_key_types.h"
 #include "emulator/expr/legacy.h"
 
 namespace ddblab::engine {
@@ -203,8 +204,8 @@ std::vector<std::string> IndexKeyNames(const Table& table) {
     out.push_back(name);
   };
   for (const IndexDef& index : table.indexes) {
-    add(index.key.hash.name);
-    if (index.key.range) add(index.key.range->name);
+    for (const KeyElement* k : index.key.HashElements()) add(k->name);
+    for (const KeyElement* k : index.key.RangeElements()) add(k->name);
   }
   return out;
 }
@@ -234,6 +235,7 @@ Status CheckExpressionKeys(const ExpressionParams& e, const Table& table) {
             expr::CheckUpdateKeyTargets(*e.update, table_keys)) {
       return *std::move(error);
     }
+    DDBLAB_RETURN_IF_ERROR(CheckIndexKeyUpdateTypes(*e.update, table));
   }
   return OkStatus();
 }

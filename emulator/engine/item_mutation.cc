@@ -36,9 +36,11 @@ std::optional<AttrType> IndexKeyType(const Table& table,
   if (table.key.Contains(attr)) return std::nullopt;
   for (const IndexDef& index : table.indexes) {
     if (index.status == TableStatus::kDeleting) continue;
-    if (index.key.hash.name == attr) return index.key.hash.type;
-    if (index.key.range && index.key.range->name == attr) {
-      return index.key.range->type;
+    for (const KeyElement* k : index.key.HashElements()) {
+      if (k->name == attr) return k->type;
+    }
+    for (const KeyElement* k : index.key.RangeElements()) {
+      if (k->name == attr) return k->type;
     }
   }
   return std::nullopt;

@@ -25,6 +25,7 @@
 #include "emulator/engine/expression_params.h"
 #include "emulator/engine/item_request.h"
 #include "emulator/engine/keys.h"
+#include "emulator/engine/query_multi_key.h"
 #include "emulator/engine/read_common.h"
 #include "emulator/expr/legacy.h"
 #include "emulator/value/codec.h"
@@ -34,14 +35,6 @@ namespace {
 
 using value::AttributeValue;
 using value::Item;
-
-// One condition of the key condition, from either form. `op` is empty for a
-// legacy operator that cannot use the key (NE, NULL, CONTAINS, ...).
-struct KeyTerm {
-  std::string attr;
-  std::optional<expr::RangeOp> op;
-  std::vector<AttributeValue> values;
-};
 
 constexpr char kNotSupported[] = "Query key condition not supported";
 constexpr char kMissed[] = "Query condition missed key schema element: ";
@@ -188,15 +181,23 @@ Result<QueryRequest> ParseQuery(const Json& request) {
 
   // The key condition's structure; the schema checks come with the table.
   expr::KeySchemaInfo no_schema;
+  // (A condition count only a multi-attribute key accepts waits for the
+  // schema: query_multi_key.h.)
   if (r.expr.key_condition) {
+    CollectTerms(r.expr.key_condition->root, &r.terms);
     Result<expr::KeyCondition> shape =
         expr::AnalyzeKeyCondition(*r.expr.key_condition, no_schema);
-    if (!shape.ok() && !IsSchemaError(shape.error())) return shape.error();
-    CollectTerms(r.expr.key_condition->root, &r.terms);
+    if (!shape.ok() && !IsSchemaError(shape.error()) &&
+        !MultiKeyCountDeferred(shape.error(), r.terms.size())) {
+      return shape.error();
+    }
   } else {
     Result<expr::KeyCondition> shape =
         expr::ConvertKeyConditions(*key_conditions, no_schema);
-    if (!shape.ok() && !IsSchemaError(shape.error())) return shape.error();
+    if (!shape.ok() && !IsSchemaError(shape.error()) &&
+        !MultiKeyCountDeferred(shape.error(), key_conditions->size())) {
+      return shape.error();
+    }
     DDBLAB_ASSIGN_OR_RETURN(r.terms, LegacyTerms(*key_conditions));
   }
   r.table_name = std::move(*name);
@@ -248,6 +249,7 @@ Status CheckStartElement(const Item* esk, const KeyElement& k, bool hash) {
 Result<expr::KeyCondition> AnalyzeTerms(const KeySchema& key,
                                         const std::vector<KeyTerm>& terms,
                                         const Item* esk) {
+  if (terms.size() > 2) return Error::Validation(kConditionCount);
   DDBLAB_RETURN_IF_ERROR(CheckStartElement(esk, key.hash, true));
   if (!key.range && terms.size() > 1) {
     return Error::Validation(kNotSupported);
@@ -308,6 +310,8 @@ Status CheckFilterKeys(const QueryRequest& r, const KeySchema& key) {
   if (!r.expr.legacy_filter && !r.expr.filter) return OkStatus();
   std::vector<std::string> names{key.hash.name};
   if (key.range) names.push_back(key.range->name);
+  for (const KeyElement& k : key.more_hash) names.push_back(k.name);
+  for (const KeyElement& k : key.more_range) names.push_back(k.name);
   if (r.expr.legacy_filter) {
     return r.query_filter != nullptr
                ? expr::CheckQueryFilterKeys(*r.query_filter, names)
@@ -379,11 +383,20 @@ Result<Json> Query(EmulatorImpl& impl, const Json& request) {
     if (esk != nullptr && esk->size() != StartKeyNames(*table, index).size()) {
       return Error::Validation("The provided starting key is invalid");
     }
-    DDBLAB_ASSIGN_OR_RETURN(expr::KeyCondition kc,
-                            AnalyzeTerms(key, r.terms, esk));
+    // A multi-attribute GSI key has its own analysis (query_multi_key.h).
+    const bool multi = key.MultiHash() || key.MultiRange();
+    expr::KeyCondition kc;
+    MultiKeyCondition mkc;
+    if (multi) {
+      DDBLAB_ASSIGN_OR_RETURN(mkc, AnalyzeMultiKeyTerms(key, r.terms, esk));
+    } else {
+      DDBLAB_ASSIGN_OR_RETURN(kc, AnalyzeTerms(key, r.terms, esk));
+    }
     if (esk != nullptr) {
       DDBLAB_RETURN_IF_ERROR(CheckStartTableKey(*table, *esk));
-      DDBLAB_RETURN_IF_ERROR(CheckStartBounds(key, index == nullptr, kc, *esk));
+      DDBLAB_RETURN_IF_ERROR(
+          multi ? CheckMultiKeyStart(key, mkc, *esk)
+                : CheckStartBounds(key, index == nullptr, kc, *esk));
     }
     DDBLAB_RETURN_IF_ERROR(
         CheckNestedKeyPaths(*table, ProjectionPaths(r.expr.projection)));
@@ -401,8 +414,14 @@ Result<Json> Query(EmulatorImpl& impl, const Json& request) {
     PageSpec spec;
     spec.scan.table_id = table->id;
     spec.scan.index_id = index != nullptr ? index->id : storage::kBaseTable;
-    spec.scan.partition = EncodeKeyValue(kc.hash_value);
-    if (kc.range) SetBounds(*kc.range, &spec.scan);
+    if (multi) {
+      spec.scan.partition = std::move(mkc.partition);
+      spec.scan.lower = std::move(mkc.lower);
+      spec.scan.upper = std::move(mkc.upper);
+    } else {
+      spec.scan.partition = EncodeKeyValue(kc.hash_value);
+      if (kc.range) SetBounds(*kc.range, &spec.scan);
+    }
     spec.scan.forward = r.forward;
     if (esk != nullptr) spec.scan.start = StartPosition(*table, index, *esk);
     spec.limit = r.limit;

@@ -22,6 +22,7 @@
 #include "emulator/engine/expression_params.h"
 #include "emulator/engine/item_request.h"
 #include "emulator/engine/keys.h"
+#include "emulator/engine/multi_key.h"
 #include "emulator/engine/read_common.h"
 
 namespace ddblab::engine {
@@ -127,13 +128,17 @@ Status CheckScanStartKey(const Table& table, const IndexDef* index,
                            "provided key element does not match the schema");
   }
   if (index == nullptr) return OkStatus();
-  for (const KeyElement* k :
-       {&index->key.hash, index->key.range ? &*index->key.range : nullptr}) {
-    if (k == nullptr) continue;
-    if (esk.find(k->name) == esk.end()) {
+  auto check = [&esk](const KeyElement& k, bool hash) -> Status {
+    if (esk.find(k.name) == esk.end()) {
       return Error::Validation("The provided starting key is invalid");
     }
-    DDBLAB_RETURN_IF_ERROR(CheckStartKeyPiece(esk, *k, k == &index->key.hash));
+    return CheckStartKeyPiece(esk, k, hash);
+  };
+  for (const KeyElement* k : index->key.HashElements()) {
+    DDBLAB_RETURN_IF_ERROR(check(*k, true));
+  }
+  for (const KeyElement* k : index->key.RangeElements()) {
+    DDBLAB_RETURN_IF_ERROR(check(*k, false));
   }
   return OkStatus();
 }
@@ -160,8 +165,9 @@ Result<Json> Scan(EmulatorImpl& impl, const Json& request) {
     if (r.start_key) {
       DDBLAB_RETURN_IF_ERROR(CheckStartTableKey(*table, *r.start_key));
       if (r.segment) {
-        const KeyElement& part = ReadKeySchema(*table, index).hash;
-        const std::string encoded = EncodeKeyValue(r.start_key->at(part.name));
+        const std::string encoded =
+            EncodeHashPart(ReadKeySchema(*table, index), *r.start_key)
+                .value_or(std::string());
         if (SegmentOf(encoded, r.segment->total) != r.segment->segment) {
           return Error::Validation(
               "The provided starting key is invalid: Invalid "

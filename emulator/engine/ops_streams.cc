@@ -10,6 +10,7 @@
 
 #include "emulator/engine/dispatcher.h"
 #include "emulator/engine/emulator_impl.h"
+#include "emulator/engine/fault_seam.h"
 #include "emulator/engine/request.h"
 #include "emulator/engine/stream_sink.h"
 #include "emulator/streams/sequence_number.h"
@@ -214,7 +215,8 @@ Result<Json> GetRecords(EmulatorImpl& impl, const Json& request) {
           impl,
           [&](StreamService& s, storage::StreamStore& log, TimePoint now) {
             return s.GetRecords(log, *iterator,
-                                static_cast<int>(limit.value_or(1000)), now);
+                                static_cast<int>(limit.value_or(1000)), now,
+                                CurrentVisibilityDelay());
           }));
   Json out = Json::object();
   out["Records"] = std::move(r.records);  // (an initializer list would copy)

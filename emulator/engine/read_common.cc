@@ -4,6 +4,7 @@
 
 #include "emulator/engine/expression_params.h"
 #include "emulator/engine/keys.h"
+#include "emulator/engine/multi_key.h"
 #include "emulator/engine/request.h"
 #include "emulator/value/codec.h"
 #include "emulator/value/item_codec.h"
@@ -122,12 +123,13 @@ std::vector<std::string> StartKeyNames(const Table& table,
                                        const IndexDef* index) {
   std::vector<std::string> names = TableKeyNames(table);
   if (index != nullptr) {
-    for (const KeyElement* k :
-         {&index->key.hash, index->key.range ? &*index->key.range : nullptr}) {
-      if (k != nullptr && !table.key.Contains(k->name)) {
-        names.push_back(k->name);
-      }
-    }
+    auto add = [&](const KeyElement& k) {
+      if (!table.key.Contains(k.name)) names.push_back(k.name);
+    };
+    add(index->key.hash);
+    if (index->key.range) add(*index->key.range);
+    for (const KeyElement& k : index->key.more_hash) add(k);
+    for (const KeyElement& k : index->key.more_range) add(k);
   }
   return names;
 }
@@ -177,8 +179,8 @@ storage::ScanSpec::Position StartPosition(const Table& table,
   pos.pk = encode(table.key.hash);
   if (table.key.range) pos.sk = encode(*table.key.range);
   if (index != nullptr) {
-    pos.ipk = encode(index->key.hash);
-    if (index->key.range) pos.isk = encode(*index->key.range);
+    pos.ipk = EncodeHashPart(index->key, esk).value_or(std::string());
+    pos.isk = EncodeRangePart(index->key, esk).value_or(std::string());
   }
   return pos;
 }

@@ -36,9 +36,18 @@ Result<KeyElement> ReadKeyElement(const Json& j) {
   return k;
 }
 
+// Multi-attribute GSI keys add "more_hash"/"more_range" lists; a
+// single-attribute schema is written exactly as before.
 Json KeySchemaMeta(const KeySchema& k) {
   Json j{{"hash", KeyElementMeta(k.hash)}};
   if (k.range) j["range"] = KeyElementMeta(*k.range);
+  auto list = [](const std::vector<KeyElement>& elems) {
+    Json out = Json::array();
+    for (const KeyElement& e : elems) out.push_back(KeyElementMeta(e));
+    return out;
+  };
+  if (!k.more_hash.empty()) j["more_hash"] = list(k.more_hash);
+  if (!k.more_range.empty()) j["more_range"] = list(k.more_range);
   return j;
 }
 
@@ -48,6 +57,13 @@ Result<KeySchema> ReadKeySchema(const Json& j) {
   if (j.contains("range")) {
     DDBLAB_ASSIGN_OR_RETURN(KeyElement range, ReadKeyElement(j.at("range")));
     k.range = std::move(range);
+  }
+  for (const char* member : {"more_hash", "more_range"}) {
+    if (!j.contains(member)) continue;
+    for (const Json& e : j.at(member)) {
+      DDBLAB_ASSIGN_OR_RETURN(KeyElement k2, ReadKeyElement(e));
+      (member[5] == 'h' ? k.more_hash : k.more_range).push_back(std::move(k2));
+    }
   }
   return k;
 }

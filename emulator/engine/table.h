@@ -44,12 +44,41 @@ struct KeyElement {
   AttrType type = AttrType::kS;  // S, N or B
 };
 
+// A key schema. Tables and LSIs have one HASH and at most one RANGE
+// attribute; a GSI may have up to four of each (multi-attribute keys):
+// `hash`/`range` are then the first ones and `more_hash`/`more_range` the
+// rest, in KeySchema order (`range` is set whenever `more_range` is not
+// empty). Storage encodes a part with several attributes as a composite
+// (multi_key.h); a part with one attribute keeps the plain key encoding.
 struct KeySchema {
   KeyElement hash;
   std::optional<KeyElement> range;
+  std::vector<KeyElement> more_hash;
+  std::vector<KeyElement> more_range;
 
   bool Contains(std::string_view attr) const {
-    return hash.name == attr || (range && range->name == attr);
+    if (hash.name == attr || (range && range->name == attr)) return true;
+    for (const KeyElement& k : more_hash) {
+      if (k.name == attr) return true;
+    }
+    for (const KeyElement& k : more_range) {
+      if (k.name == attr) return true;
+    }
+    return false;
+  }
+  bool MultiHash() const { return !more_hash.empty(); }
+  bool MultiRange() const { return !more_range.empty(); }
+  // The HASH / RANGE attributes in KeySchema order.
+  std::vector<const KeyElement*> HashElements() const {
+    std::vector<const KeyElement*> out{&hash};
+    for (const KeyElement& k : more_hash) out.push_back(&k);
+    return out;
+  }
+  std::vector<const KeyElement*> RangeElements() const {
+    std::vector<const KeyElement*> out;
+    if (range) out.push_back(&*range);
+    for (const KeyElement& k : more_range) out.push_back(&k);
+    return out;
   }
 };
 

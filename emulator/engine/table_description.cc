@@ -6,10 +6,11 @@ namespace {
 
 Json KeySchemaJson(const KeySchema& key) {
   Json out = Json::array();
-  out.push_back(Json{{"AttributeName", key.hash.name}, {"KeyType", "HASH"}});
-  if (key.range) {
-    out.push_back(
-        Json{{"AttributeName", key.range->name}, {"KeyType", "RANGE"}});
+  for (const KeyElement* k : key.HashElements()) {
+    out.push_back(Json{{"AttributeName", k->name}, {"KeyType", "HASH"}});
+  }
+  for (const KeyElement* k : key.RangeElements()) {
+    out.push_back(Json{{"AttributeName", k->name}, {"KeyType", "RANGE"}});
   }
   return out;
 }

@@ -55,10 +55,12 @@ struct RawIndex {
 std::vector<RawAttributeDefinition> ParseAttributeDefinitions(
     RequestParser& p, const Json& request, bool required);
 // A KeySchema member of `obj` at `path`. `check_key_type` adds the
-// [HASH, RANGE] enum constraint (table key schemas).
+// [HASH, RANGE] enum constraint (table key schemas). `max_elements` is the
+// list length bound (2 for tables and LSIs; GSIs have none).
 std::vector<RawKeyElement> ParseKeySchema(RequestParser& p, const Json& obj,
                                           std::string_view path, bool required,
-                                          bool check_key_type, bool* present);
+                                          bool check_key_type, bool* present,
+                                          int64_t max_elements = 2);
 RawThroughput ParseThroughput(RequestParser& p, const Json& obj,
                               std::string_view path);
 // One LocalSecondaryIndex / GlobalSecondaryIndex (or GSI Create) structure.
@@ -76,8 +78,9 @@ Status CheckDuplicateDefinitions(const std::vector<KeyElement>& defs);
 Result<KeySchema> BuildTableKey(const std::vector<RawKeyElement>& key,
                                 const std::vector<KeyElement>& defs);
 
-// One secondary index: key schema checks, LSI rules (same hash key as the
-// table, needs a range key), projection checks. Throughput rules are
+// One secondary index: key schema checks (a GSI may have a multi-attribute
+// key: up to four HASH then up to four RANGE attributes), LSI rules (same hash
+// key as the table, needs a range key), projection checks. Throughput rules are
 // separate (they depend on the billing mode).
 Result<IndexDef> BuildIndex(const RawIndex& raw,
                             const std::vector<KeyElement>& defs,

@@ -12,10 +12,16 @@ KeySchema ReadKeySchema(const Json& elements) {
     if (!element.is_object()) continue;
     std::string name = element.value("AttributeName", "");
     std::string type = element.value("KeyType", "");
+    // A multi-attribute GSI key lists several HASH / RANGE elements: the
+    // first of each kind fills hash/range, the others go to `more`.
     if (type == "HASH") {
-      keys.hash = name;
+      (keys.hash.empty() ? keys.hash : keys.more.emplace_back()) = name;
     } else if (type == "RANGE") {
-      keys.range = name;
+      if (keys.range) {
+        keys.more.push_back(name);
+      } else {
+        keys.range = name;
+      }
     }
   }
   return keys;
@@ -50,6 +56,7 @@ void ReadIndexes(const Json& list, bool global, std::vector<IndexInfo>* out) {
 std::vector<std::string> KeySchema::Names() const {
   std::vector<std::string> names{hash};
   if (range) names.push_back(*range);
+  names.insert(names.end(), more.begin(), more.end());
   return names;
 }
 

@@ -18,9 +18,12 @@ namespace ddblab::partiql {
 struct KeySchema {
   std::string hash;
   std::optional<std::string> range;
+  // The other attributes of a multi-attribute GSI key (KeySchema order).
+  std::vector<std::string> more;
 
   // The key attribute names, hash first.
   std::vector<std::string> Names() const;
+  bool Multi() const { return !more.empty(); }
 };
 
 struct IndexInfo {

@@ -273,7 +273,10 @@ Result<Plan> TranslateSelect(const SelectStmt& select, const TableInfo& table,
   std::set<std::string> key_names;
   for (const std::string& n : table.keys.Names()) key_names.insert(n);
   for (const std::string& n : keys.Names()) key_names.insert(n);
-  bool query = hash_count == 1 && range_count <= 1;
+  // A multi-attribute index key is read with a Scan of the index filtered
+  // by the whole WHERE clause (same rows; the Query planner here knows one
+  // HASH and one RANGE attribute only).
+  bool query = !keys.Multi() && hash_count == 1 && range_count <= 1;
   std::vector<const Expr*> rest;
   for (size_t i = 0; query && i < conjuncts.size(); ++i) {
     if (i == hash_at || (range_count == 1 && i == range_at)) continue;

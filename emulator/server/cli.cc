@@ -65,7 +65,8 @@ bool IsKnownFlag(std::string_view flag) {
                                  "--max-connections",
                                  "--idle-timeout",
                                  "--https-cert",
-                                 "--https-key"}) {
+                                 "--https-key",
+                                 "--faults"}) {
     if (flag == known) return true;
   }
   return false;
@@ -139,6 +140,9 @@ Status SetFlag(ServeConfig& config, std::string_view flag,
                  std::to_string(kMaxStreamShards));
     }
     config.stream_shards = *n;
+  } else if (flag == "--faults") {  // read by control_faults.cc
+    if (value.empty()) return bad("a fault plan file (JSON)");
+    config.faults_file = value;
   } else if (flag == "--shard-rollover") {  // checked by control_streams.cc
     if (value.empty()) return bad("a duration (4h, 90m) or off");
     config.shard_rollover = value;
@@ -267,6 +271,8 @@ Flags of ddblab serve:
                            (default 60s)
   --https-cert FILE        serve HTTPS (instead of HTTP) with this PEM
   --https-key FILE         certificate (chain) and private key
+  --faults FILE            fault plan (JSON) in force from the start; replace
+                           it with POST /_ddblab/faults, read it with GET
 
 Once started, point any AWS SDK or the AWS CLI at the printed endpoint, e.g.
   aws dynamodb list-tables --endpoint-url http://127.0.0.1:8000

@@ -49,6 +49,8 @@ struct ServeConfig {
   // Streams, as given; checked and applied by control_streams.h.
   int stream_shards = 1;              // open shards of each new stream
   std::string shard_rollover = "4h";  // a duration, or off (also 0)
+  // A fault plan file, read by control_faults.h ("" : none).
+  std::string faults_file;
   // HTTP front end.
   size_t max_connections = 10000;  // open connections; more get a 503
   int idle_timeout_seconds = 60;   // idle keep-alive connections closed

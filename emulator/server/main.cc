@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "emulator/server/cli.h"
+#include "emulator/server/control_faults.h"
 #include "emulator/server/control_streams.h"
 #include "emulator/server/control_ttl.h"
 #include "emulator/server/emulator_handler.h"
@@ -35,6 +36,10 @@ int main(int argc, char** argv) {
   }
   if (auto streams = AddStreamsControl(command->serve, hooks); !streams.ok()) {
     std::cerr << "ddblab: " << streams.error().message << "\n";
+    return 2;
+  }
+  if (auto faults = AddFaultControl(command->serve, hooks); !faults.ok()) {
+    std::cerr << "ddblab: " << faults.error().message << "\n";
     return 2;
   }
   return RunServe(command->serve, hooks, std::cout, std::cerr);

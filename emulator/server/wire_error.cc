@@ -49,6 +49,7 @@ bool UsesCapitalMessage(ErrorType type) {
 }
 
 int HttpStatusFor(ErrorType type) {
+  if (type == ErrorType::kServiceUnavailable) return 503;
   return type == ErrorType::kInternalServerError ? 500 : 400;
 }
 
@@ -85,6 +86,7 @@ WireResponse ErrorResponse(const Error& error) {
   response.status = HttpStatusFor(error.type);
   response.content_type = std::string(kAmzJson10);
   response.body = ErrorBody(error);
+  response.drop_connection = error.type == ErrorType::kOutcomeUnknown;
   return response;
 }
 

@@ -310,7 +310,8 @@ Result<std::string> StreamService::GetShardIterator(
 
 Result<GetRecordsResult> StreamService::GetRecords(StreamLog& log,
                                                    std::string_view iterator,
-                                                   int limit, TimePoint now) {
+                                                   int limit, TimePoint now,
+                                                   Duration visibility_delay) {
   std::optional<IteratorPosition> pos = DecodeShardIterator(iterator);
   if (!pos) return Error::Validation("Invalid ShardIterator");
   const int64_t now_ms = ToMillis(now);
@@ -333,10 +334,15 @@ Result<GetRecordsResult> StreamService::GetRecords(StreamLog& log,
   int64_t after = pos->after_seq;
   int64_t bytes = 0;
   bool exhausted = true;
+  const int64_t visible_until = now_ms - Millis(visibility_delay);
   Status render_status;
   DDBLAB_RETURN_IF_ERROR(
       log.ReadRecords(stream.id, shard.ordinal, after, [&](RecordRow&& row) {
         const int count = static_cast<int>(out.records.size());
+        if (row.created_ms > visible_until) {  // not visible yet
+          exhausted = false;
+          return false;
+        }
         if (count >= limit ||
             (count > 0 && bytes + row.size_bytes > kMaxGetRecordsBytes)) {
           exhausted = false;

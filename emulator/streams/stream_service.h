@@ -130,8 +130,11 @@ class StreamService {
       StreamLog& log, std::string_view arn, std::string_view shard_id,
       IteratorType type, const std::optional<std::string>& sequence_number,
       TimePoint now);
-  Result<GetRecordsResult> GetRecords(StreamLog& log, std::string_view iterator,
-                                      int limit, TimePoint now);
+  // `visibility_delay` (a fault): records written less than that long
+  // before `now` are not read yet (the next iterator stops before them).
+  Result<GetRecordsResult> GetRecords(
+      StreamLog& log, std::string_view iterator, int limit, TimePoint now,
+      Duration visibility_delay = Duration::zero());
 
   // ---- Control.
   // Splits the open shard `shard_id`, or every open shard, of the enabled

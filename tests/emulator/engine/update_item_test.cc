@@ -116,15 +116,21 @@ TEST_F(UpdateItemTest, IndexKeyTypeErrors) {
                               {"Key", key},
                               {"UpdateExpression", "SET g = :n"},
                               {"ExpressionAttributeValues", {{":n", N("1")}}}}),
-      "ValidationException: The update expression attempted to update "
-      "the secondary index key to unsupported type");
+      "ValidationException: One or more parameter values were invalid: Type "
+      "mismatch for Index Key g Expected: S Actual: N IndexName: by_g");
   EXPECT_EQ(
       FailText("UpdateItem", {{"TableName", "idx"},
                               {"Key", key},
                               {"UpdateExpression", "ADD l :n"},
                               {"ExpressionAttributeValues", {{":n", N("1")}}}}),
-      "ValidationException: The update expression attempted to update "
-      "the secondary index key to unsupported type");
+      "ValidationException: One or more parameter values were invalid: Type "
+      "mismatch for Index Key l Expected: S Actual: N IndexName: by_l");
+  // A value read from the item: known only once the item is read.
+  EXPECT_EQ(FailText("UpdateItem", {{"TableName", "idx"},
+                                    {"Key", key},
+                                    {"UpdateExpression", "SET g = sk"}}),
+            "ValidationException: The update expression attempted to update "
+            "the secondary index key to unsupported type");
   EXPECT_EQ(FailText("UpdateItem",
                      {{"TableName", "idx"},
                       {"Key", key},

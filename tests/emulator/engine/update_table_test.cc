@@ -167,7 +167,16 @@ TEST_F(UpdateTableTest, Errors) {
             "ValidationException: One or more parameter values were invalid: "
             "Attributes cannot be redefined. Please check that your attribute "
             "has the same type as previously defined.");
+  // A Create needs AttributeDefinitions naming its key attributes.
   EXPECT_EQ(FailText("UpdateTable", {{"TableName", "upd"},
+                                     {"GlobalSecondaryIndexUpdates",
+                                      Json::array({GsiCreate("gs1", "sk")})}}),
+            "ValidationException: One or more parameter values were invalid: "
+            "AttributeDefinitions is not specified for index: gs1");
+  const Json sk_def =
+      Json::array({{{"AttributeName", "sk"}, {"AttributeType", "S"}}});
+  EXPECT_EQ(FailText("UpdateTable", {{"TableName", "upd"},
+                                     {"AttributeDefinitions", sk_def},
                                      {"GlobalSecondaryIndexUpdates",
                                       Json::array({GsiCreate("gs1", "zz")})}}),
             "ValidationException: One or more parameter values were invalid: "
@@ -175,8 +184,10 @@ TEST_F(UpdateTableTest, Errors) {
             "AttributeDefinitions. Keys: [zz], AttributeDefinitions: [pk, sk]");
   Ok("UpdateTable",
      {{"TableName", "upd"},
+      {"AttributeDefinitions", sk_def},
       {"GlobalSecondaryIndexUpdates", Json::array({GsiCreate("gs1", "sk")})}});
   EXPECT_EQ(FailText("UpdateTable", {{"TableName", "upd"},
+                                     {"AttributeDefinitions", sk_def},
                                      {"GlobalSecondaryIndexUpdates",
                                       Json::array({GsiCreate("gs1", "sk")})}}),
             "ValidationException: Attempting to create an index which already "
@@ -185,8 +196,8 @@ TEST_F(UpdateTableTest, Errors) {
                      {{"TableName", "upd"},
                       {"GlobalSecondaryIndexUpdates",
                        Json::array({{{"Delete", {{"IndexName", "nox"}}}}})}}),
-            "ValidationException: Cannot delete an index that is not a "
-            "GlobalSecondaryIndex: nox");
+            "ResourceNotFoundException: Requested resource not found: Index "
+            "nox for table upd");
   EXPECT_EQ(FailText("UpdateTable",
                      {{"TableName", "upd"},
                       {"ProvisionedThroughput",

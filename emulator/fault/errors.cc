@@ -1,0 +1,167 @@
+// The errors faults answer with (injector.h: ImmediateError, OutcomeUnknown).
+//
+// Texts are DynamoDB's as recorded from real responses and the API model:
+// ProvisionedThroughputExceededException (provisioned tables) and
+// ThrottlingException with the hot-key text (on-demand tables, reason
+// *KeyRangeThroughputExceeded — DynamoDB's choice between the two for
+// key-range throttles is not documented; we follow the table's mode),
+// control-plane "Rate exceeded", RequestLimitExceeded, InternalServerError,
+// TransactionConflict(Exception), and the Streams iterator errors.
+#include <string>
+#include <utility>
+
+#include "emulator/fault/injector.h"
+
+namespace ddblab::fault {
+namespace {
+
+using Json = nlohmann::json;
+
+constexpr char kProvisionedMessage[] =
+    "The level of configured provisioned throughput for the table was "
+    "exceeded. Consider increasing your provisioning level with the "
+    "UpdateTable API.";
+constexpr char kOnDemandMessage[] =
+    "Throughput exceeds the current capacity of your table or index. DynamoDB "
+    "is automatically scaling your table or index so please try again "
+    "shortly. If exceptions persist, check if you have a hot key: "
+    "https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/"
+    "bp-partition-key-design.html";
+constexpr char kRequestLimitMessage[] =
+    "Throughput exceeds the current throughput limit for your account. To "
+    "request a limit increase, contact AWS Support at "
+    "https://aws.amazon.com/support";
+
+TableFacts FactsOf(const TableResolver& resolve, const std::string& table) {
+  if (!resolve || table.empty()) return {};
+  return resolve(table);
+}
+
+Error Cancelled(const CallView& call, const Decision& decision,
+                const TableResolver& resolve) {
+  Json reasons = Json::array();
+  std::string codes;
+  for (size_t a = 0; a < call.actions; ++a) {
+    Json reason = {{"Code", "None"}};
+    for (size_t i : decision.items) {
+      if (call.items[i].position != a) continue;
+      if (*decision.effect == Effect::kConflict) {
+        reason = {{"Code", "TransactionConflict"},
+                  {"Message", "Transaction is ongoing for the item."}};
+      } else if (FactsOf(resolve, call.items[i].table).on_demand) {
+        reason = {{"Code", "ThrottlingError"},
+                  {"Message", std::string(kOnDemandMessage) + "."}};
+      } else {
+        reason = {{"Code", "ProvisionedThroughputExceeded"},
+                  {"Message", kProvisionedMessage}};
+      }
+    }
+    if (!codes.empty()) codes += ", ";
+    codes += reason["Code"].get<std::string>();
+    reasons.push_back(std::move(reason));
+  }
+  Error error = Error::Of(
+      ErrorType::kTransactionCanceled,
+      "Transaction cancelled, please refer cancellation reasons for specific "
+      "reasons [" +
+          codes + "]");
+  error.extra = Json{{"CancellationReasons", std::move(reasons)}};
+  return error;
+}
+
+Error Throttle(const CallView& call, const Decision& decision,
+               const TableResolver& resolve) {
+  if (call.api == Api::kStreams) {
+    // DynamoDB Streams models LimitExceededException for GetRecords; its
+    // text is not recorded anywhere we could find: ours.
+    return Error::Of(ErrorType::kLimitExceeded, "Rate exceeded");
+  }
+  if (!IsDataPlaneOperation(call.operation)) {
+    return Error::Of(ErrorType::kThrottling, "Rate exceeded");
+  }
+  const TableFacts facts = FactsOf(resolve, decision.table);
+  const std::string kind = IsWriteOperation(call.operation) ? "Write" : "Read";
+  if (!facts.found) {  // PartiQL, or a table that does not exist
+    return Error::Of(ErrorType::kThrottling, kOnDemandMessage);
+  }
+  if (facts.on_demand) {
+    Error error = Error::Of(ErrorType::kThrottling, kOnDemandMessage);
+    error.extra =
+        Json{{"throttlingReasons",
+              Json::array(
+                  {{{"reason", "Table" + kind + "KeyRangeThroughputExceeded"},
+                    {"resource", facts.arn}}})}};
+    return error;
+  }
+  Error error =
+      Error::Of(ErrorType::kProvisionedThroughputExceeded, kProvisionedMessage);
+  error.extra =
+      Json{{"ThrottlingReasons",
+            Json::array(
+                {{{"reason", "Table" + kind + "ProvisionedThroughputExceeded"},
+                  {"resource", facts.arn}}})}};
+  return error;
+}
+
+bool IsTransaction(const CallView& call) {
+  return call.operation == "TransactWriteItems" ||
+         call.operation == "TransactGetItems";
+}
+
+}  // namespace
+
+std::optional<Error> ImmediateError(const CallView& call,
+                                    const Decision& decision,
+                                    const TableResolver& resolve) {
+  if (!decision.effect) return std::nullopt;
+  switch (*decision.effect) {
+    case Effect::kThrottle:
+      if (IsTransaction(call)) return Cancelled(call, decision, resolve);
+      return Throttle(call, decision, resolve);
+    case Effect::kConflict:
+      if (IsTransaction(call)) return Cancelled(call, decision, resolve);
+      return Error::Of(ErrorType::kTransactionConflict,
+                       "Transaction is ongoing for the item");
+    case Effect::kInternalError:
+      return Error::Of(ErrorType::kInternalServerError,
+                       "Internal server error");
+    case Effect::kUnavailable:
+      // The body of DynamoDB's 503 is not recorded; this is the generic
+      // AWS description of ServiceUnavailable.
+      return Error::Of(ErrorType::kServiceUnavailable,
+                       "The request has failed due to a temporary failure of "
+                       "the server.");
+    case Effect::kRequestLimit:
+      return Error::Of(ErrorType::kRequestLimitExceeded, kRequestLimitMessage);
+    case Effect::kExpiredIterator:
+      return Error::Of(ErrorType::kExpiredIterator,
+                       "The provided iterator exceeds the maximum age "
+                       "allowed.");
+    case Effect::kTrimmed:
+      return Error::Of(ErrorType::kTrimmedDataAccess,
+                       "The data you are trying to access has been trimmed.");
+    case Effect::kUnprocessed:
+      // DynamoDB fails a batch with the throttling exception only when none
+      // of its items could be processed; otherwise it answers 200 with the
+      // rest in UnprocessedItems / UnprocessedKeys.
+      if (!call.items.empty() && decision.items.size() == call.items.size()) {
+        return Throttle(call, decision, resolve);
+      }
+      return std::nullopt;
+    case Effect::kLostResponse:
+    case Effect::kLatency:
+    case Effect::kEmpty:
+    case Effect::kVisibilityDelay:
+      return std::nullopt;
+  }
+  return std::nullopt;
+}
+
+Error OutcomeUnknown(std::string_view rule_id) {
+  return Error::Of(ErrorType::kOutcomeUnknown,
+                   "The request was executed but its response was lost "
+                   "(fault rule " +
+                       std::string(rule_id) + "); its outcome is unknown");
+}
+
+}  // namespace ddblab::fault

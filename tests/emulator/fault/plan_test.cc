@@ -1,0 +1,135 @@
+// Tests of fault plan parsing (emulator/fault/plan.h): every field, the
+// error paths, and the canonical form.
+#include "emulator/fault/plan.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+namespace ddblab::fault {
+namespace {
+
+using Json = nlohmann::json;
+
+std::string ErrorOf(const Json& plan) {
+  Result<Plan> parsed = ParsePlan(plan);
+  EXPECT_FALSE(parsed.ok());
+  if (parsed.ok()) return "";
+  EXPECT_EQ(parsed.error().type, ErrorType::kValidation);
+  return parsed.error().message;
+}
+
+TEST(FaultPlan, ParsesEveryField) {
+  Result<Plan> plan = ParsePlan(Json::parse(R"({"rules": [
+    {"id": "hot", "operation": ["PutItem", "UpdateItem"], "table": "T",
+     "key": {"pk": {"S": "a"}}, "nth": [3, 1], "after": 0, "times": 2,
+     "probability": 0.5, "from": 100, "until": 200.5, "effect": "throttle"},
+    {"operation": "BatchWriteItem", "effect": "unprocessed", "count": 7},
+    {"effect": "latency", "duration": "250ms"},
+    {"operation": "GetRecords", "effect": "visibility_delay", "duration": 2}
+  ]})"));
+  ASSERT_TRUE(plan.ok()) << ToString(plan.error());
+  ASSERT_EQ(plan->rules.size(), 4u);
+  const Rule& hot = plan->rules[0];
+  EXPECT_EQ(hot.id, "hot");
+  EXPECT_EQ(hot.operations,
+            (std::vector<std::string>{"PutItem", "UpdateItem"}));
+  EXPECT_EQ(hot.tables, std::vector<std::string>{"T"});
+  EXPECT_EQ(hot.key, Json::parse(R"({"pk": {"S": "a"}})"));
+  EXPECT_EQ(hot.nth, (std::vector<int64_t>{1, 3}));  // sorted
+  EXPECT_EQ(hot.times, 2);
+  EXPECT_EQ(hot.probability, 0.5);
+  EXPECT_EQ(hot.from, FromEpochSeconds(100));
+  EXPECT_EQ(hot.until, FromEpochSeconds(200) + std::chrono::milliseconds(500));
+  EXPECT_EQ(hot.effect, Effect::kThrottle);
+  EXPECT_EQ(plan->rules[1].id, "1");  // defaults to the index
+  EXPECT_EQ(plan->rules[1].count, 7);
+  EXPECT_EQ(plan->rules[2].effect, Effect::kLatency);
+  EXPECT_EQ(plan->rules[2].duration, std::chrono::milliseconds(250));
+  EXPECT_EQ(plan->rules[3].duration, std::chrono::seconds(2));
+}
+
+TEST(FaultPlan, TableArnsBecomeNames) {
+  Result<Plan> plan = ParsePlan(Json::parse(
+      R"({"rules": [{"table": "arn:aws:dynamodb:us-east-1:1:table/Orders",
+                     "effect": "internal_error"}]})"));
+  ASSERT_TRUE(plan.ok());
+  EXPECT_EQ(plan->rules[0].tables, std::vector<std::string>{"Orders"});
+}
+
+TEST(FaultPlan, ErrorsNameThePath) {
+  EXPECT_EQ(ErrorOf(Json::parse(R"({"rules": [{"effect": "throttle"},
+      {"effect": "throttle"}, {"effect": "thorttle"}]})")),
+            "rules[2].effect: unknown effect \"thorttle\"");
+  EXPECT_EQ(ErrorOf(Json::parse(R"({"rules": [{"operation": "PutItme",
+      "effect": "throttle"}]})")),
+            "rules[0].operation: unknown operation \"PutItme\"");
+  EXPECT_EQ(ErrorOf(Json::parse(R"({"rules": [{"operation": ["GetItem", "X"],
+      "effect": "throttle"}]})")),
+            "rules[0].operation[1]: unknown operation \"X\"");
+  EXPECT_EQ(ErrorOf(Json::parse(R"({"rules": [{"operation": "PutItem"}]})")),
+            "rules[0].effect: is required");
+  EXPECT_EQ(ErrorOf(Json::parse(R"({"rules": [{"effect": "latency"}]})")),
+            "rules[0].duration: is required for effect \"latency\"");
+  EXPECT_EQ(
+      ErrorOf(Json::parse(
+          R"({"rules": [{"effect": "latency", "duration": "5 parsecs"}]})")),
+      "rules[0].duration: invalid duration \"5 parsecs\" (expected e.g. "
+      "\"250ms\", \"2s\", \"5m\", \"1h\")");
+  EXPECT_EQ(ErrorOf(Json::parse(
+                R"({"rules": [{"effect": "throttle", "probability": 1.5}]})")),
+            "rules[0].probability: must be a number from 0 to 1");
+  EXPECT_EQ(ErrorOf(Json::parse(
+                R"({"rules": [{"effect": "throttle", "nth": [0]}]})")),
+            "rules[0].nth[0]: must be at least 1");
+  EXPECT_EQ(
+      ErrorOf(Json::parse(
+          R"({"rules": [{"operation": "GetItem", "effect": "unprocessed"}]})")),
+      "rules[0].operation: effect \"unprocessed\" applies to "
+      "BatchWriteItem, BatchGetItem, not \"GetItem\"");
+  EXPECT_EQ(ErrorOf(Json::parse(
+                R"({"rules": [{"effect": "throttle", "count": 2}]})")),
+            "rules[0].count: applies only to effect \"unprocessed\"");
+  EXPECT_EQ(ErrorOf(Json::parse(R"({"rules": [{"effect": "throttle",
+      "from": 10, "until": 5}]})")),
+            "rules[0].until: must be later than \"from\"");
+  EXPECT_EQ(ErrorOf(Json::parse(R"({"rules": [{"id": "a", "effect": "throttle"},
+      {"id": "a", "effect": "throttle"}]})")),
+            "rules[1].id: duplicate rule id \"a\"");
+  EXPECT_EQ(
+      ErrorOf(Json::parse(R"({"rules": [{"effect": "throttle", "wat": 1}]})")),
+      "rules[0].wat: unknown field (expected id, operation, table, key, "
+      "nth, after, times, probability, from, until, effect, count, "
+      "duration)");
+  EXPECT_EQ(ErrorOf(Json::parse(R"({"rulez": []})")),
+            "rulez: unknown field (expected \"rules\")");
+  EXPECT_EQ(ErrorOf(Json::parse(R"([1])")),
+            "the plan must be a JSON object {\"rules\": [...]}");
+  Result<Plan> text = ParsePlanText("{\"rules\": [");
+  ASSERT_FALSE(text.ok());
+  EXPECT_EQ(text.error().message, "the plan is not valid JSON");
+}
+
+TEST(FaultPlan, CanonicalFormRoundTrips) {
+  const Json document = Json::parse(R"({"rules": [
+    {"id": "x", "operation": "GetRecords", "effect": "visibility_delay",
+     "duration": "1.5s", "times": 3}]})");
+  Result<Plan> plan = ParsePlan(document);
+  ASSERT_TRUE(plan.ok());
+  const Json canonical = PlanToJson(*plan);
+  EXPECT_EQ(canonical, Json::parse(R"({"rules": [{"id": "x",
+      "operation": ["GetRecords"], "effect": "visibility_delay",
+      "duration": 1.5, "times": 3}]})"));
+  Result<Plan> again = ParsePlan(canonical);
+  ASSERT_TRUE(again.ok());
+  EXPECT_EQ(PlanToJson(*again), canonical);
+}
+
+TEST(FaultPlan, EmptyRulesIsAnEmptyPlan) {
+  Result<Plan> plan = ParsePlan(Json::parse(R"({"rules": []})"));
+  ASSERT_TRUE(plan.ok());
+  EXPECT_TRUE(plan->rules.empty());
+}
+
+}  // namespace
+}  // namespace ddblab::fault
