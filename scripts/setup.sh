@@ -8,7 +8,7 @@ SUDO=""
 if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
 
 packages=(
-  build-essential cmake pkg-config clang-format git
+  build-essential cmake pkg-config clang-format clang-16 git
   libsqlite3-dev libcpp-httplib-dev libboost-dev nlohmann-json3-dev
   libgtest-dev libgmock-dev libbenchmark-dev libssl-dev
   python3 python3-boto3 awscli nodejs npm curl zlib1g-dev

@@ -5,7 +5,8 @@
 // The write path (item_writer.h) calls OnChange for each item it writes,
 // for every registered sink whose Wants(table) is true, BEFORE committing,
 // with the open storage transaction: a sink writes its own rows (stream
-// records, TTL queue entries) through txn.database() and they commit or roll
+// records, TTL queue entries) through txn's sub-stores (txn.streams(),
+// txn.ttl_queue()) and they commit or roll
 // back together with the item. A sink error aborts the whole write.
 //
 // Events are raised for every applied write, including writes that change

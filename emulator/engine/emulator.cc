@@ -38,7 +38,14 @@ Clock& Emulator::clock() { return impl_->clock(); }
 Result<int64_t> Emulator::SweepTtl() { return impl_->ttl().SweepDue(); }
 
 Result<std::vector<TtlTableStatus>> Emulator::TtlStatus() {
-  return impl_->ttl().StatusReport();
+  DDBLAB_ASSIGN_OR_RETURN(std::vector<engine::TtlTableReport> report,
+                          impl_->ttl().StatusReport());
+  std::vector<TtlTableStatus> out;
+  out.reserve(report.size());
+  for (engine::TtlTableReport& r : report) {
+    out.push_back({std::move(r.table_name), r.waiting, r.next_due});
+  }
+  return out;
 }
 
 Result<StreamShardSplit> Emulator::SplitStreamShards(

@@ -25,15 +25,18 @@ EmulatorImpl::~EmulatorImpl() {
   ttl_.reset();  // stops the TTL sweeper thread before anything it uses
 }
 
-Result<std::unique_ptr<EmulatorImpl>> EmulatorImpl::Open(Options options) {
+Result<std::unique_ptr<EmulatorImpl>> EmulatorImpl::Open(
+    Options options, const StoreDecorator& decorate) {
   std::shared_ptr<Clock> clock = options.clock;
   if (!clock) clock = std::make_shared<SystemClock>();
   auto store = storage::SqliteItemStore::Open(options.db_path);
   if (!store.ok()) {
     return Error::Internal(store.error().message);
   }
-  std::unique_ptr<EmulatorImpl> impl(new EmulatorImpl(
-      std::move(options), std::move(clock), std::move(store).value()));
+  std::unique_ptr<storage::ItemStore> base = std::move(store).value();
+  if (decorate) base = decorate(std::move(base));
+  std::unique_ptr<EmulatorImpl> impl(
+      new EmulatorImpl(std::move(options), std::move(clock), std::move(base)));
   {
     auto lock = impl->Lock();
     DDBLAB_RETURN_IF_ERROR(impl->catalog_.Load(*impl->store_));

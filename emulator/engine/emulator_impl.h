@@ -4,23 +4,28 @@
 // the seeded Rng, the ItemStore (SQLite), the table Catalog, the two
 // dispatchers (DynamoDB and DynamoDB Streams APIs) and the ChangeSinks.
 //
-// Locking: one engine mutex (Lock()) serialises every access to the store,
-// the catalog, the Rng and the sinks. Handlers parse and validate their
+// Locking: one engine mutex serialises every access to the store, the
+// catalog, the Rng and the sinks. Lock() returns an EngineLock guard that
+// holds it for its scope; the store, catalog, rng and tables are reached
+// through the guard (lock.store(), lock.FindTable(...)), or through the
+// EmulatorImpl accessors, which carry Clang thread-safety annotations
+// (DDBLAB_REQUIRES(mu())): code that reaches them without the lock does not
+// pass the thread-safety check (a ctest). Handlers parse and validate their
 // request without it, then hold it for "look up table, read, check,
 // write, commit" — which makes conditional writes linearizable. Never call
-// Call() while holding the lock (it is not recursive).
+// Call() while holding the lock (it is not recursive). A helper that needs
+// the lock says so with DDBLAB_REQUIRES(impl.mu()).
 //
 // Table status: with Options.table_status_delay > 0, CREATING / UPDATING /
 // DELETING last that long on the clock; transitions happen lazily when a
 // table is looked up (FindTable, SettleAll), never on a timer.
 //
-// Thread-safety: Call/CallStreams are safe from many threads. Methods
-// marked "lock held" need Lock() to be held by the caller.
+// Thread-safety: Call/CallStreams are safe from many threads (and must be
+// called without the lock: DDBLAB_EXCLUDES). The rest as annotated.
 #pragma once
 
 #include <functional>
 #include <memory>
-#include <mutex>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <string_view>
@@ -28,9 +33,11 @@
 #include <vector>
 
 #include "emulator/api/clock.h"
+#include "emulator/api/mutex.h"
 #include "emulator/api/options.h"
 #include "emulator/api/random.h"
 #include "emulator/api/result.h"
+#include "emulator/api/thread_annotations.h"
 #include "emulator/engine/catalog.h"
 #include "emulator/engine/change_event.h"
 #include "emulator/engine/dispatcher.h"
@@ -51,19 +58,28 @@ enum class TableLookup {
 
 class TtlSweeper;
 class TransactTokens;
+class EngineLock;
 
 class EmulatorImpl {
  public:
-  static Result<std::unique_ptr<EmulatorImpl>> Open(Options options);
+  // `decorate`, if set, wraps the SQLite store before anything uses it (a
+  // storage::ForwardingItemStore subclass that fails or observes chosen
+  // calls: fault injection, tests).
+  using StoreDecorator = std::function<std::unique_ptr<storage::ItemStore>(
+      std::unique_ptr<storage::ItemStore>)>;
+  static Result<std::unique_ptr<EmulatorImpl>> Open(
+      Options options, const StoreDecorator& decorate = nullptr);
   ~EmulatorImpl();
 
   EmulatorImpl(const EmulatorImpl&) = delete;
   EmulatorImpl& operator=(const EmulatorImpl&) = delete;
 
   Result<nlohmann::json> Call(std::string_view operation,
-                              const nlohmann::json& request);
+                              const nlohmann::json& request)
+      DDBLAB_EXCLUDES(mu_);
   Result<nlohmann::json> CallStreams(std::string_view operation,
-                                     const nlohmann::json& request);
+                                     const nlohmann::json& request)
+      DDBLAB_EXCLUDES(mu_);
 
   const Options& options() const { return options_; }
   Clock& clock() const { return *clock_; }
@@ -71,9 +87,8 @@ class EmulatorImpl {
   Dispatcher& dispatcher() { return dispatcher_; }
   Dispatcher& streams_dispatcher() { return streams_dispatcher_; }
 
-  // Adds a sink for item and table changes. Call while building the
-  // emulator (before concurrent use) or with the lock held.
-  void AddChangeSink(std::shared_ptr<ChangeSink> sink);
+  // Adds a sink for item and table changes.
+  void AddChangeSink(std::shared_ptr<ChangeSink> sink) DDBLAB_REQUIRES(mu_);
 
   // Fault seam for partial batches (ops_batch_get.cc, ops_batch_write.cc).
   // When set, it is called once per write request of a BatchWriteItem and
@@ -98,31 +113,35 @@ class EmulatorImpl {
 
   // Background work due at clock().Now() (TTL deletions) when no thread
   // drives it, i.e. on any clock but a SystemClock: Call and CallStreams run
-  // it first. Call WITHOUT the lock. Errors are retried on the next call.
-  void RunDueWork();
+  // it first. Errors are retried on the next call.
+  void RunDueWork() DDBLAB_EXCLUDES(mu_);
   // The TTL service (ttl_sweeper.h): queue, sweeps, status.
   TtlSweeper& ttl() { return *ttl_; }
 
   // ---- The engine lock and what it guards.
-  [[nodiscard]] std::unique_lock<std::mutex> Lock() {
-    return std::unique_lock<std::mutex>(mu_);
-  }
-  storage::ItemStore& store() { return *store_; }  // lock held
-  Catalog& catalog() { return catalog_; }          // lock held
-  Rng& rng() { return rng_; }                      // lock held
+  // Takes the lock for the guard's scope: `auto lock = impl.Lock();`.
+  [[nodiscard]] EngineLock Lock() DDBLAB_ACQUIRE(mu_);
+  // The engine mutex, to name it in annotations of helpers.
+  Mutex& mu() DDBLAB_RETURN_CAPABILITY(mu_) { return mu_; }
+  storage::ItemStore& store() DDBLAB_REQUIRES(mu_) { return *store_; }
+  Catalog& catalog() DDBLAB_REQUIRES(mu_) { return catalog_; }
+  Rng& rng() DDBLAB_REQUIRES(mu_) { return rng_; }
   // TransactWriteItems' ClientRequestToken store (transact_tokens.h).
-  TransactTokens& transact_tokens() { return *transact_tokens_; }  // lock held
-  const std::vector<std::shared_ptr<ChangeSink>>& sinks() const {
+  TransactTokens& transact_tokens() DDBLAB_REQUIRES(mu_) {
+    return *transact_tokens_;
+  }
+  const std::vector<std::shared_ptr<ChangeSink>>& sinks() const
+      DDBLAB_REQUIRES(mu_) {
     return sinks_;
   }
 
-  // Lock held. Looks a table up by name or ARN, applying due status
-  // transitions first; errors per TableLookup. The entry stays valid while
-  // the lock is held.
+  // Looks a table up by name or ARN, applying due status transitions
+  // first; errors per TableLookup. The entry stays valid while the lock is
+  // held.
   Result<Catalog::Entry*> FindTable(std::string_view name_or_arn,
-                                    TableLookup lookup);
-  // Lock held. Applies due status transitions to every table.
-  Status SettleAll();
+                                    TableLookup lookup) DDBLAB_REQUIRES(mu_);
+  // Applies due status transitions to every table.
+  Status SettleAll() DDBLAB_REQUIRES(mu_);
 
   // The table name in a name-or-ARN parameter (an ARN of another region or
   // account, or of a non-table resource, gives nullopt).
@@ -133,29 +152,72 @@ class EmulatorImpl {
   // that is unique in the database (e.g. the never-reused table id).
   std::string NewUuid(std::string_view salt) const;
 
-  // Lock held. Persists `table` (UpdateTable on the catalog row) inside txn.
+  // Persists `table` (UpdateTable on the catalog row) inside txn (which
+  // exists only under the lock).
   static Status SaveTable(const Table& table, storage::WriteTransaction& txn);
 
  private:
   EmulatorImpl(Options options, std::shared_ptr<Clock> clock,
                std::unique_ptr<storage::ItemStore> store);
-  // Lock held. Moves one table along its status timeline if due; may erase
-  // the entry (end of DELETING). Returns whether the entry still exists.
-  Result<bool> Settle(const std::string& name);
+  // Moves one table along its status timeline if due; may erase the entry
+  // (end of DELETING). Returns whether the entry still exists.
+  Result<bool> Settle(const std::string& name) DDBLAB_REQUIRES(mu_);
 
   Options options_;
   std::shared_ptr<Clock> clock_;
-  std::mutex mu_;
-  Rng rng_;
-  std::unique_ptr<storage::ItemStore> store_;
-  Catalog catalog_;
+  Mutex mu_;
+  Rng rng_ DDBLAB_GUARDED_BY(mu_);
+  std::unique_ptr<storage::ItemStore> store_ DDBLAB_PT_GUARDED_BY(mu_);
+  Catalog catalog_ DDBLAB_GUARDED_BY(mu_);
   Dispatcher dispatcher_{Api::kDynamoDb};
   Dispatcher streams_dispatcher_{Api::kStreams};
-  std::vector<std::shared_ptr<ChangeSink>> sinks_;
+  std::vector<std::shared_ptr<ChangeSink>> sinks_ DDBLAB_GUARDED_BY(mu_);
   BatchUnprocessedHook batch_unprocessed_hook_;
   fault::Injector faults_;
-  std::unique_ptr<TransactTokens> transact_tokens_;
+  std::unique_ptr<TransactTokens> transact_tokens_ DDBLAB_PT_GUARDED_BY(mu_);
   std::unique_ptr<TtlSweeper> ttl_;  // reset first by ~EmulatorImpl (thread)
 };
+
+// The engine lock, held for the guard's scope (from EmulatorImpl::Lock()),
+// and the way to what it guards: holding an EngineLock is what lets code
+// reach the store, the catalog, the Rng and the tables. Neither copied nor
+// moved: `auto lock = impl.Lock();` (guaranteed copy elision).
+class DDBLAB_SCOPED_CAPABILITY EngineLock {
+ public:
+  ~EngineLock() DDBLAB_RELEASE() { impl_.mu().unlock(); }
+  EngineLock(const EngineLock&) = delete;
+  EngineLock& operator=(const EngineLock&) = delete;
+
+  // What the lock guards. The analysis cannot see that this guard holds
+  // impl_.mu(), so the accessors skip it: holding the guard is the proof.
+  storage::ItemStore& store() const DDBLAB_NO_THREAD_SAFETY_ANALYSIS {
+    return impl_.store();
+  }
+  Catalog& catalog() const DDBLAB_NO_THREAD_SAFETY_ANALYSIS {
+    return impl_.catalog();
+  }
+  Rng& rng() const DDBLAB_NO_THREAD_SAFETY_ANALYSIS { return impl_.rng(); }
+  // EmulatorImpl::FindTable under this lock.
+  Result<Catalog::Entry*> FindTable(std::string_view name_or_arn,
+                                    TableLookup lookup) const
+      DDBLAB_NO_THREAD_SAFETY_ANALYSIS {
+    return impl_.FindTable(name_or_arn, lookup);
+  }
+
+ private:
+  friend class EmulatorImpl;
+  explicit EngineLock(EmulatorImpl& impl) DDBLAB_ACQUIRE(impl.mu())
+      : impl_(impl) {
+    impl_.mu().lock();
+  }
+
+  EmulatorImpl& impl_;
+};
+
+// The guard is made here and returned by copy elision; the analysis (Clang
+// 16 and later) follows it into the caller as holding mu_.
+inline EngineLock EmulatorImpl::Lock() DDBLAB_NO_THREAD_SAFETY_ANALYSIS {
+  return EngineLock(*this);
+}
 
 }  // namespace ddblab::engine

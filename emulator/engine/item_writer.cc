@@ -111,13 +111,17 @@ Result<bool> ChangeEvent::ChangesNothing() const {
 // ---------------------------------------------------------------------------
 // WriteBatch
 
-WriteBatch::WriteBatch(EmulatorImpl& impl) : impl_(impl) {}
+WriteBatch::WriteBatch(EmulatorImpl& impl)
+    : impl_(impl),
+      store_(impl.store()),
+      catalog_(impl.catalog()),
+      sinks_(impl.sinks()) {}
 
 WriteBatch::~WriteBatch() { Rollback(); }
 
 Status WriteBatch::Begin() {
   if (txn_) return Error::Internal("WriteBatch already begun");
-  DDBLAB_ASSIGN_OR_RETURN(txn_, impl_.store().Begin());
+  DDBLAB_ASSIGN_OR_RETURN(txn_, store_.Begin());
   return OkStatus();
 }
 
@@ -137,7 +141,7 @@ Status WriteBatch::Commit() {
     return status;
   }
   for (const Delta& delta : deltas_) {
-    Catalog::Entry* entry = impl_.catalog().Find(delta.name);
+    Catalog::Entry* entry = catalog_.Find(delta.name);
     if (entry == nullptr) continue;
     entry->stats.item_count += delta.count;
     entry->stats.size_bytes += delta.bytes;
@@ -166,7 +170,7 @@ WriteBatch::Delta& WriteBatch::DeltaFor(const Table& table) {
 }
 
 bool WriteBatch::AnySinkWants(const Table& table) const {
-  for (const auto& sink : impl_.sinks()) {
+  for (const auto& sink : sinks_) {
     if (sink->Wants(table)) return true;
   }
   return false;
@@ -272,7 +276,7 @@ Result<Consumed> WriteBatch::Apply(const Table& table, const PrimaryKey& key,
     }
     ChangeEvent event{table,     keys,     old,    new_item,
                       new_bytes, new_size, origin, impl_.Now()};
-    for (const auto& sink : impl_.sinks()) {
+    for (const auto& sink : sinks_) {
       if (!sink->Wants(table)) continue;
       DDBLAB_RETURN_IF_ERROR(sink->OnChange(event, *txn_));
     }

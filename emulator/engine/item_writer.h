@@ -34,7 +34,11 @@
 // apply two changes to the same item in one batch with stale ExistingItems.
 //
 // Thread-safety: the engine lock must be held for the whole life of an
-// ExistingItem read and of a WriteBatch.
+// ExistingItem read and of a WriteBatch. Both are made under it, checked:
+// WriteBatch's constructor and WriteItem are DDBLAB_REQUIRES(impl.mu()), and
+// an ExistingItem is read from impl.store(), which is too. (The analysis
+// cannot tie a later batch.Apply() to the lock, so the batch keeps the store,
+// catalog and sinks it was given under the lock.)
 #pragma once
 
 #include <map>
@@ -46,14 +50,13 @@
 #include "emulator/api/result.h"
 #include "emulator/engine/capacity.h"
 #include "emulator/engine/change_event.h"
+#include "emulator/engine/emulator_impl.h"
 #include "emulator/engine/keys.h"
 #include "emulator/engine/table.h"
 #include "emulator/storage/item_store.h"
 #include "emulator/value/attribute_value.h"
 
 namespace ddblab::engine {
-
-class EmulatorImpl;
 
 // The stored state of one item, read before a write or for a GetItem.
 // Decoding is lazy: paths that only need existence and size never decode.
@@ -102,7 +105,7 @@ class ExistingItem {
 
 class WriteBatch {
  public:
-  explicit WriteBatch(EmulatorImpl& impl);
+  explicit WriteBatch(EmulatorImpl& impl) DDBLAB_REQUIRES(impl.mu());
   ~WriteBatch();  // rolls back if not committed
 
   WriteBatch(const WriteBatch&) = delete;
@@ -140,14 +143,19 @@ class WriteBatch {
   bool AnySinkWants(const Table& table) const;
 
   EmulatorImpl& impl_;
+  // Reached under the lock, at construction.
+  storage::ItemStore& store_;
+  Catalog& catalog_;
+  const std::vector<std::shared_ptr<ChangeSink>>& sinks_;
   std::unique_ptr<storage::WriteTransaction> txn_;
   std::vector<Delta> deltas_;  // one per table written
 };
 
-// One change in its own WriteBatch (engine lock held).
+// One change in its own WriteBatch.
 Result<Consumed> WriteItem(
     EmulatorImpl& impl, const Table& table, const PrimaryKey& key,
     ExistingItem& old, const value::Item* new_item,
-    ChangeEvent::Origin origin = ChangeEvent::Origin::kUser);
+    ChangeEvent::Origin origin = ChangeEvent::Origin::kUser)
+    DDBLAB_REQUIRES(impl.mu());
 
 }  // namespace ddblab::engine

@@ -42,18 +42,14 @@ std::optional<std::string> ReadShardId(RequestParser& p, const Json& obj,
   return id;
 }
 
-// Runs `body(service, db, now)` under the lock in one transaction, which
+// Runs `body(service, log, now)` under the lock in one transaction, which
 // commits only if the body succeeds.
 template <class T, class F>
 Result<T> InStreamsTransaction(EmulatorImpl& impl, F&& body) {
   auto lock = impl.Lock();
   DDBLAB_ASSIGN_OR_RETURN(auto txn, impl.store().Begin());
-  storage::Database* db = txn->database();
-  if (db == nullptr) {
-    return Error::Internal("DynamoDB Streams need an SQLite-backed store");
-  }
   StreamService service(StreamsConfigFor(impl.options()));
-  Result<T> result = body(service, *db, impl.Now());
+  Result<T> result = body(service, txn->streams(), impl.Now());
   if (!result.ok()) return result;
   DDBLAB_RETURN_IF_ERROR(txn->Commit());
   return result;
@@ -77,9 +73,10 @@ Result<Json> ListStreams(EmulatorImpl& impl, const Json& request) {
   DDBLAB_ASSIGN_OR_RETURN(
       streams::ListStreamsResult r,
       InStreamsTransaction<streams::ListStreamsResult>(
-          impl, [&](StreamService& s, storage::Database& db, TimePoint now) {
+          impl,
+          [&](StreamService& s, storage::StreamStore& log, TimePoint now) {
             return s.ListStreams(
-                db, table, static_cast<int>(limit.value_or(100)), start, now);
+                log, table, static_cast<int>(limit.value_or(100)), start, now);
           }));
   Json out{{"Streams", Json::array()}};
   for (const streams::StreamSummary& s : r.streams) {
@@ -128,8 +125,9 @@ Result<Json> DescribeStream(EmulatorImpl& impl, const Json& request) {
   DDBLAB_ASSIGN_OR_RETURN(
       streams::DescribeStreamResult r,
       InStreamsTransaction<streams::DescribeStreamResult>(
-          impl, [&](StreamService& s, storage::Database& db, TimePoint now) {
-            return s.DescribeStream(db, *arn,
+          impl,
+          [&](StreamService& s, storage::StreamStore& log, TimePoint now) {
+            return s.DescribeStream(log, *arn,
                                     static_cast<int>(limit.value_or(100)),
                                     start, child_of, now);
           }));
@@ -196,8 +194,9 @@ Result<Json> GetShardIterator(EmulatorImpl& impl, const Json& request) {
   DDBLAB_ASSIGN_OR_RETURN(
       std::string iterator,
       InStreamsTransaction<std::string>(
-          impl, [&](StreamService& s, storage::Database& db, TimePoint now) {
-            return s.GetShardIterator(db, *arn, *shard_id, type, seq, now);
+          impl,
+          [&](StreamService& s, storage::StreamStore& log, TimePoint now) {
+            return s.GetShardIterator(log, *arn, *shard_id, type, seq, now);
           }));
   return Json{{"ShardIterator", std::move(iterator)}};
 }
@@ -213,8 +212,9 @@ Result<Json> GetRecords(EmulatorImpl& impl, const Json& request) {
   DDBLAB_ASSIGN_OR_RETURN(
       streams::GetRecordsResult r,
       InStreamsTransaction<streams::GetRecordsResult>(
-          impl, [&](StreamService& s, storage::Database& db, TimePoint now) {
-            return s.GetRecords(db, *iterator,
+          impl,
+          [&](StreamService& s, storage::StreamStore& log, TimePoint now) {
+            return s.GetRecords(log, *iterator,
                                 static_cast<int>(limit.value_or(1000)), now,
                                 CurrentVisibilityDelay());
           }));

@@ -31,7 +31,8 @@ bool ValidTagText(std::string_view s) {
 
 // Resolves a ResourceArn to a table entry, with the tag APIs' errors.
 Result<Catalog::Entry*> FindTaggedTable(EmulatorImpl& impl,
-                                        const std::string& arn) {
+                                        const std::string& arn)
+    DDBLAB_REQUIRES(impl.mu()) {
   if (arn.rfind("arn:", 0) != 0) {
     return Error::Validation(std::string(kInvalidParams) +
                              "ARNs must start with 'arn:': " + arn);
@@ -87,7 +88,7 @@ std::optional<std::string> ReadArn(RequestParser& p, const Json& request) {
 }
 
 Status SaveTags(EmulatorImpl& impl, Catalog::Entry* entry,
-                std::vector<Tag> tags) {
+                std::vector<Tag> tags) DDBLAB_REQUIRES(impl.mu()) {
   std::shared_ptr<const Table> current = entry->table;
   Table next = *current;
   next.tags = std::move(tags);

@@ -241,7 +241,8 @@ struct BackfillRow {
 // The entries of a new index, built from every stored item.
 Result<std::vector<BackfillRow>> Backfill(EmulatorImpl& impl,
                                           const Table& table,
-                                          const IndexDef& idx) {
+                                          const IndexDef& idx)
+    DDBLAB_REQUIRES(impl.mu()) {
   std::vector<BackfillRow> rows;
   Status inner = OkStatus();
   storage::ScanSpec spec;

@@ -60,15 +60,6 @@ streams::StreamSpec StreamSpecOf(const Table& table, TimePoint fallback) {
 StreamSink::StreamSink(EmulatorImpl& impl)
     : impl_(impl), service_(StreamsConfigFor(impl.options())) {}
 
-Result<storage::Database*> StreamSink::DatabaseOf(
-    storage::WriteTransaction& txn) {
-  storage::Database* db = txn.database();
-  if (db == nullptr) {
-    return Error::Internal("DynamoDB Streams need an SQLite-backed store");
-  }
-  return db;
-}
-
 Status StreamSink::OnChange(const ChangeEvent& event,
                             storage::WriteTransaction& txn) {
   DDBLAB_ASSIGN_OR_RETURN(bool nothing, event.ChangesNothing());
@@ -78,7 +69,7 @@ Status StreamSink::OnChange(const ChangeEvent& event,
   streams::Change change{&event.keys, event.existed() ? &old_image : nullptr,
                          event.new_image != nullptr ? &new_image : nullptr,
                          event.origin == ChangeEvent::Origin::kTtl};
-  DDBLAB_ASSIGN_OR_RETURN(storage::Database * db, DatabaseOf(txn));
+  storage::StreamStore& log = txn.streams();
   auto hash = event.keys.find(event.table.key.hash.name);
   if (hash == event.keys.end()) {
     return Error::Internal("stream change without its partition key");
@@ -87,13 +78,13 @@ Status StreamSink::OnChange(const ChangeEvent& event,
   const std::string& arn = event.table.stream.arn;
   DDBLAB_ASSIGN_OR_RETURN(
       bool appended,
-      service_.Append(*db, arn, partition_key, change, event.now));
+      service_.Append(log, arn, partition_key, change, event.now));
   if (appended) return OkStatus();
   // The table has a stream the log does not know yet: create it.
   DDBLAB_RETURN_IF_ERROR(
-      service_.Enable(*db, StreamSpecOf(event.table, event.now)));
+      service_.Enable(log, StreamSpecOf(event.table, event.now)));
   DDBLAB_ASSIGN_OR_RETURN(
-      appended, service_.Append(*db, arn, partition_key, change, event.now,
+      appended, service_.Append(log, arn, partition_key, change, event.now,
                                 /*may_cache=*/false));
   if (!appended) return Error::Internal("stream " + arn + " is not enabled");
   return OkStatus();
@@ -102,8 +93,8 @@ Status StreamSink::OnChange(const ChangeEvent& event,
 Status StreamSink::OnTableCreated(const Table& table,
                                   storage::WriteTransaction& txn) {
   if (!table.stream.enabled) return OkStatus();
-  DDBLAB_ASSIGN_OR_RETURN(storage::Database * db, DatabaseOf(txn));
-  return service_.Enable(*db, StreamSpecOf(table, impl_.Now()));
+  storage::StreamStore& log = txn.streams();
+  return service_.Enable(log, StreamSpecOf(table, impl_.Now()));
 }
 
 Status StreamSink::OnTableUpdated(const Table& before, const Table& after,
@@ -112,13 +103,13 @@ Status StreamSink::OnTableUpdated(const Table& before, const Table& after,
   const StreamSettings& a = after.stream;
   const bool same = b.enabled && a.enabled && b.arn == a.arn;
   if (same || (!b.enabled && !a.enabled)) return OkStatus();
-  DDBLAB_ASSIGN_OR_RETURN(storage::Database * db, DatabaseOf(txn));
+  storage::StreamStore& log = txn.streams();
   if (b.enabled) {
-    DDBLAB_RETURN_IF_ERROR(service_.Disable(*db, b.arn, impl_.Now()));
+    DDBLAB_RETURN_IF_ERROR(service_.Disable(log, b.arn, impl_.Now()));
   }
   if (a.enabled) {
     DDBLAB_RETURN_IF_ERROR(
-        service_.Enable(*db, StreamSpecOf(after, impl_.Now())));
+        service_.Enable(log, StreamSpecOf(after, impl_.Now())));
   }
   return OkStatus();
 }
@@ -126,17 +117,14 @@ Status StreamSink::OnTableUpdated(const Table& before, const Table& after,
 Status StreamSink::OnTableDeleted(const Table& table,
                                   storage::WriteTransaction& txn) {
   if (!table.stream.enabled) return OkStatus();
-  DDBLAB_ASSIGN_OR_RETURN(storage::Database * db, DatabaseOf(txn));
-  return service_.Disable(*db, table.stream.arn, impl_.Now());
+  storage::StreamStore& log = txn.streams();
+  return service_.Disable(log, table.stream.arn, impl_.Now());
 }
 
 Status InstallStreams(EmulatorImpl& impl) {
   auto lock = impl.Lock();
-  storage::Database* db = impl.store().database();
-  if (db == nullptr) {
-    return Error::Internal("DynamoDB Streams need an SQLite-backed store");
-  }
-  DDBLAB_RETURN_IF_ERROR(streams::StreamService::EnsureSchema(*db));
+  DDBLAB_RETURN_IF_ERROR(
+      streams::StreamService::EnsureSchema(impl.store().streams()));
   auto sink = std::make_shared<StreamSink>(impl);
   // Tables whose stream predates the stream log get theirs now.
   bool any = false;
@@ -149,7 +137,7 @@ Status InstallStreams(EmulatorImpl& impl) {
     for (const auto& [name, entry] : impl.catalog().entries()) {
       if (!entry.table->stream.enabled) continue;
       DDBLAB_RETURN_IF_ERROR(service.Enable(
-          *txn->database(), StreamSpecOf(*entry.table, impl.Now())));
+          txn->streams(), StreamSpecOf(*entry.table, impl.Now())));
     }
     DDBLAB_RETURN_IF_ERROR(txn->Commit());
   }
@@ -170,14 +158,10 @@ Result<streams::SplitResult> SplitStreamShards(
                              table.name);
   }
   DDBLAB_ASSIGN_OR_RETURN(auto txn, impl.store().Begin());
-  storage::Database* db = txn->database();
-  if (db == nullptr) {
-    return Error::Internal("DynamoDB Streams need an SQLite-backed store");
-  }
   streams::StreamService service(StreamsConfigFor(impl.options()));
   DDBLAB_ASSIGN_OR_RETURN(
       streams::SplitResult result,
-      service.Split(*db, table.stream.arn, shard_id, impl.Now()));
+      service.Split(txn->streams(), table.stream.arn, shard_id, impl.Now()));
   DDBLAB_RETURN_IF_ERROR(txn->Commit());
   return result;
 }

@@ -54,8 +54,6 @@ class StreamSink final : public ChangeSink {
                         storage::WriteTransaction& txn) override;
 
  private:
-  Result<storage::Database*> DatabaseOf(storage::WriteTransaction& txn);
-
   EmulatorImpl& impl_;
   streams::StreamService service_;
 };

@@ -1,11 +1,10 @@
 // emulator/engine/ttl_queue.h: the TTL deletion queue and the ChangeSink
 // that keeps it in step with every write.
 //
-// SQLite table (schema component "ttl"):
-//   ttl_queue(table_id, pk, sk, due)   PK (table_id, pk, sk), WITHOUT ROWID
-//   index ttl_queue_due(due)           the sweep reads the earliest rows
-// One row per item of a TTL-enabled table whose deletion is scheduled; `due`
-// is the whole epoch second at which it may be deleted (ttl_schedule.h). The
+// The rows live in the store's TTL queue (storage/ttl_queue_store.h, which
+// holds the SQL): one row per item of a TTL-enabled table whose deletion is
+// scheduled; `due` is the whole epoch second at which it may be deleted
+// (ttl_schedule.h). The
 // sweeper (ttl_sweeper.h) reads rows with due <= now, so a sweep costs what
 // it deletes, never a table scan.
 //
@@ -22,9 +21,9 @@
 // RefreshEarliest() (after a sweep, at startup) re-reads MIN(due). It may be
 // early (a rolled-back Put), never late.
 //
-// Ownership: TtlQueue borrows the store's Database (the connection every
-// WriteTransaction runs on); the sink shares the queue and borrows the store
-// and clock (all owned by EmulatorImpl, which outlives its sinks' use).
+// Ownership: TtlQueue borrows the store (reads); writes go to the sub-store
+// of the transaction they belong to. The sink shares the queue and borrows the
+// store and clock (all owned by EmulatorImpl, which outlives its sinks' use).
 // Thread-safety: everything but earliest_hint() needs the engine lock.
 #pragma once
 
@@ -41,39 +40,34 @@
 #include "emulator/engine/change_event.h"
 #include "emulator/engine/ttl_schedule.h"
 #include "emulator/storage/item_store.h"
-#include "emulator/storage/sqlite.h"
+#include "emulator/storage/ttl_queue_store.h"
 
 namespace ddblab::engine {
 
-struct TtlQueueRow {
-  int64_t table_id = 0;
-  std::string pk;
-  std::string sk;
-  int64_t due = 0;
-};
-
-struct TtlQueueTableStats {
-  int64_t table_id = 0;
-  int64_t waiting = 0;
-  int64_t next_due = 0;
-};
+using storage::TtlQueueRow;
+using storage::TtlQueueTableStats;
 
 class TtlQueue {
  public:
   static constexpr int64_t kEmpty = std::numeric_limits<int64_t>::max();
 
-  // Creates or upgrades the schema and prepares the statements.
-  static Result<std::shared_ptr<TtlQueue>> Open(storage::Database& db);
+  // Creates or upgrades the queue's table (store.ttl_queue().EnsureSchema())
+  // and reads the earliest due time.
+  static Result<std::shared_ptr<TtlQueue>> Open(storage::ItemStore& store);
 
-  // Insert or replace the row of an item.
-  Status Put(int64_t table_id, std::string_view pk, std::string_view sk,
-             int64_t due);
-  Status Remove(int64_t table_id, std::string_view pk, std::string_view sk);
-  Status ClearTable(int64_t table_id);
+  // Writes go to `rows`: the open transaction's txn.ttl_queue() (or, in
+  // tests, the store's, outside any transaction).
+  // Insert or replace the row of an item (and lower the hint).
+  Status Put(storage::TtlQueueStore& rows, int64_t table_id,
+             std::string_view pk, std::string_view sk, int64_t due);
+  Status Remove(storage::TtlQueueStore& rows, int64_t table_id,
+                std::string_view pk, std::string_view sk);
+  Status ClearTable(storage::TtlQueueStore& rows, int64_t table_id);
   // Removes every row up to and including `last` in Due() order: after a
   // sweep batch, the rows it took (one range delete on the due index).
-  Status RemoveThrough(const TtlQueueRow& last);
+  Status RemoveThrough(storage::TtlQueueStore& rows, const TtlQueueRow& last);
 
+  // Reads, through the store.
   // Rows with due <= now_s, earliest first (then by table, key), at most
   // `limit`.
   Result<std::vector<TtlQueueRow>> Due(int64_t now_s, int64_t limit);
@@ -90,15 +84,10 @@ class TtlQueue {
   Status RefreshEarliest();
 
  private:
-  explicit TtlQueue(storage::Database& db) : db_(db) {}
+  explicit TtlQueue(storage::ItemStore& store) : store_(store) {}
   void Lower(int64_t due);
 
-  storage::Database& db_;
-  storage::Database::Slot* put_ = nullptr;
-  storage::Database::Slot* remove_ = nullptr;
-  storage::Database::Slot* due_ = nullptr;
-  storage::Database::Slot* min_ = nullptr;
-  storage::Database::Slot* remove_through_ = nullptr;
+  storage::ItemStore& store_;
   std::atomic<int64_t> earliest_{kEmpty};
 };
 
@@ -121,7 +110,7 @@ class TtlQueueSink final : public ChangeSink {
 
  private:
   // Adds a row for every item of `table` that TTL will delete.
-  Status EnqueueExisting(const Table& table);
+  Status EnqueueExisting(const Table& table, storage::WriteTransaction& txn);
 
   std::shared_ptr<TtlQueue> queue_;
   storage::ItemStore& store_;

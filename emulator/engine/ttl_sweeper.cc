@@ -24,11 +24,8 @@ TtlSweeper::~TtlSweeper() {
 
 Result<std::unique_ptr<TtlSweeper>> TtlSweeper::Create(EmulatorImpl& impl,
                                                        TtlDelay delay) {
-  storage::Database* db = impl.store().database();
-  if (db == nullptr) {
-    return Error::Internal("TTL needs an SQLite-backed store");
-  }
-  DDBLAB_ASSIGN_OR_RETURN(std::shared_ptr<TtlQueue> queue, TtlQueue::Open(*db));
+  DDBLAB_ASSIGN_OR_RETURN(std::shared_ptr<TtlQueue> queue,
+                          TtlQueue::Open(impl.store()));
   std::unique_ptr<TtlSweeper> sweeper(new TtlSweeper(impl, delay, queue));
   impl.AddChangeSink(std::make_shared<TtlQueueSink>(
       std::move(queue), impl.store(), sweeper->schedule_, impl.clock()));
@@ -95,7 +92,8 @@ Result<int64_t> TtlSweeper::SweepBatch(bool* more) {
   DDBLAB_RETURN_IF_ERROR(batch.Begin());
   // The batch's rows go in one range delete; items whose TTL moved are put
   // back with their new due time (always later than now, so outside it).
-  DDBLAB_RETURN_IF_ERROR(queue_->RemoveThrough(rows.back()));
+  DDBLAB_RETURN_IF_ERROR(
+      queue_->RemoveThrough(batch.txn().ttl_queue(), rows.back()));
   int64_t deleted = 0;
   for (const TtlQueueRow& row : rows) {
     auto it = tables.find(row.table_id);
@@ -116,13 +114,15 @@ Result<int64_t> TtlSweeper::SweepBatch(bool* more) {
       std::optional<int64_t> due =
           schedule_.DueOf(*table, row.pk, row.sk, *item, now_s);
       if (due) {
-        DDBLAB_RETURN_IF_ERROR(queue_->Put(row.table_id, row.pk, row.sk, *due));
+        DDBLAB_RETURN_IF_ERROR(queue_->Put(batch.txn().ttl_queue(),
+                                           row.table_id, row.pk, row.sk, *due));
       }
       continue;
     }
     int64_t due = schedule_.DueAt(*expiry, table->name, row.pk, row.sk);
     if (due > now_s) {
-      DDBLAB_RETURN_IF_ERROR(queue_->Put(row.table_id, row.pk, row.sk, due));
+      DDBLAB_RETURN_IF_ERROR(queue_->Put(batch.txn().ttl_queue(), row.table_id,
+                                         row.pk, row.sk, due));
       continue;
     }
     // The system delete, through the one write path.
@@ -136,17 +136,17 @@ Result<int64_t> TtlSweeper::SweepBatch(bool* more) {
   return deleted;
 }
 
-Result<std::vector<TtlTableStatus>> TtlSweeper::StatusReport() {
+Result<std::vector<TtlTableReport>> TtlSweeper::StatusReport() {
   auto lock = impl_.Lock();
   DDBLAB_ASSIGN_OR_RETURN(std::vector<TtlQueueTableStats> stats,
                           queue_->Stats());
   std::map<int64_t, const TtlQueueTableStats*> by_id;
   for (const TtlQueueTableStats& s : stats) by_id[s.table_id] = &s;
-  std::vector<TtlTableStatus> out;
+  std::vector<TtlTableReport> out;
   for (const auto& [name, entry] : impl_.catalog().entries()) {
     auto it = by_id.find(entry.table->id);
     if (!entry.table->ttl.enabled && it == by_id.end()) continue;
-    TtlTableStatus status;
+    TtlTableReport status;
     status.table_name = name;
     if (it != by_id.end()) {
       status.waiting = it->second->waiting;

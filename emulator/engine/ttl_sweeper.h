@@ -19,32 +19,42 @@
 //
 // Ownership: created and owned by EmulatorImpl; borrows it.
 // Thread-safety: SweepDue/RunIfDue/StatusReport take the engine lock
-// themselves and must be called WITHOUT it.
+// themselves and must be called without it; Create needs it (both
+// annotated, see emulator_impl.h).
 #pragma once
 
 #include <cstdint>
 #include <memory>
+#include <optional>
+#include <string>
 #include <thread>
 #include <vector>
 
 #include "emulator/api/clock.h"
-#include "emulator/api/emulator.h"
 #include "emulator/api/result.h"
+#include "emulator/api/thread_annotations.h"
+#include "emulator/engine/emulator_impl.h"
 #include "emulator/engine/ttl_queue.h"
 #include "emulator/engine/ttl_schedule.h"
 
 namespace ddblab::engine {
 
-class EmulatorImpl;
+// TTL deletions waiting in one table (the facade's TtlTableStatus).
+struct TtlTableReport {
+  std::string table_name;
+  int64_t waiting = 0;              // items with a scheduled deletion
+  std::optional<int64_t> next_due;  // epoch seconds of the earliest one
+};
 
 class TtlSweeper {
  public:
   static constexpr int64_t kBatch = 1000;
 
-  // Lock held by the caller (construction time): creates the queue schema,
-  // registers the sink on `impl`.
+  // At construction time: creates the queue schema, registers the sink on
+  // `impl`.
   static Result<std::unique_ptr<TtlSweeper>> Create(EmulatorImpl& impl,
-                                                    TtlDelay delay);
+                                                    TtlDelay delay)
+      DDBLAB_REQUIRES(impl.mu());
   ~TtlSweeper();  // stops the thread, if any
 
   TtlSweeper(const TtlSweeper&) = delete;
@@ -55,12 +65,13 @@ class TtlSweeper {
   bool has_thread() const { return thread_.joinable(); }
 
   // Deletes every item due at the clock's now; returns how many.
-  Result<int64_t> SweepDue();
+  Result<int64_t> SweepDue() DDBLAB_EXCLUDES(impl_.mu());
   // SweepDue() if the earliest due time has come; else nothing.
-  Result<int64_t> RunIfDue();
+  Result<int64_t> RunIfDue() DDBLAB_EXCLUDES(impl_.mu());
 
   // Every table with TTL enabled (by name): queue rows and earliest due.
-  Result<std::vector<TtlTableStatus>> StatusReport();
+  Result<std::vector<TtlTableReport>> StatusReport()
+      DDBLAB_EXCLUDES(impl_.mu());
 
   TtlQueue& queue() { return *queue_; }
   const TtlSchedule& schedule() const { return schedule_; }
@@ -68,8 +79,8 @@ class TtlSweeper {
  private:
   TtlSweeper(EmulatorImpl& impl, TtlDelay delay,
              std::shared_ptr<TtlQueue> queue);
-  // Lock held: one batch; sets *more when a full batch was taken.
-  Result<int64_t> SweepBatch(bool* more);
+  // One batch; sets *more when a full batch was taken.
+  Result<int64_t> SweepBatch(bool* more) DDBLAB_REQUIRES(impl_.mu());
 
   EmulatorImpl& impl_;
   TtlSchedule schedule_;

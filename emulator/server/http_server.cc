@@ -141,19 +141,19 @@ class HttpServer::Impl {
 
   HttpServer& owner_;
 
-  std::mutex connections_mu_;
-  std::unordered_map<Connection*, std::weak_ptr<Connection>>
-      connections_;                  // guarded by connections_mu_
-  bool refuse_connections_ = false;  // guarded by connections_mu_
+  Mutex connections_mu_;
+  std::unordered_map<Connection*, std::weak_ptr<Connection>> connections_
+      DDBLAB_GUARDED_BY(connections_mu_);
+  bool refuse_connections_ DDBLAB_GUARDED_BY(connections_mu_) = false;
   std::atomic<bool> stopping_{false};
 
-  std::mutex threads_mu_;
-  std::vector<std::thread> threads_;  // guarded by threads_mu_
+  Mutex threads_mu_;
+  std::vector<std::thread> threads_ DDBLAB_GUARDED_BY(threads_mu_);
   std::atomic<size_t> running_{0};
   std::atomic<size_t> in_handler_{0};
   std::atomic<uint64_t> finished_{0};
-  std::mutex watchdog_mu_;
-  std::condition_variable watchdog_cv_;
+  Mutex watchdog_mu_;
+  std::condition_variable_any watchdog_cv_;
   std::atomic<bool> watchdog_sleeping_{false};
   std::atomic<bool> watchdog_stop_{false};
 
@@ -452,7 +452,7 @@ void HttpServer::Impl::OnAccept(const error_code& ec, tcp::socket socket) {
   socket.set_option(tcp::no_delay(true), ignored);
   bool refuse;
   {
-    std::lock_guard<std::mutex> lock(connections_mu_);
+    MutexLock lock(connections_mu_);
     refuse = connections_.size() >= owner_.options_.max_connections;
   }
   if (tls_) {
@@ -470,7 +470,7 @@ void HttpServer::Impl::StartSession(Stream stream, bool refuse) {
       std::make_shared<Session<Stream>>(*this, std::move(stream), refuse);
   bool registered = false;
   {
-    std::lock_guard<std::mutex> lock(connections_mu_);
+    MutexLock lock(connections_mu_);
     if (!refuse_connections_) {  // else shutting down: dropped, closed
       connections_.emplace(session.get(), session);
       registered = true;
@@ -480,7 +480,7 @@ void HttpServer::Impl::StartSession(Stream stream, bool refuse) {
 }
 
 void HttpServer::Impl::Unregister(Connection* connection) {
-  std::lock_guard<std::mutex> lock(connections_mu_);
+  MutexLock lock(connections_mu_);
   connections_.erase(connection);
 }
 
@@ -496,7 +496,7 @@ void HttpServer::Impl::Sweep() {
 void HttpServer::Impl::SweepOnce() {
   std::vector<std::shared_ptr<Connection>> open;
   {
-    std::lock_guard<std::mutex> lock(connections_mu_);
+    MutexLock lock(connections_mu_);
     open.reserve(connections_.size());
     for (auto& [raw, weak] : connections_) {
       if (auto strong = weak.lock()) open.push_back(std::move(strong));
@@ -527,7 +527,7 @@ void HttpServer::Impl::StopAccepting() {
 void HttpServer::Impl::CloseAll() {
   std::vector<std::shared_ptr<Connection>> open;
   {
-    std::lock_guard<std::mutex> lock(connections_mu_);
+    MutexLock lock(connections_mu_);
     refuse_connections_ = true;
     for (auto& [raw, weak] : connections_) {
       if (auto strong = weak.lock()) open.push_back(std::move(strong));
@@ -538,7 +538,7 @@ void HttpServer::Impl::CloseAll() {
 
 WireResponse HttpServer::Impl::Answer(const WireRequest& request) {
   if (in_handler_.fetch_add(1) == 0 && watchdog_sleeping_) {
-    std::lock_guard<std::mutex> lock(watchdog_mu_);
+    MutexLock lock(watchdog_mu_);
     watchdog_cv_.notify_one();
   }
   WireResponse response;
@@ -557,7 +557,7 @@ WireResponse HttpServer::Impl::Answer(const WireRequest& request) {
 }
 
 void HttpServer::Impl::StartThread() {
-  std::lock_guard<std::mutex> lock(threads_mu_);
+  MutexLock lock(threads_mu_);
   ++running_;
   threads_.emplace_back([this] {
     ioc_.run();
@@ -570,7 +570,7 @@ void HttpServer::Impl::StartThread() {
 // while requests are being served.
 void HttpServer::Impl::Watch() {
   const size_t max_threads = owner_.options_.max_connections + 2;
-  std::unique_lock<std::mutex> lock(watchdog_mu_);
+  MutexLock lock(watchdog_mu_);
   while (!watchdog_stop_) {
     uint64_t before = finished_.load();
     watchdog_cv_.wait_for(lock, kWatchdogTick,
@@ -601,14 +601,14 @@ void HttpServer::Impl::Serve() {
   ioc_.run();
   --running_;
   {
-    std::lock_guard<std::mutex> lock(watchdog_mu_);
+    MutexLock lock(watchdog_mu_);
     watchdog_stop_ = true;
     watchdog_cv_.notify_all();
   }
   watchdog.join();
   std::vector<std::thread> threads_to_join;
   {
-    std::lock_guard<std::mutex> lock(threads_mu_);
+    MutexLock lock(threads_mu_);
     threads_to_join.swap(threads_);
   }
   for (auto& thread : threads_to_join) thread.join();
@@ -635,23 +635,23 @@ Result<int> HttpServer::Bind() {
 void HttpServer::Serve() { impl_->Serve(); }
 
 bool HttpServer::EnterRequest() {
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(mu_);
   if (closed_) return false;
   ++in_flight_;
   return true;
 }
 
 void HttpServer::LeaveRequest() {
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(mu_);
   if (--in_flight_ == 0 && closed_) drained_.notify_all();
 }
 
 void HttpServer::Shutdown() {
   impl_->StopAccepting();
   {
-    std::unique_lock<std::mutex> lock(mu_);
+    MutexLock lock(mu_);
     closed_ = true;
-    drained_.wait(lock, [this] { return in_flight_ == 0; });
+    while (in_flight_ != 0) drained_.wait(lock);
   }
   impl_->CloseAll();
 }

@@ -34,10 +34,11 @@
 #include <cstddef>
 #include <ctime>
 #include <memory>
-#include <mutex>
 #include <string>
 
+#include "emulator/api/mutex.h"
 #include "emulator/api/result.h"
+#include "emulator/api/thread_annotations.h"
 #include "emulator/server/logger.h"
 #include "emulator/server/protocol.h"
 
@@ -97,10 +98,10 @@ class HttpServer {
   std::unique_ptr<Impl> impl_;
   int port_ = 0;
 
-  std::mutex mu_;
-  std::condition_variable drained_;
-  size_t in_flight_ = 0;  // guarded by mu_
-  bool closed_ = false;   // guarded by mu_
+  Mutex mu_;
+  std::condition_variable_any drained_;
+  size_t in_flight_ DDBLAB_GUARDED_BY(mu_) = 0;
+  bool closed_ DDBLAB_GUARDED_BY(mu_) = false;
 };
 
 }  // namespace ddblab::server

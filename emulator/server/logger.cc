@@ -28,7 +28,7 @@ Logger::Logger(LogLevel level, std::ostream& out) : level_(level), out_(out) {}
 
 void Logger::Log(LogLevel level, std::string_view text) {
   if (!Enabled(level)) return;
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(mu_);
   out_ << "ddblab: " << LogLevelName(level) << ": " << text << '\n';
   out_.flush();
 }

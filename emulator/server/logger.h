@@ -6,10 +6,12 @@
 // Thread-safety: Log() may be called from many threads (internally locked).
 #pragma once
 
-#include <mutex>
 #include <optional>
 #include <ostream>
 #include <string_view>
+
+#include "emulator/api/mutex.h"
+#include "emulator/api/thread_annotations.h"
 
 namespace ddblab::server {
 
@@ -28,8 +30,8 @@ class Logger {
 
  private:
   LogLevel level_;
-  std::mutex mu_;
-  std::ostream& out_;  // guarded by mu_
+  Mutex mu_;
+  std::ostream& out_ DDBLAB_GUARDED_BY(mu_);
 };
 
 }  // namespace ddblab::server

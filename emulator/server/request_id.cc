@@ -12,7 +12,7 @@ RequestIdGenerator::RequestIdGenerator(uint64_t seed)
 
 std::string RequestIdGenerator::Next() {
   std::string id(kLength, 'A');
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(mu_);
   for (char& c : id) c = kAlphabet[rng_.Uniform(kAlphabet.size())];
   return id;
 }

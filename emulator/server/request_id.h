@@ -7,10 +7,11 @@
 #pragma once
 
 #include <cstdint>
-#include <mutex>
 #include <string>
 
+#include "emulator/api/mutex.h"
 #include "emulator/api/random.h"
+#include "emulator/api/thread_annotations.h"
 
 namespace ddblab::server {
 
@@ -24,8 +25,8 @@ class RequestIdGenerator {
   std::string Next();
 
  private:
-  std::mutex mu_;
-  Rng rng_;  // guarded by mu_
+  Mutex mu_;
+  Rng rng_ DDBLAB_GUARDED_BY(mu_);
 };
 
 }  // namespace ddblab::server

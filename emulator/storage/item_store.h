@@ -3,10 +3,18 @@
 // An ItemStore keeps, per table (an integer table_id chosen by the store):
 // items keyed by (pk, sk) and secondary-index entries keyed by
 // (index_id, ipk, isk, pk, sk), plus the table catalog (name -> metadata
-// text). Keys are value::EncodeKey bytes (memcmp order = DynamoDB order);
-// sk/isk are empty for hash-only keys. Item bytes are value::SerializeItem
-// output; `size` is the DynamoDB item size of those bytes. The store never
-// looks inside keys or items.
+// text). Two typed sub-stores hang off it and off each WriteTransaction:
+// the TTL queue (ttl_queue_store.h) and the stream log (stream_store.h).
+// Every SQL statement lives in storage/: no layer above sees a connection.
+//
+// Decorating: every call is virtual, so a store that wraps another and
+// fails (or observes) chosen calls derives from the forwarding bases in
+// forwarding_store.h and overrides just those calls.
+//
+// Keys are value::EncodeKey bytes (memcmp order = DynamoDB order); sk/isk
+// are empty for hash-only keys. Item bytes are value::SerializeItem output;
+// `size` is the DynamoDB item size of those bytes. The store never looks
+// inside keys or items.
 //
 // Reads (Get, Scan, LoadCatalog, Stats) see committed data, plus the
 // uncommitted writes of an open WriteTransaction (one connection).
@@ -26,10 +34,10 @@
 #include <vector>
 
 #include "emulator/api/result.h"
+#include "emulator/storage/stream_store.h"
+#include "emulator/storage/ttl_queue_store.h"
 
 namespace ddblab::storage {
-
-class Database;
 
 // index_id 0 means "the base table" wherever an index id is taken.
 inline constexpr int64_t kBaseTable = 0;
@@ -131,10 +139,10 @@ class WriteTransaction {
   virtual Status Commit() = 0;
   virtual void Rollback() = 0;
 
-  // The SQLite connection the transaction runs on, so other layers (streams,
-  // TTL queue) can write their own tables inside it. Null for stores that
-  // are not SQLite-backed.
-  virtual Database* database() = 0;
+  // The sub-stores, writing inside this transaction: their rows commit or
+  // roll back with the items.
+  virtual TtlQueueStore& ttl_queue() = 0;
+  virtual StreamStore& streams() = 0;
 };
 
 class ItemStore {
@@ -156,8 +164,10 @@ class ItemStore {
   // one index's entries. O(rows): used when loading, not per request.
   virtual Result<Stats> ComputeStats(int64_t table_id, int64_t index_id) = 0;
 
-  // The SQLite connection (null if not SQLite-backed).
-  virtual Database* database() = 0;
+  // The sub-stores, for reads outside a transaction (and for EnsureSchema,
+  // which runs its own). Writes go through WriteTransaction's.
+  virtual TtlQueueStore& ttl_queue() = 0;
+  virtual StreamStore& streams() = 0;
 };
 
 }  // namespace ddblab::storage

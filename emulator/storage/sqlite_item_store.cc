@@ -136,7 +136,8 @@ class SqliteWriteTransaction final : public WriteTransaction {
     if (stmt.ok()) (void)stmt->Run();
   }
 
-  Database* database() override { return &db(); }
+  TtlQueueStore& ttl_queue() override { return *store_->ttl_queue_; }
+  StreamStore& streams() override { return *store_->streams_; }
 
  private:
   Database& db() { return *store_->db_; }
@@ -149,7 +150,9 @@ class SqliteWriteTransaction final : public WriteTransaction {
 // SqliteItemStore
 
 SqliteItemStore::SqliteItemStore(std::unique_ptr<Database> db)
-    : db_(std::move(db)) {}
+    : db_(std::move(db)),
+      ttl_queue_(std::make_unique<SqliteTtlQueueStore>(*db_)),
+      streams_(std::make_unique<SqliteStreamStore>(*db_)) {}
 
 SqliteItemStore::~SqliteItemStore() = default;
 

@@ -4,7 +4,10 @@
 //
 // Opens the database (see sqlite.h for durability), creates or upgrades the
 // core schema (schema.h) and prepares the hot statements once. The store owns
-// the Database; database() lends it to layers that keep their own tables.
+// the Database and its two sub-stores (TTL queue, stream log), which run on
+// the same connection, so they join every WriteTransaction. database() is
+// for storage's own tests: it is not part of ItemStore, and no layer above
+// storage/ uses it.
 //
 // Thread-safety: none (see item_store.h); the engine serialises access.
 #pragma once
@@ -14,6 +17,8 @@
 
 #include "emulator/storage/item_store.h"
 #include "emulator/storage/sqlite.h"
+#include "emulator/storage/sqlite_stream_store.h"
+#include "emulator/storage/sqlite_ttl_queue_store.h"
 
 namespace ddblab::storage {
 
@@ -29,7 +34,9 @@ class SqliteItemStore final : public ItemStore {
   bool in_transaction() const override { return in_transaction_; }
   Result<std::vector<CatalogRow>> LoadCatalog() override;
   Result<Stats> ComputeStats(int64_t table_id, int64_t index_id) override;
-  Database* database() override { return db_.get(); }
+  TtlQueueStore& ttl_queue() override { return *ttl_queue_; }
+  StreamStore& streams() override { return *streams_; }
+  Database& database() { return *db_; }
 
  private:
   friend class SqliteWriteTransaction;
@@ -49,6 +56,8 @@ class SqliteItemStore final : public ItemStore {
   Status PrepareSlots();
 
   std::unique_ptr<Database> db_;
+  std::unique_ptr<SqliteTtlQueueStore> ttl_queue_;
+  std::unique_ptr<SqliteStreamStore> streams_;
   Slots slots_;
   bool in_transaction_ = false;
 };

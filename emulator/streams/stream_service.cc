@@ -79,15 +79,14 @@ bool IsStreamArn(std::string_view arn) {
   return !label.empty();
 }
 
-Status StreamService::EnsureSchema(storage::Database& db) {
-  return StreamLog::EnsureSchema(db);
+Status StreamService::EnsureSchema(StreamLog& log) {
+  return log.EnsureSchema();
 }
 
 // ---------------------------------------------------------------------------
 // Write side
 
-Status StreamService::Enable(storage::Database& db, const StreamSpec& spec) {
-  StreamLog log(db);
+Status StreamService::Enable(StreamLog& log, const StreamSpec& spec) {
   DDBLAB_ASSIGN_OR_RETURN(std::optional<StreamRow> existing,
                           log.FindStream(spec.arn));
   if (existing) {
@@ -109,9 +108,8 @@ Status StreamService::Enable(storage::Database& db, const StreamSpec& spec) {
   return CreateInitialShards(log, row, row.created_ms, config_.shards);
 }
 
-Status StreamService::Disable(storage::Database& db, std::string_view arn,
+Status StreamService::Disable(StreamLog& log, std::string_view arn,
                               TimePoint now) {
-  StreamLog log(db);
   if (auto hit = streams_.find(arn); hit != streams_.end()) {
     streams_.erase(hit);
   }
@@ -122,12 +120,11 @@ Status StreamService::Disable(storage::Database& db, std::string_view arn,
   return log.SetDisabled(stream->id, now_ms);
 }
 
-Result<bool> StreamService::Append(storage::Database& db, std::string_view arn,
+Result<bool> StreamService::Append(StreamLog& log, std::string_view arn,
                                    std::string_view partition_key,
                                    const Change& change, TimePoint now,
                                    bool may_cache) {
   if (IsNoOp(change)) return true;
-  StreamLog log(db);
   std::optional<StreamRow> stream;
   if (auto hit = streams_.find(arn); hit != streams_.end()) {
     stream = hit->second;
@@ -139,7 +136,7 @@ Result<bool> StreamService::Append(storage::Database& db, std::string_view arn,
   const int64_t now_ms = ToMillis(now);
   const uint64_t hash = PartitionHash(partition_key);
   DDBLAB_ASSIGN_OR_RETURN(ShardRow * shard,
-                          ShardFor(db, log, *stream, hash, now_ms));
+                          ShardFor(log, *stream, hash, now_ms));
   int64_t& next_trim = next_trim_ms_[stream->id];
   if (now_ms >= next_trim) {
     next_trim = now_ms + kAppendTrimIntervalMs;
@@ -147,7 +144,7 @@ Result<bool> StreamService::Append(storage::Database& db, std::string_view arn,
         bool trimmed, log.Trim(stream->id, shard->ordinal,
                                now_ms - Millis(config_.shards.retention) + 1));
     if (trimmed) {  // the cache is stale now: read the shard again
-      DDBLAB_ASSIGN_OR_RETURN(shard, ShardFor(db, log, *stream, hash, now_ms));
+      DDBLAB_ASSIGN_OR_RETURN(shard, ShardFor(log, *stream, hash, now_ms));
     }
   }
   RecordRow row = BuildRecord(change, stream->view_type, now_ms);
@@ -157,11 +154,10 @@ Result<bool> StreamService::Append(storage::Database& db, std::string_view arn,
   return true;
 }
 
-Result<ShardRow*> StreamService::ShardFor(storage::Database& db, StreamLog& log,
-                                          StreamRow& stream, uint64_t hash,
-                                          int64_t now_ms) {
+Result<ShardRow*> StreamService::ShardFor(StreamLog& log, StreamRow& stream,
+                                          uint64_t hash, int64_t now_ms) {
   OpenShards& cache = open_shards_[stream.id];
-  if (cache.filled && cache.generation == db.generation()) {
+  if (cache.filled && cache.generation == log.generation()) {
     for (ShardRow& shard : cache.shards) {
       if (hash < shard.hash_lo || hash > shard.hash_hi) continue;
       if (!RolloverDue(stream, shard, now_ms, config_.shards)) return &shard;
@@ -173,7 +169,7 @@ Result<ShardRow*> StreamService::ShardFor(storage::Database& db, StreamLog& log,
       ShardRow chosen,
       ShardForAppend(log, stream, hash, now_ms, config_.shards));
   DDBLAB_ASSIGN_OR_RETURN(cache.shards, log.OpenShards(stream.id));
-  cache.generation = db.generation();
+  cache.generation = log.generation();
   cache.filled = true;
   for (ShardRow& shard : cache.shards) {
     if (shard.ordinal == chosen.ordinal) return &shard;
@@ -197,10 +193,8 @@ Result<StreamRow> StreamService::LiveStream(StreamLog& log,
 }
 
 Result<ListStreamsResult> StreamService::ListStreams(
-    storage::Database& db, const std::optional<std::string>& table_name,
-    int limit, const std::optional<std::string>& exclusive_start_arn,
-    TimePoint now) {
-  StreamLog log(db);
+    StreamLog& log, const std::optional<std::string>& table_name, int limit,
+    const std::optional<std::string>& exclusive_start_arn, TimePoint now) {
   const int64_t now_ms = ToMillis(now);
   DDBLAB_ASSIGN_OR_RETURN(std::vector<StreamRow> all, log.ListStreams());
   ListStreamsResult out;
@@ -223,10 +217,9 @@ Result<ListStreamsResult> StreamService::ListStreams(
 }
 
 Result<DescribeStreamResult> StreamService::DescribeStream(
-    storage::Database& db, std::string_view arn, int limit,
+    StreamLog& log, std::string_view arn, int limit,
     const std::optional<std::string>& exclusive_start_shard_id,
     const std::optional<std::string>& child_of, TimePoint now) {
-  StreamLog log(db);
   const int64_t now_ms = ToMillis(now);
   DDBLAB_ASSIGN_OR_RETURN(StreamRow stream, LiveStream(log, arn, now_ms));
   DDBLAB_ASSIGN_OR_RETURN(bool alive,
@@ -259,10 +252,9 @@ Result<DescribeStreamResult> StreamService::DescribeStream(
 }
 
 Result<std::string> StreamService::GetShardIterator(
-    storage::Database& db, std::string_view arn, std::string_view shard_id,
+    StreamLog& log, std::string_view arn, std::string_view shard_id,
     IteratorType type, const std::optional<std::string>& sequence_number,
     TimePoint now) {
-  StreamLog log(db);
   const int64_t now_ms = ToMillis(now);
   DDBLAB_ASSIGN_OR_RETURN(StreamRow stream, LiveStream(log, arn, now_ms));
   DDBLAB_ASSIGN_OR_RETURN(std::optional<ShardRow> found,
@@ -316,7 +308,7 @@ Result<std::string> StreamService::GetShardIterator(
       {stream.arn, stream.id, shard.ordinal, after, now_ms});
 }
 
-Result<GetRecordsResult> StreamService::GetRecords(storage::Database& db,
+Result<GetRecordsResult> StreamService::GetRecords(StreamLog& log,
                                                    std::string_view iterator,
                                                    int limit, TimePoint now,
                                                    Duration visibility_delay) {
@@ -327,7 +319,6 @@ Result<GetRecordsResult> StreamService::GetRecords(storage::Database& db,
     return Error::Of(ErrorType::kExpiredIterator,
                      "The provided iterator exceeds the maximum age allowed.");
   }
-  StreamLog log(db);
   DDBLAB_ASSIGN_OR_RETURN(StreamRow stream,
                           LiveStream(log, pos->stream_arn, now_ms));
   if (stream.id != pos->stream_id) return StreamNotFound(pos->stream_arn);
@@ -381,9 +372,8 @@ Result<GetRecordsResult> StreamService::GetRecords(storage::Database& db,
 // Control
 
 Result<SplitResult> StreamService::Split(
-    storage::Database& db, std::string_view arn,
+    StreamLog& log, std::string_view arn,
     const std::optional<std::string>& shard_id, TimePoint now) {
-  StreamLog log(db);
   const int64_t now_ms = ToMillis(now);
   DDBLAB_ASSIGN_OR_RETURN(StreamRow stream, LiveStream(log, arn, now_ms));
   if (!stream.enabled()) {

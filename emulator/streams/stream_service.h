@@ -3,12 +3,12 @@
 // (ListStreams, DescribeStream, GetShardIterator, GetRecords semantics, with
 // typed inputs and results), plus on-demand shard splits.
 //
-// Every method takes the Database to run on and the engine's `now`: the
-// write path passes the connection of the item's open transaction, the
-// read operations one of their own. Rollover, trimming and expiry are
-// applied lazily here (appends roll over the target shard; reads apply
-// everything due on what they touch), so results only depend on the clock
-// values passed in.
+// Every method takes the stream log to run on (storage::StreamStore) and
+// the engine's `now`: the write path passes the log of the item's open
+// transaction, the read operations that of a transaction of their own.
+// Rollover, trimming and expiry are applied lazily here (appends roll over the
+// target shard; reads apply everything due on what they touch), so results only
+// depend on the clock values passed in.
 //
 // Error messages (ResourceNotFoundException / ValidationException /
 // ExpiredIteratorException / TrimmedDataAccessException) are the DynamoDB
@@ -29,7 +29,6 @@
 
 #include "emulator/api/clock.h"
 #include "emulator/api/result.h"
-#include "emulator/storage/sqlite.h"
 #include "emulator/streams/record_builder.h"
 #include "emulator/streams/shards.h"
 #include "emulator/streams/stream_log.h"
@@ -101,47 +100,46 @@ class StreamService {
   const StreamsConfig& config() const { return config_; }
 
   // Creates the stream tables (outside any transaction).
-  static Status EnsureSchema(storage::Database& db);
+  static Status EnsureSchema(StreamLog& log);
 
   // ---- Write side.
   // Creates the stream with its initial shards. Enabling an ARN that is
   // already an enabled stream does nothing; a disabled stream under the same
   // ARN (same table name and millisecond) is replaced.
-  Status Enable(storage::Database& db, const StreamSpec& spec);
+  Status Enable(StreamLog& log, const StreamSpec& spec);
   // DISABLED; open shards closed. Unknown or already disabled: nothing.
-  Status Disable(storage::Database& db, std::string_view arn, TimePoint now);
+  Status Disable(StreamLog& log, std::string_view arn, TimePoint now);
   // Appends the record of `change` to the enabled stream `arn`; no-op
   // changes append nothing. Returns false (and appends nothing) if there is
   // no enabled stream with that ARN: Enable it and call again, with
   // may_cache false (the stream row is not committed yet).
-  Result<bool> Append(storage::Database& db, std::string_view arn,
+  Result<bool> Append(StreamLog& log, std::string_view arn,
                       std::string_view partition_key, const Change& change,
                       TimePoint now, bool may_cache = true);
 
   // ---- Read side.
   Result<ListStreamsResult> ListStreams(
-      storage::Database& db, const std::optional<std::string>& table_name,
-      int limit, const std::optional<std::string>& exclusive_start_arn,
-      TimePoint now);
+      StreamLog& log, const std::optional<std::string>& table_name, int limit,
+      const std::optional<std::string>& exclusive_start_arn, TimePoint now);
   // `child_of`: ShardFilter CHILD_SHARDS of that shard id.
   Result<DescribeStreamResult> DescribeStream(
-      storage::Database& db, std::string_view arn, int limit,
+      StreamLog& log, std::string_view arn, int limit,
       const std::optional<std::string>& exclusive_start_shard_id,
       const std::optional<std::string>& child_of, TimePoint now);
   Result<std::string> GetShardIterator(
-      storage::Database& db, std::string_view arn, std::string_view shard_id,
+      StreamLog& log, std::string_view arn, std::string_view shard_id,
       IteratorType type, const std::optional<std::string>& sequence_number,
       TimePoint now);
   // `visibility_delay` (a fault): records written less than that long
   // before `now` are not read yet (the next iterator stops before them).
   Result<GetRecordsResult> GetRecords(
-      storage::Database& db, std::string_view iterator, int limit,
-      TimePoint now, Duration visibility_delay = Duration::zero());
+      StreamLog& log, std::string_view iterator, int limit, TimePoint now,
+      Duration visibility_delay = Duration::zero());
 
   // ---- Control.
   // Splits the open shard `shard_id`, or every open shard, of the enabled
   // stream `arn` into two children each.
-  Result<SplitResult> Split(storage::Database& db, std::string_view arn,
+  Result<SplitResult> Split(StreamLog& log, std::string_view arn,
                             const std::optional<std::string>& shard_id,
                             TimePoint now);
 
@@ -159,8 +157,8 @@ class StreamService {
   std::map<std::string, StreamRow, std::less<>> streams_;
 
   // The open shards of a stream as Append last saw them (with each one's
-  // last seq, kept up to date by Append), valid while the Database's
-  // generation is unchanged: any shard change or rollback moves it.
+  // last seq, kept up to date by Append), valid while the log's
+  // generation() is unchanged: any shard change or rollback moves it.
   struct OpenShards {
     uint64_t generation = 0;
     bool filled = false;
@@ -168,8 +166,8 @@ class StreamService {
   };
   // The open shard for `hash`, rolled over first if due: from the cache,
   // or from the log (refilling the cache).
-  Result<ShardRow*> ShardFor(storage::Database& db, StreamLog& log,
-                             StreamRow& stream, uint64_t hash, int64_t now_ms);
+  Result<ShardRow*> ShardFor(StreamLog& log, StreamRow& stream, uint64_t hash,
+                             int64_t now_ms);
   std::map<int64_t, OpenShards> open_shards_;  // stream id ->
 };
 

@@ -122,10 +122,15 @@ TEST_F(TtlQueueTest, SweepRechecksTheItemAtDueTime) {
     // Stale rows, as if the queue had missed a write: the item decides.
     auto lock = impl().Lock();
     TtlQueue& q = impl().ttl().queue();
-    ASSERT_TRUE(q.Put(id, pk("later"), "", kT0 - 1).ok());
-    ASSERT_TRUE(q.Put(id, pk("untimed"), "", kT0 - 1).ok());
-    ASSERT_TRUE(q.Put(id, pk("missing"), "", kT0 - 1).ok());
-    ASSERT_TRUE(q.Put(id + 1000, pk("no_table"), "", kT0 - 1).ok());
+    ASSERT_TRUE(
+        q.Put(impl().store().ttl_queue(), id, pk("later"), "", kT0 - 1).ok());
+    ASSERT_TRUE(
+        q.Put(impl().store().ttl_queue(), id, pk("untimed"), "", kT0 - 1).ok());
+    ASSERT_TRUE(
+        q.Put(impl().store().ttl_queue(), id, pk("missing"), "", kT0 - 1).ok());
+    ASSERT_TRUE(q.Put(impl().store().ttl_queue(), id + 1000, pk("no_table"), "",
+                      kT0 - 1)
+                    .ok());
   }
   EXPECT_EQ(Sweep(), 0);
   EXPECT_TRUE(Has("ttl", "later"));

@@ -309,7 +309,7 @@ TEST(SqliteItemStoreTest, FileDatabaseKeepsCommittedDataAcrossReopen) {
 
 TEST(SchemaTest, ComponentMigrationsRunOnceAndInOrder) {
   auto store = OpenMemory();
-  Database& db = *store->database();
+  Database& db = store->database();
   EXPECT_EQ(*ComponentVersion(db, "extra"), 0);
   const Migration v1[] = {{1, "CREATE TABLE extra1(x INTEGER)"}};
   ASSERT_TRUE(ApplyMigrations(db, "extra", v1).ok());
@@ -337,13 +337,13 @@ TEST(SchemaTest, ComponentMigrationsRunOnceAndInOrder) {
 
 TEST(SchemaTest, CoreSchemaVersionIsRecorded) {
   auto store = OpenMemory();
-  auto stmt = store->database()->Prepare("PRAGMA user_version");
+  auto stmt = store->database().Prepare("PRAGMA user_version");
   ASSERT_TRUE(stmt.ok());
   ASSERT_TRUE(*stmt->Step());
   EXPECT_EQ(stmt->ColumnInt(0), kCoreSchemaVersion);
   // A newer database is refused.
-  ASSERT_TRUE(store->database()->Exec("PRAGMA user_version=99").ok());
-  Status status = EnsureCoreSchema(*store->database());
+  ASSERT_TRUE(store->database().Exec("PRAGMA user_version=99").ok());
+  Status status = EnsureCoreSchema(store->database());
   ASSERT_FALSE(status.ok());
   EXPECT_EQ(status.error().type, ErrorType::kInternalServerError);
 }

@@ -7,6 +7,7 @@
 
 #include "emulator/storage/schema.h"
 #include "emulator/storage/sqlite.h"
+#include "emulator/storage/sqlite_stream_store.h"
 #include "emulator/streams/record_builder.h"
 #include "emulator/streams/sequence_number.h"
 #include "emulator/value/item_codec.h"
@@ -24,8 +25,8 @@ class ShardsTest : public ::testing::Test {
     ASSERT_TRUE(db.ok());
     db_ = std::move(db).value();
     ASSERT_TRUE(storage::EnsureCoreSchema(*db_).ok());
-    ASSERT_TRUE(StreamLog::EnsureSchema(*db_).ok());
-    log_ = std::make_unique<StreamLog>(*db_);
+    log_ = std::make_unique<storage::SqliteStreamStore>(*db_);
+    ASSERT_TRUE(log_->EnsureSchema().ok());
     stream_.arn = "arn:aws:dynamodb:us-east-1:000000000000:table/t/stream/x";
     stream_.table_name = "t";
     stream_.label = "x";
@@ -51,7 +52,7 @@ class ShardsTest : public ::testing::Test {
   }
 
   std::unique_ptr<storage::Database> db_;
-  std::unique_ptr<StreamLog> log_;
+  std::unique_ptr<storage::SqliteStreamStore> log_;
   StreamRow stream_;
   ShardPolicy policy_;
 };

@@ -1,14 +1,13 @@
-#include "emulator/streams/stream_log.h"
+// emulator/storage/sqlite_stream_store.cc: the SQL of the stream store.
+#include "emulator/storage/sqlite_stream_store.h"
 
 #include <array>
 #include <utility>
 
 #include "emulator/storage/schema.h"
 
-namespace ddblab::streams {
+namespace ddblab::storage {
 namespace {
-
-using storage::ScopedStatement;
 
 constexpr std::string_view kStreamsV1 = R"sql(
 CREATE TABLE stream_streams (
@@ -58,7 +57,7 @@ CREATE TABLE stream_records (
 // the key dirtied two, which doubled the extra WAL writes of a file
 // database, for no CPU gain).
 
-constexpr std::array<storage::Migration, 1> kMigrations = {{{1, kStreamsV1}}};
+constexpr std::array<Migration, 1> kMigrations = {{{1, kStreamsV1}}};
 
 constexpr std::string_view kStreamColumns =
     "stream_id, arn, table_name, label, view_type, key_schema, created_ms, "
@@ -119,48 +118,15 @@ Result<std::vector<ShardRow>> CollectShards(ScopedStatement& s) {
 
 }  // namespace
 
-std::string_view ViewTypeName(ViewType type) {
-  switch (type) {
-    case ViewType::kKeysOnly:
-      return "KEYS_ONLY";
-    case ViewType::kNewImage:
-      return "NEW_IMAGE";
-    case ViewType::kOldImage:
-      return "OLD_IMAGE";
-    case ViewType::kNewAndOldImages:
-      return "NEW_AND_OLD_IMAGES";
-  }
-  return "KEYS_ONLY";
-}
-
-std::optional<ViewType> ParseViewType(std::string_view name) {
-  for (ViewType t : {ViewType::kKeysOnly, ViewType::kNewImage,
-                     ViewType::kOldImage, ViewType::kNewAndOldImages}) {
-    if (ViewTypeName(t) == name) return t;
-  }
-  return std::nullopt;
-}
-
-std::string_view EventNameText(EventName name) {
-  switch (name) {
-    case EventName::kInsert:
-      return "INSERT";
-    case EventName::kModify:
-      return "MODIFY";
-    case EventName::kRemove:
-      return "REMOVE";
-  }
-  return "INSERT";
-}
-
-Status StreamLog::EnsureSchema(storage::Database& db) {
-  return storage::ApplyMigrations(db, "streams", kMigrations);
+Status SqliteStreamStore::EnsureSchema() {
+  return ApplyMigrations(db_, "streams", kMigrations);
 }
 
 // ---------------------------------------------------------------------------
 // Streams
 
-Result<std::optional<StreamRow>> StreamLog::FindStream(std::string_view arn) {
+Result<std::optional<StreamRow>> SqliteStreamStore::FindStream(
+    std::string_view arn) {
   static const std::string sql =
       Sql("SELECT ", kStreamColumns, " FROM stream_streams WHERE arn=?1");
   DDBLAB_ASSIGN_OR_RETURN(ScopedStatement s, db_.Prepare(sql));
@@ -171,7 +137,7 @@ Result<std::optional<StreamRow>> StreamLog::FindStream(std::string_view arn) {
   return std::optional<StreamRow>(std::move(stream));
 }
 
-Result<std::vector<StreamRow>> StreamLog::ListStreams() {
+Result<std::vector<StreamRow>> SqliteStreamStore::ListStreams() {
   static const std::string sql =
       Sql("SELECT ", kStreamColumns, " FROM stream_streams ORDER BY arn");
   DDBLAB_ASSIGN_OR_RETURN(ScopedStatement s, db_.Prepare(sql));
@@ -185,7 +151,7 @@ Result<std::vector<StreamRow>> StreamLog::ListStreams() {
   return out;
 }
 
-Result<int64_t> StreamLog::InsertStream(const StreamRow& row) {
+Result<int64_t> SqliteStreamStore::InsertStream(const StreamRow& row) {
   DDBLAB_ASSIGN_OR_RETURN(
       ScopedStatement s,
       db_.Prepare("INSERT INTO stream_streams(arn, table_name, label, "
@@ -210,7 +176,7 @@ Result<int64_t> StreamLog::InsertStream(const StreamRow& row) {
   return db_.LastInsertRowId();
 }
 
-Status StreamLog::SaveCounters(const StreamRow& row) {
+Status SqliteStreamStore::SaveCounters(const StreamRow& row) {
   DDBLAB_ASSIGN_OR_RETURN(
       ScopedStatement s,
       db_.Prepare(
@@ -219,7 +185,7 @@ Status StreamLog::SaveCounters(const StreamRow& row) {
   return s.Run();
 }
 
-Status StreamLog::SetDisabled(int64_t stream_id, int64_t disabled_ms) {
+Status SqliteStreamStore::SetDisabled(int64_t stream_id, int64_t disabled_ms) {
   DDBLAB_ASSIGN_OR_RETURN(
       ScopedStatement s,
       db_.Prepare(
@@ -229,7 +195,7 @@ Status StreamLog::SetDisabled(int64_t stream_id, int64_t disabled_ms) {
   return s.Run();
 }
 
-Status StreamLog::DeleteStream(int64_t stream_id) {
+Status SqliteStreamStore::DeleteStream(int64_t stream_id) {
   db_.BumpGeneration();
   for (std::string_view sql :
        {"DELETE FROM stream_records WHERE stream_id=?1",
@@ -245,7 +211,7 @@ Status StreamLog::DeleteStream(int64_t stream_id) {
 // ---------------------------------------------------------------------------
 // Shards
 
-Result<std::vector<ShardRow>> StreamLog::Shards(int64_t stream_id) {
+Result<std::vector<ShardRow>> SqliteStreamStore::Shards(int64_t stream_id) {
   static const std::string sql =
       Sql("SELECT ", kShardColumns,
           " FROM stream_shards WHERE stream_id=?1 ORDER BY shard_id");
@@ -254,7 +220,7 @@ Result<std::vector<ShardRow>> StreamLog::Shards(int64_t stream_id) {
   return CollectShards(s);
 }
 
-Result<std::vector<ShardRow>> StreamLog::OpenShards(int64_t stream_id) {
+Result<std::vector<ShardRow>> SqliteStreamStore::OpenShards(int64_t stream_id) {
   // With each shard's last record (one statement on the append path).
   static const std::string sql = Sql(
       "SELECT ", kShardColumns,
@@ -275,7 +241,7 @@ Result<std::vector<ShardRow>> StreamLog::OpenShards(int64_t stream_id) {
   return out;
 }
 
-Result<std::optional<ShardRow>> StreamLog::FindShard(
+Result<std::optional<ShardRow>> SqliteStreamStore::FindShard(
     int64_t stream_id, std::string_view shard_id) {
   static const std::string sql =
       Sql("SELECT ", kShardColumns,
@@ -287,8 +253,8 @@ Result<std::optional<ShardRow>> StreamLog::FindShard(
   return std::optional<ShardRow>(ReadShard(s));
 }
 
-Result<std::optional<ShardRow>> StreamLog::ShardByOrdinal(int64_t stream_id,
-                                                          int64_t ordinal) {
+Result<std::optional<ShardRow>> SqliteStreamStore::ShardByOrdinal(
+    int64_t stream_id, int64_t ordinal) {
   static const std::string sql =
       Sql("SELECT ", kShardColumns,
           " FROM stream_shards WHERE stream_id=?1 AND ordinal=?2");
@@ -299,7 +265,7 @@ Result<std::optional<ShardRow>> StreamLog::ShardByOrdinal(int64_t stream_id,
   return std::optional<ShardRow>(ReadShard(s));
 }
 
-Status StreamLog::InsertShard(const ShardRow& row) {
+Status SqliteStreamStore::InsertShard(const ShardRow& row) {
   db_.BumpGeneration();
   static const std::string sql =
       Sql("INSERT INTO stream_shards(", kShardColumns,
@@ -327,8 +293,8 @@ Status StreamLog::InsertShard(const ShardRow& row) {
   return s.Run();
 }
 
-Status StreamLog::CloseShard(int64_t stream_id, int64_t ordinal,
-                             int64_t end_seq, int64_t closed_ms) {
+Status SqliteStreamStore::CloseShard(int64_t stream_id, int64_t ordinal,
+                                     int64_t end_seq, int64_t closed_ms) {
   db_.BumpGeneration();
   DDBLAB_ASSIGN_OR_RETURN(
       ScopedStatement s,
@@ -341,7 +307,7 @@ Status StreamLog::CloseShard(int64_t stream_id, int64_t ordinal,
   return s.Run();
 }
 
-Status StreamLog::DeleteShard(int64_t stream_id, int64_t ordinal) {
+Status SqliteStreamStore::DeleteShard(int64_t stream_id, int64_t ordinal) {
   db_.BumpGeneration();
   for (std::string_view sql :
        {"DELETE FROM stream_records WHERE stream_id=?1 AND shard=?2",
@@ -356,8 +322,8 @@ Status StreamLog::DeleteShard(int64_t stream_id, int64_t ordinal) {
 // ---------------------------------------------------------------------------
 // Records
 
-Status StreamLog::InsertRecord(int64_t stream_id, int64_t shard,
-                               const RecordRow& row) {
+Status SqliteStreamStore::InsertRecord(int64_t stream_id, int64_t shard,
+                                       const RecordRow& row) {
   DDBLAB_ASSIGN_OR_RETURN(
       ScopedStatement s,
       db_.Prepare("INSERT INTO stream_records(stream_id, shard, seq, "
@@ -385,8 +351,8 @@ Status StreamLog::InsertRecord(int64_t stream_id, int64_t shard,
   return s.Run();
 }
 
-Result<std::optional<int64_t>> StreamLog::LastSeq(int64_t stream_id,
-                                                  int64_t shard) {
+Result<std::optional<int64_t>> SqliteStreamStore::LastSeq(int64_t stream_id,
+                                                          int64_t shard) {
   DDBLAB_ASSIGN_OR_RETURN(
       ScopedStatement s,
       db_.Prepare("SELECT seq FROM stream_records WHERE stream_id=?1 AND "
@@ -397,9 +363,9 @@ Result<std::optional<int64_t>> StreamLog::LastSeq(int64_t stream_id,
   return std::optional<int64_t>(s.ColumnInt(0));
 }
 
-Status StreamLog::ReadRecords(int64_t stream_id, int64_t shard,
-                              int64_t after_seq,
-                              const std::function<bool(RecordRow&&)>& visit) {
+Status SqliteStreamStore::ReadRecords(
+    int64_t stream_id, int64_t shard, int64_t after_seq,
+    const std::function<bool(RecordRow&&)>& visit) {
   DDBLAB_ASSIGN_OR_RETURN(
       ScopedStatement s,
       db_.Prepare("SELECT seq, created_ms, event, service_delete, size_bytes, "
@@ -427,8 +393,8 @@ Status StreamLog::ReadRecords(int64_t stream_id, int64_t shard,
   return OkStatus();
 }
 
-Result<bool> StreamLog::Trim(int64_t stream_id, int64_t shard,
-                             int64_t cutoff_ms) {
+Result<bool> SqliteStreamStore::Trim(int64_t stream_id, int64_t shard,
+                                     int64_t cutoff_ms) {
   std::optional<int64_t> last;
   {
     DDBLAB_ASSIGN_OR_RETURN(
@@ -459,4 +425,4 @@ Result<bool> StreamLog::Trim(int64_t stream_id, int64_t shard,
   return true;
 }
 
-}  // namespace ddblab::streams
+}  // namespace ddblab::storage
