@@ -27,6 +27,10 @@ ddblab_require(HTTPLIB_FOUND libcpp-httplib-dev)
 find_package(OpenSSL QUIET)
 ddblab_require(OPENSSL_FOUND libssl-dev)
 
+# Request and response compression (gzip / deflate).
+find_package(ZLIB QUIET)
+ddblab_require(ZLIB_FOUND zlib1g-dev)
+
 find_package(GTest QUIET)
 ddblab_require(GTest_FOUND "libgtest-dev libgmock-dev")
 

@@ -17,6 +17,11 @@ constexpr std::string_view kShuttingDownBody =
     "{\"__type\":\"com.amazonaws.dynamodb.v20120810#ServiceUnavailable\","
     "\"message\":\"ddblab is shutting down\"}";
 
+// cpp-httplib decodes request bodies itself (and wrongly for DynamoDB:
+// concatenated gzip members fail, unknown codings pass through), so the
+// header is renamed before the body is read and restored in ToWire().
+constexpr const char* kHiddenContentEncoding = "X-Ddblab-Content-Encoding";
+
 bool IsPseudoHeader(const std::string& name) {
   // cpp-httplib records the peer and local addresses as request headers.
   return name == "REMOTE_ADDR" || name == "REMOTE_PORT" ||
@@ -34,7 +39,14 @@ WireRequest ToWire(const httplib::Request& req) {
   }
   wire.headers.reserve(req.headers.size());
   for (const auto& [name, value] : req.headers) {
-    if (!IsPseudoHeader(name)) wire.headers.emplace_back(name, value);
+    if (IsPseudoHeader(name)) continue;
+    // The pre-routing handler hid Content-Encoding from the library so the
+    // body arrives as sent; Protocol decodes it.
+    if (name == kHiddenContentEncoding) {
+      wire.headers.emplace_back("Content-Encoding", value);
+      continue;
+    }
+    wire.headers.emplace_back(name, value);
   }
   wire.body = req.body;
   return wire;
@@ -120,6 +132,23 @@ HttpServer::HttpServer(Protocol& protocol, Logger& logger,
   impl_->Patch(any, handle);
   impl_->Delete(any, handle);
   impl_->Options(any, handle);
+
+  // Runs before the body is read: see kHiddenContentEncoding. The Request is
+  // a non-const object owned by the library, so the const_cast is sound.
+  impl_->set_pre_routing_handler(
+      [](const httplib::Request& req, httplib::Response&) {
+        auto& headers = const_cast<httplib::Request&>(req).headers;
+        for (auto it = headers.begin(); it != headers.end();) {
+          if (HeaderNameEquals(it->first, "Content-Encoding")) {
+            std::string value = it->second;
+            it = headers.erase(it);
+            headers.emplace(kHiddenContentEncoding, std::move(value));
+          } else {
+            ++it;
+          }
+        }
+        return httplib::Server::HandlerResponse::Unhandled;
+      });
 
   // Runs after any compression, just before the response is written.
   impl_->set_post_routing_handler(
