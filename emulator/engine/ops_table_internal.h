@@ -24,6 +24,7 @@ void RegisterCreateTableOp(Dispatcher& d);
 void RegisterUpdateTableOp(Dispatcher& d);
 void RegisterTtlOps(Dispatcher& d);
 void RegisterTagOps(Dispatcher& d);
+void RegisterBackupOps(Dispatcher& d);
 
 using Tag = std::pair<std::string, std::string>;
 
