@@ -24,6 +24,10 @@ ddblab_require(PKG_CONFIG_FOUND pkg-config)
 pkg_check_modules(HTTPLIB QUIET IMPORTED_TARGET cpp-httplib)
 ddblab_require(HTTPLIB_FOUND libcpp-httplib-dev)
 
+# Boost.Asio + Boost.Beast (header-only) carry ddblab serve's HTTP.
+find_package(Boost 1.74 QUIET)
+ddblab_require(Boost_FOUND libboost-dev)
+
 find_package(OpenSSL QUIET)
 ddblab_require(OPENSSL_FOUND libssl-dev)
 
@@ -31,8 +35,10 @@ ddblab_require(OPENSSL_FOUND libssl-dev)
 find_package(ZLIB QUIET)
 ddblab_require(ZLIB_FOUND zlib1g-dev)
 
-find_package(GTest QUIET)
-ddblab_require(GTest_FOUND "libgtest-dev libgmock-dev")
+if(DDBLAB_TESTS)
+  find_package(GTest QUIET)
+  ddblab_require(GTest_FOUND "libgtest-dev libgmock-dev")
+endif()
 
 if(DDBLAB_BENCH)
   find_package(benchmark QUIET)

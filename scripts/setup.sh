@@ -9,7 +9,7 @@ if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
 
 packages=(
   build-essential cmake pkg-config clang-format git
-  libsqlite3-dev libcpp-httplib-dev nlohmann-json3-dev
+  libsqlite3-dev libcpp-httplib-dev libboost-dev nlohmann-json3-dev
   libgtest-dev libgmock-dev libbenchmark-dev libssl-dev zlib1g-dev
   python3 python3-boto3 awscli nodejs npm curl
 )

@@ -1,14 +1,20 @@
 #!/usr/bin/env bash
-# Installs what is missing, builds, and runs every test with ctest.
-# Usage: scripts/test.sh [--sanitize]   (--sanitize: ASan + UBSan build)
-# Ends with ctest's summary line; exits non-zero if anything fails.
+# Installs what is missing, builds, and runs every test with ctest: first the
+# whole suite on the normal build (build/), then the unit tests again under
+# AddressSanitizer + UndefinedBehaviorSanitizer (build-asan/).
+# Usage: scripts/test.sh [--quick]   (--quick: skip the sanitizer pass)
+# Exits non-zero if anything fails.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 scripts/setup.sh
-scripts/build.sh "$@"
-dir=build
-if [ "${1:-}" = "--sanitize" ]; then dir=build-asan; fi
 jobs=$(nproc 2>/dev/null || echo 2)
-cd "$dir"
-ctest --output-on-failure -j "$jobs"
+
+scripts/build.sh
+(cd build && ctest --output-on-failure -j "$jobs")
+
+if [ "${1:-}" != "--quick" ]; then
+  echo "== unit tests under ASan + UBSan (build-asan/)"
+  scripts/build.sh --sanitize
+  (cd build-asan && ctest --output-on-failure -j "$jobs" -L unit)
+fi

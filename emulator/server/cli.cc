@@ -40,14 +40,32 @@ bool IsRegionName(std::string_view s) {
 // Open shards per stream: enough to exercise any fan-out, small enough that
 // a table's shards stay readable.
 constexpr int kMaxStreamShards = 1024;
+// Open connections: far beyond any test suite, below any descriptor limit
+// a user could raise.
+constexpr size_t kMaxConnections = 1000000;
 
 bool IsKnownFlag(std::string_view flag) {
-  for (std::string_view known :
-       {"--host", "--port", "--db", "--region", "--account-id", "--auth",
-        "--access-key-id", "--secret-access-key", "--credentials-file",
-        "--log-level", "--seed", "--clock", "--ttl-delay",
-        "--ttl-sweep-interval", "--ttl-change-cooldown", "--stream-shards",
-        "--shard-rollover"}) {
+  for (std::string_view known : {"--host",
+                                 "--port",
+                                 "--db",
+                                 "--region",
+                                 "--account-id",
+                                 "--auth",
+                                 "--access-key-id",
+                                 "--secret-access-key",
+                                 "--credentials-file",
+                                 "--log-level",
+                                 "--seed",
+                                 "--clock",
+                                 "--ttl-delay",
+                                 "--ttl-sweep-interval",
+                                 "--ttl-change-cooldown",
+                                 "--stream-shards",
+                                 "--shard-rollover",
+                                 "--max-connections",
+                                 "--idle-timeout",
+                                 "--https-cert",
+                                 "--https-key"}) {
     if (flag == known) return true;
   }
   return false;
@@ -124,6 +142,25 @@ Status SetFlag(ServeConfig& config, std::string_view flag,
   } else if (flag == "--shard-rollover") {  // checked by control_streams.cc
     if (value.empty()) return bad("a duration (4h, 90m) or off");
     config.shard_rollover = value;
+  } else if (flag == "--max-connections") {
+    auto n = ParseNumber<size_t>(value);
+    if (!n || *n < 1 || *n > kMaxConnections) {
+      return bad("a number of connections from 1 to " +
+                 std::to_string(kMaxConnections));
+    }
+    config.max_connections = *n;
+  } else if (flag == "--idle-timeout") {
+    std::string_view v = value;
+    if (v.ends_with('s')) v.remove_suffix(1);
+    auto n = ParseNumber<int>(v);
+    if (!n || *n < 1 || *n > 86400) return bad("seconds from 1s to 86400s");
+    config.idle_timeout_seconds = *n;
+  } else if (flag == "--https-cert") {
+    if (value.empty()) return bad("a PEM certificate file");
+    config.https_cert = value;
+  } else if (flag == "--https-key") {
+    if (value.empty()) return bad("a PEM private key file");
+    config.https_key = value;
   } else {
     return Usage("unknown flag '" + std::string(flag) + "' for ddblab serve");
   }
@@ -166,6 +203,9 @@ Result<Command> ParseServe(const std::vector<std::string>& args) {
     return Usage(
         "--auth verify needs --access-key-id/--secret-access-key or "
         "--credentials-file");
+  }
+  if (config.https_cert.empty() != config.https_key.empty()) {
+    return Usage("--https-cert and --https-key must be given together");
   }
   return command;
 }
@@ -221,6 +261,12 @@ Flags of ddblab serve:
   --shard-rollover D|off   how long a stream shard stays open before a child
                            replaces it (default 4h); split on demand with
                            POST /_ddblab/streams/split {"TableName": "..."}
+  --max-connections N      open connections served at once; more are
+                           answered 503 and closed (default 10000)
+  --idle-timeout Ns        close keep-alive connections idle this long
+                           (default 60s)
+  --https-cert FILE        serve HTTPS (instead of HTTP) with this PEM
+  --https-key FILE         certificate (chain) and private key
 
 Once started, point any AWS SDK or the AWS CLI at the printed endpoint, e.g.
   aws dynamodb list-tables --endpoint-url http://127.0.0.1:8000

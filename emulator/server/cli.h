@@ -9,6 +9,8 @@
 //                [--ttl-delay 0|90s|1m..48h|aws] [--ttl-sweep-interval 1s]
 //                [--ttl-change-cooldown 0|1h|aws]
 //                [--stream-shards 1] [--shard-rollover 4h|off]
+//                [--max-connections 10000] [--idle-timeout 60s]
+//                [--https-cert FILE --https-key FILE]
 //   ddblab --help | --version
 //
 // Flags take "--flag value" or "--flag=value". A bad command line is an
@@ -47,6 +49,11 @@ struct ServeConfig {
   // Streams, as given; checked and applied by control_streams.h.
   int stream_shards = 1;              // open shards of each new stream
   std::string shard_rollover = "4h";  // a duration, or off (also 0)
+  // HTTP front end.
+  size_t max_connections = 10000;  // open connections; more get a 503
+  int idle_timeout_seconds = 60;   // idle keep-alive connections closed
+  std::string https_cert;          // both set: serve HTTPS
+  std::string https_key;
 };
 
 enum class CommandKind { kServe, kHelp, kVersion };

@@ -1,193 +1,638 @@
 #include "emulator/server/http_server.h"
 
-#include <httplib.h>
-#include <sys/socket.h>
-#include <unistd.h>
-
 #include <algorithm>
+#include <atomic>
+#include <boost/asio/bind_executor.hpp>
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/post.hpp>
+#include <boost/asio/ssl/context.hpp>
+#include <boost/asio/ssl/stream.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <boost/asio/strand.hpp>
+#include <boost/asio/write.hpp>
+#include <boost/beast/core/flat_buffer.hpp>
+#include <boost/beast/core/string.hpp>
+#include <boost/beast/http/error.hpp>
+#include <boost/beast/http/parser.hpp>
+#include <boost/beast/http/read.hpp>
+#include <boost/beast/http/status.hpp>
+#include <boost/beast/http/string_body.hpp>
+#include <chrono>
+#include <optional>
 #include <thread>
+#include <unordered_map>
 #include <utility>
-
-#include "emulator/server/crc32.h"
+#include <vector>
 
 namespace ddblab::server {
+
+namespace asio = boost::asio;
+namespace http = boost::beast::http;
+using tcp = asio::ip::tcp;
+using error_code = boost::system::error_code;
+
 namespace {
 
 constexpr std::string_view kShuttingDownBody =
     "{\"__type\":\"com.amazonaws.dynamodb.v20120810#ServiceUnavailable\","
     "\"message\":\"ddblab is shutting down\"}";
+// Request headers (all of them) may take this many bytes.
+constexpr uint32_t kMaxHeaderBytes = 64 * 1024;
+// Bytes read and discarded after a final response before closing (so the
+// client sees the response, not a reset), at most.
+constexpr size_t kMaxDrainBytes = 32 * 1024 * 1024;
+// How long every thread must have been inside a handler, with none
+// finishing, before the watchdog adds a thread.
+constexpr auto kWatchdogTick = std::chrono::milliseconds(5);
 
-// cpp-httplib decodes request bodies itself (and wrongly for DynamoDB:
-// concatenated gzip members fail, unknown codings pass through), so the
-// header is renamed before the body is read and restored in ToWire().
-constexpr const char* kHiddenContentEncoding = "X-Ddblab-Content-Encoding";
-
-bool IsPseudoHeader(const std::string& name) {
-  // cpp-httplib records the peer and local addresses as request headers.
-  return name == "REMOTE_ADDR" || name == "REMOTE_PORT" ||
-         name == "LOCAL_ADDR" || name == "LOCAL_PORT";
+std::string_view View(boost::beast::string_view s) {
+  return {s.data(), s.size()};
 }
 
-WireRequest ToWire(const httplib::Request& req) {
-  WireRequest wire;
-  wire.method = req.method;
-  std::string_view target = req.target;
-  size_t question = target.find('?');
-  wire.path = std::string(target.substr(0, question));
-  if (question != std::string_view::npos) {
-    wire.query = std::string(target.substr(question + 1));
-  }
-  wire.headers.reserve(req.headers.size());
-  for (const auto& [name, value] : req.headers) {
-    if (IsPseudoHeader(name)) continue;
-    // The pre-routing handler hid Content-Encoding from the library so the
-    // body arrives as sent; Protocol decodes it.
-    if (name == kHiddenContentEncoding) {
-      wire.headers.emplace_back("Content-Encoding", value);
-      continue;
-    }
-    wire.headers.emplace_back(name, value);
-  }
-  wire.body = req.body;
-  return wire;
+bool IsParseError(const error_code& ec) {
+  return ec.category() ==
+         http::make_error_code(http::error::bad_method).category();
 }
 
-void ToHttplib(WireResponse&& wire, httplib::Response& res) {
-  res.status = wire.status;
-  for (auto& [name, value] : wire.headers) res.set_header(name, value);
-  if (!wire.content_type.empty()) {
-    res.set_content(std::move(wire.body), wire.content_type.c_str());
-  } else {
-    res.body = std::move(wire.body);
+// Appends the whole response (status line, headers, body) to `out`.
+void Serialize(const WireResponse& response, bool keep_alive, bool head,
+               unsigned version, std::string& out) {
+  out += "HTTP/1.1 ";
+  out += std::to_string(response.status);
+  out += ' ';
+  std::string_view reason = View(http::obsolete_reason(
+      http::int_to_status(static_cast<unsigned>(response.status))));
+  out += reason;
+  out += "\r\n";
+  for (const auto& [name, value] : response.headers) {
+    out += name;
+    out += ": ";
+    out += value;
+    out += "\r\n";
   }
+  if (!response.content_type.empty()) {
+    out += "Content-Type: ";
+    out += response.content_type;
+    out += "\r\n";
+  }
+  out += "Content-Length: ";
+  out += std::to_string(response.body.size());
+  out += "\r\n";
+  if (!keep_alive) {
+    out += "Connection: close\r\n";
+  } else if (version == 10) {
+    out += "Connection: keep-alive\r\n";
+  }
+  out += "\r\n";
+  if (!head) out += response.body;
 }
+
+// What the connection registry, the idle sweep and Shutdown see of a
+// connection.
+class Connection {
+ public:
+  virtual ~Connection() = default;
+  // Closes the connection once any response being written is written;
+  // thread-safe.
+  virtual void Close() = 0;
+
+  // Bumped on every completed read or write.
+  std::atomic<uint32_t> activity{0};
+  // True while the request is inside the Protocol.
+  std::atomic<bool> handling{false};
+  // Touched by the idle sweep only (on the control strand).
+  uint32_t seen_activity = 0;
+  time_t idle_ticks = 0;
+};
 
 }  // namespace
 
-size_t DefaultThreadCount() {
-  size_t cores = std::max(1u, std::thread::hardware_concurrency());
-  return std::max<size_t>(16, 4 * cores);
-}
-
-// httplib::Server with access to its listening socket (to raise the listen
-// backlog above the library's 5).
-class HttpServer::Impl : public httplib::Server {
+class HttpServer::Impl {
  public:
-  void RaiseBacklog() {
-    socket_t fd = svr_sock_;
-    if (fd != INVALID_SOCKET) ::listen(fd, SOMAXCONN);
-  }
-  // Like stop(), but also effective before listen_after_bind() started:
-  // the accept loop exits as soon as it sees the socket gone.
-  void ForceStop() {
-    socket_t fd = svr_sock_.exchange(INVALID_SOCKET);
-    if (fd != INVALID_SOCKET) {
-      ::shutdown(fd, SHUT_RDWR);
-      ::close(fd);
+  explicit Impl(HttpServer& owner)
+      : owner_(owner),
+        control_(asio::make_strand(ioc_)),
+        acceptor_(control_),
+        sweep_(control_),
+        accept_retry_(control_) {}
+
+  Result<int> Bind();
+  void Serve();
+  void StopAccepting();
+  void CloseAll();
+
+  // Runs the Protocol (or answers 503 once shut down), counting the
+  // threads inside handlers for the watchdog.
+  WireResponse Answer(const WireRequest& request);
+  void Stamp(WireResponse& response) { owner_.protocol_.Stamp(response); }
+  void Unregister(Connection* connection);
+  size_t max_connections() const { return owner_.options_.max_connections; }
+
+ private:
+  template <class Stream>
+  void StartSession(Stream stream, bool refuse);
+  void Accept();
+  void OnAccept(const error_code& ec, tcp::socket socket);
+  void Sweep();
+  void SweepOnce();
+  void StartThread();
+  void Watch();
+
+  HttpServer& owner_;
+
+  std::mutex connections_mu_;
+  std::unordered_map<Connection*, std::weak_ptr<Connection>>
+      connections_;                  // guarded by connections_mu_
+  bool refuse_connections_ = false;  // guarded by connections_mu_
+  std::atomic<bool> stopping_{false};
+
+  std::mutex threads_mu_;
+  std::vector<std::thread> threads_;  // guarded by threads_mu_
+  std::atomic<size_t> running_{0};
+  std::atomic<size_t> in_handler_{0};
+  std::atomic<uint64_t> finished_{0};
+  std::mutex watchdog_mu_;
+  std::condition_variable watchdog_cv_;
+  std::atomic<bool> watchdog_sleeping_{false};
+  std::atomic<bool> watchdog_stop_{false};
+
+  // Destroyed first: pending handlers hold sessions, whose destructors
+  // unregister from the map above.
+  std::optional<asio::ssl::context> tls_;
+  asio::io_context ioc_;
+  asio::strand<asio::io_context::executor_type> control_;
+  tcp::acceptor acceptor_;
+  asio::steady_timer sweep_;
+  asio::steady_timer accept_retry_;
+};
+
+namespace {
+
+// One connection: reads a request, answers it on the same thread, writes
+// the response in one write, and reads the next. Every step runs on the
+// connection's strand (the socket's executor).
+template <class Stream>
+class Session final : public Connection,
+                      public std::enable_shared_from_this<Session<Stream>> {
+ public:
+  static constexpr bool kTls = !std::is_same_v<Stream, tcp::socket>;
+
+  Session(HttpServer::Impl& server, Stream stream, bool refuse)
+      : server_(server), stream_(std::move(stream)), refuse_(refuse) {}
+  ~Session() override { server_.Unregister(this); }
+
+  void Start() {
+    if constexpr (kTls) {
+      stream_.async_handshake(
+          asio::ssl::stream_base::server,
+          [self = this->shared_from_this()](const error_code& ec) {
+            ++self->activity;
+            if (ec) return self->CloseNow();
+            self->refuse_ ? self->Refuse() : self->ReadHeader();
+          });
+    } else {
+      refuse_ ? Refuse() : ReadHeader();
     }
   }
+
+  void Close() override {
+    asio::post(stream_.get_executor(), [self = this->shared_from_this()] {
+      self->close_requested_ = true;
+      if (self->state_ == State::kReading || self->state_ == State::kDraining) {
+        self->CloseNow();
+      }
+    });
+  }
+
+ private:
+  enum class State { kReading, kHandling, kWriting, kDraining, kClosed };
+
+  tcp::socket& Socket() {
+    if constexpr (kTls) {
+      return stream_.next_layer();
+    } else {
+      return stream_;
+    }
+  }
+
+  void ReadHeader() {
+    state_ = State::kReading;
+    if (close_requested_) return CloseNow();
+    parser_.emplace();
+    parser_->header_limit(kMaxHeaderBytes);
+    parser_->body_limit(kMaxRequestBytes);
+    http::async_read_header(
+        stream_, buffer_, *parser_,
+        [self = this->shared_from_this()](const error_code& ec, size_t) {
+          self->OnHeader(ec);
+        });
+  }
+
+  void OnHeader(const error_code& ec) {
+    ++activity;
+    if (ec) return OnReadError(ec);
+    auto expect = parser_->get()[http::field::expect];
+    if (!parser_->is_done() && boost::beast::iequals(expect, "100-continue")) {
+      out_ = "HTTP/1.1 100 Continue\r\n\r\n";
+      asio::async_write(
+          stream_, asio::buffer(out_),
+          [self = this->shared_from_this()](const error_code& e, size_t) {
+            ++self->activity;
+            if (e) return self->CloseNow();
+            self->ReadBody();
+          });
+      return;
+    }
+    ReadBody();
+  }
+
+  void ReadBody() {
+    if (parser_->is_done()) return Answer();
+    http::async_read(
+        stream_, buffer_, *parser_,
+        [self = this->shared_from_this()](const error_code& ec, size_t) {
+          ++self->activity;
+          if (ec) return self->OnReadError(ec);
+          self->Answer();
+        });
+  }
+
+  void OnReadError(const error_code& ec) {
+    if (ec == http::error::body_limit) return Fail(413);
+    if (ec == http::error::end_of_stream ||
+        ec == http::error::partial_message || !IsParseError(ec)) {
+      return CloseNow();
+    }
+    Fail(400);
+  }
+
+  void Answer() {
+    auto& request = parser_->get();
+    WireRequest wire;
+    wire.method = std::string(request.method_string());
+    std::string_view target = View(request.target());
+    size_t question = target.find('?');
+    wire.path = std::string(target.substr(0, question));
+    if (question != std::string_view::npos) {
+      wire.query = std::string(target.substr(question + 1));
+    }
+    wire.headers.reserve(8);
+    for (const auto& field : request) {
+      wire.headers.emplace_back(std::string(field.name_string()),
+                                std::string(field.value()));
+    }
+    wire.body = request.body();
+    state_ = State::kHandling;
+    handling = true;
+    WireResponse response = server_.Answer(wire);
+    handling = false;
+    if (response.drop_connection) return CloseNow();
+    Reply(response, request.keep_alive() && !close_requested_,
+          request.method() == http::verb::head, request.version());
+  }
+
+  void Reply(const WireResponse& response, bool keep_alive, bool head,
+             unsigned version) {
+    out_.clear();
+    Serialize(response, keep_alive, head, version, out_);
+    state_ = State::kWriting;
+    asio::async_write(stream_, asio::buffer(out_),
+                      [self = this->shared_from_this(), keep_alive](
+                          const error_code& ec, size_t) {
+                        ++self->activity;
+                        if (ec) return self->CloseNow();
+                        if (keep_alive && !self->close_requested_) {
+                          self->ReadHeader();
+                        } else {
+                          self->FinishAndClose();
+                        }
+                      });
+  }
+
+  // Answers a request the library could not read, then closes.
+  void Fail(int status) {
+    WireResponse response;
+    response.status = status;
+    server_.Stamp(response);
+    Reply(response, false, false, 11);
+  }
+
+  // Over --max-connections: answer at once (before reading), then close.
+  void Refuse() {
+    WireResponse response;
+    response.status = 503;
+    response.content_type = "application/x-amz-json-1.0";
+    // ddblab's own text: DynamoDB has no connection limit to quote.
+    response.body =
+        "{\"__type\":\"com.amazonaws.dynamodb.v20120810#"
+        "ServiceUnavailable\",\"message\":\"ddblab: too many open "
+        "connections (--max-connections " +
+        std::to_string(server_.max_connections()) + ")\"}";
+    server_.Stamp(response);
+    Reply(response, false, false, 11);
+  }
+
+  // After a final response: stop sending, read and discard what the client
+  // still sends (so it sees the response rather than a reset), then close.
+  void FinishAndClose() {
+    state_ = State::kDraining;
+    parser_.reset();
+    if constexpr (kTls) {
+      stream_.async_shutdown([self = this->shared_from_this()](
+                                 const error_code&) { self->CloseNow(); });
+    } else {
+      error_code ignored;
+      Socket().shutdown(tcp::socket::shutdown_send, ignored);
+      Drain();
+    }
+  }
+
+  void Drain() {
+    Socket().async_read_some(
+        asio::buffer(drain_),
+        [self = this->shared_from_this()](const error_code& ec, size_t n) {
+          ++self->activity;
+          self->drained_ += n;
+          if (ec || self->drained_ > kMaxDrainBytes) return self->CloseNow();
+          self->Drain();
+        });
+  }
+
+  void CloseNow() {
+    state_ = State::kClosed;
+    error_code ignored;
+    Socket().close(ignored);
+  }
+
+  HttpServer::Impl& server_;
+  Stream stream_;
+  const bool refuse_;
+  boost::beast::flat_buffer buffer_;
+  std::optional<http::request_parser<http::string_body>> parser_;
+  std::string out_;
+  State state_ = State::kReading;
+  bool close_requested_ = false;
+  size_t drained_ = 0;
+  char drain_[4096];
 };
+
+}  // namespace
+
+Result<int> HttpServer::Impl::Bind() {
+  const HttpServerOptions& options = owner_.options_;
+  if (!options.tls_cert_file.empty() || !options.tls_key_file.empty()) {
+    tls_.emplace(asio::ssl::context::tls_server);
+    tls_->set_options(asio::ssl::context::default_workarounds |
+                      asio::ssl::context::no_sslv2 |
+                      asio::ssl::context::no_sslv3);
+    error_code ec;
+    tls_->use_certificate_chain_file(options.tls_cert_file, ec);
+    if (ec) {
+      return Error::Internal("cannot load the TLS certificate " +
+                             options.tls_cert_file + ": " + ec.message());
+    }
+    tls_->use_private_key_file(options.tls_key_file, asio::ssl::context::pem,
+                               ec);
+    if (ec) {
+      return Error::Internal("cannot load the TLS key " + options.tls_key_file +
+                             ": " + ec.message());
+    }
+  }
+  auto fail = [&] {
+    return Error::Internal("cannot listen on " + options.host + ":" +
+                           std::to_string(options.port) +
+                           " (address in use or host not found)");
+  };
+  error_code ec;
+  tcp::resolver resolver(ioc_);
+  auto endpoints = resolver.resolve(
+      options.host, std::to_string(options.port),
+      tcp::resolver::passive | tcp::resolver::numeric_service, ec);
+  if (ec || endpoints.empty()) return fail();
+  tcp::endpoint endpoint = endpoints.begin()->endpoint();
+  acceptor_.open(endpoint.protocol(), ec);
+  if (ec) return fail();
+  // SO_REUSEADDR only (restart right after a crash, despite TIME_WAIT); not
+  // SO_REUSEPORT, which would let a second ddblab share the port.
+  acceptor_.set_option(asio::socket_base::reuse_address(true), ec);
+  acceptor_.bind(endpoint, ec);
+  if (ec) return fail();
+  acceptor_.listen(asio::socket_base::max_listen_connections, ec);
+  if (ec) return fail();
+  int port = acceptor_.local_endpoint(ec).port();
+  if (ec) return fail();
+  Accept();
+  Sweep();
+  return port;
+}
+
+void HttpServer::Impl::Accept() {
+  acceptor_.async_accept(
+      asio::make_strand(ioc_),
+      asio::bind_executor(control_,
+                          [this](const error_code& ec, tcp::socket socket) {
+                            OnAccept(ec, std::move(socket));
+                          }));
+}
+
+void HttpServer::Impl::OnAccept(const error_code& ec, tcp::socket socket) {
+  if (stopping_ || !acceptor_.is_open()) return;
+  if (ec) {
+    // Out of descriptors (or a transient error): retry shortly rather than
+    // spin; the connection stays in the backlog.
+    owner_.logger_.Log(LogLevel::kWarn, "accept failed: " + ec.message());
+    accept_retry_.expires_after(std::chrono::milliseconds(50));
+    accept_retry_.async_wait([this](const error_code& e) {
+      if (!e && !stopping_) Accept();
+    });
+    return;
+  }
+  error_code ignored;
+  socket.set_option(tcp::no_delay(true), ignored);
+  bool refuse;
+  {
+    std::lock_guard<std::mutex> lock(connections_mu_);
+    refuse = connections_.size() >= owner_.options_.max_connections;
+  }
+  if (tls_) {
+    StartSession(asio::ssl::stream<tcp::socket>(std::move(socket), *tls_),
+                 refuse);
+  } else {
+    StartSession(std::move(socket), refuse);
+  }
+  Accept();
+}
+
+template <class Stream>
+void HttpServer::Impl::StartSession(Stream stream, bool refuse) {
+  auto session =
+      std::make_shared<Session<Stream>>(*this, std::move(stream), refuse);
+  bool registered = false;
+  {
+    std::lock_guard<std::mutex> lock(connections_mu_);
+    if (!refuse_connections_) {  // else shutting down: dropped, closed
+      connections_.emplace(session.get(), session);
+      registered = true;
+    }
+  }
+  if (registered) session->Start();
+}
+
+void HttpServer::Impl::Unregister(Connection* connection) {
+  std::lock_guard<std::mutex> lock(connections_mu_);
+  connections_.erase(connection);
+}
+
+void HttpServer::Impl::Sweep() {
+  sweep_.expires_after(std::chrono::seconds(1));
+  sweep_.async_wait([this](const error_code& ec) {
+    if (ec || stopping_) return;
+    SweepOnce();
+    Sweep();
+  });
+}
+
+void HttpServer::Impl::SweepOnce() {
+  std::vector<std::shared_ptr<Connection>> open;
+  {
+    std::lock_guard<std::mutex> lock(connections_mu_);
+    open.reserve(connections_.size());
+    for (auto& [raw, weak] : connections_) {
+      if (auto strong = weak.lock()) open.push_back(std::move(strong));
+    }
+  }
+  for (auto& connection : open) {
+    uint32_t now = connection->activity.load(std::memory_order_relaxed);
+    if (now != connection->seen_activity || connection->handling) {
+      connection->seen_activity = now;
+      connection->idle_ticks = 0;
+    } else if (++connection->idle_ticks >=
+               owner_.options_.idle_timeout_seconds) {
+      connection->Close();
+    }
+  }
+}
+
+void HttpServer::Impl::StopAccepting() {
+  stopping_ = true;
+  asio::post(control_, [this] {
+    error_code ignored;
+    acceptor_.close(ignored);
+    sweep_.cancel();
+    accept_retry_.cancel();
+  });
+}
+
+void HttpServer::Impl::CloseAll() {
+  std::vector<std::shared_ptr<Connection>> open;
+  {
+    std::lock_guard<std::mutex> lock(connections_mu_);
+    refuse_connections_ = true;
+    for (auto& [raw, weak] : connections_) {
+      if (auto strong = weak.lock()) open.push_back(std::move(strong));
+    }
+  }
+  for (auto& connection : open) connection->Close();
+}
+
+WireResponse HttpServer::Impl::Answer(const WireRequest& request) {
+  if (in_handler_.fetch_add(1) == 0 && watchdog_sleeping_) {
+    std::lock_guard<std::mutex> lock(watchdog_mu_);
+    watchdog_cv_.notify_one();
+  }
+  WireResponse response;
+  if (owner_.EnterRequest()) {
+    response = owner_.protocol_.Handle(request);
+    owner_.LeaveRequest();
+  } else {
+    response.status = 503;
+    response.content_type = "application/x-amz-json-1.0";
+    response.body = std::string(kShuttingDownBody);
+    owner_.protocol_.Stamp(response);
+  }
+  in_handler_.fetch_sub(1);
+  finished_.fetch_add(1, std::memory_order_relaxed);
+  return response;
+}
+
+void HttpServer::Impl::StartThread() {
+  std::lock_guard<std::mutex> lock(threads_mu_);
+  ++running_;
+  threads_.emplace_back([this] {
+    ioc_.run();
+    --running_;
+  });
+}
+
+// Adds an event-loop thread when every thread is inside a handler and none
+// finished during a whole tick (they are blocked, not busy). Ticks only
+// while requests are being served.
+void HttpServer::Impl::Watch() {
+  const size_t max_threads = owner_.options_.max_connections + 2;
+  std::unique_lock<std::mutex> lock(watchdog_mu_);
+  while (!watchdog_stop_) {
+    uint64_t before = finished_.load();
+    watchdog_cv_.wait_for(lock, kWatchdogTick,
+                          [this] { return watchdog_stop_.load(); });
+    if (watchdog_stop_) break;
+    size_t busy = in_handler_.load();
+    if (busy == 0 && finished_.load() == before) {
+      watchdog_sleeping_ = true;
+      watchdog_cv_.wait(lock, [this] {
+        return watchdog_stop_.load() || in_handler_.load() > 0;
+      });
+      watchdog_sleeping_ = false;
+      continue;
+    }
+    if (busy >= running_.load() && finished_.load() == before &&
+        running_.load() < max_threads) {
+      StartThread();
+    }
+  }
+}
+
+void HttpServer::Impl::Serve() {
+  size_t threads = owner_.options_.threads == 0 ? DefaultThreadCount()
+                                                : owner_.options_.threads;
+  for (size_t i = 1; i < threads; ++i) StartThread();
+  std::thread watchdog([this] { Watch(); });
+  ++running_;
+  ioc_.run();
+  --running_;
+  {
+    std::lock_guard<std::mutex> lock(watchdog_mu_);
+    watchdog_stop_ = true;
+    watchdog_cv_.notify_all();
+  }
+  watchdog.join();
+  std::vector<std::thread> threads_to_join;
+  {
+    std::lock_guard<std::mutex> lock(threads_mu_);
+    threads_to_join.swap(threads_);
+  }
+  for (auto& thread : threads_to_join) thread.join();
+}
+
+size_t DefaultThreadCount() {
+  return std::max(1u, std::thread::hardware_concurrency());
+}
 
 HttpServer::HttpServer(Protocol& protocol, Logger& logger,
                        HttpServerOptions options)
     : protocol_(protocol),
       logger_(logger),
       options_(std::move(options)),
-      impl_(std::make_unique<Impl>()) {
-  size_t threads =
-      options_.threads == 0 ? DefaultThreadCount() : options_.threads;
-  impl_->new_task_queue = [threads] {
-    return new httplib::ThreadPool(threads);
-  };
-  impl_->set_payload_max_length(kMaxRequestBytes);
-  impl_->set_keep_alive_max_count(1000000);
-  impl_->set_keep_alive_timeout(options_.keep_alive_timeout_seconds);
-  impl_->set_tcp_nodelay(true);
-  // The library's default adds SO_REUSEPORT, which would let a second
-  // ddblab bind the same port and silently share its connections. Keep
-  // SO_REUSEADDR only (restart right after a crash, despite TIME_WAIT).
-  impl_->set_socket_options([](socket_t fd) {
-    int yes = 1;
-    ::setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &yes, sizeof(yes));
-  });
-
-  auto handle = [this](const httplib::Request& req, httplib::Response& res) {
-    if (!EnterRequest()) {
-      WireResponse busy;
-      busy.status = 503;
-      busy.content_type = "application/x-amz-json-1.0";
-      busy.body = std::string(kShuttingDownBody);
-      protocol_.Stamp(busy);
-      ToHttplib(std::move(busy), res);
-      return;
-    }
-    WireResponse wire = protocol_.Handle(ToWire(req));
-    LeaveRequest();
-    ToHttplib(std::move(wire), res);
-  };
-  const std::string any = ".*";
-  impl_->Get(any, handle);
-  impl_->Post(any, handle);
-  impl_->Put(any, handle);
-  impl_->Patch(any, handle);
-  impl_->Delete(any, handle);
-  impl_->Options(any, handle);
-
-  // Runs before the body is read: see kHiddenContentEncoding. The Request is
-  // a non-const object owned by the library, so the const_cast is sound.
-  impl_->set_pre_routing_handler(
-      [](const httplib::Request& req, httplib::Response&) {
-        auto& headers = const_cast<httplib::Request&>(req).headers;
-        for (auto it = headers.begin(); it != headers.end();) {
-          if (HeaderNameEquals(it->first, "Content-Encoding")) {
-            std::string value = it->second;
-            it = headers.erase(it);
-            headers.emplace(kHiddenContentEncoding, std::move(value));
-          } else {
-            ++it;
-          }
-        }
-        return httplib::Server::HandlerResponse::Unhandled;
-      });
-
-  // Runs after any compression, just before the response is written.
-  impl_->set_post_routing_handler(
-      [this](const httplib::Request&, httplib::Response& res) {
-        if (!res.has_header("x-amzn-RequestId")) {
-          // Made by the library itself (bad request line, 413, ...).
-          WireResponse wire;
-          wire.status = res.status;
-          wire.body = res.body;
-          protocol_.Stamp(wire);
-          for (auto& [name, value] : wire.headers) res.set_header(name, value);
-        } else if (res.has_header("Content-Encoding")) {
-          res.headers.erase("x-amz-crc32");  // set_header() would add a second
-          res.set_header("x-amz-crc32", std::to_string(Crc32(res.body)));
-        }
-      });
-}
+      impl_(std::make_unique<Impl>(*this)) {}
 
 HttpServer::~HttpServer() = default;
 
 Result<int> HttpServer::Bind() {
-  int port = 0;
-  if (options_.port == 0) {
-    port = impl_->bind_to_any_port(options_.host);
-    if (port < 0) port = 0;
-  } else if (impl_->bind_to_port(options_.host, options_.port)) {
-    port = options_.port;
-  }
-  if (port <= 0) {
-    return Error::Internal("cannot listen on " + options_.host + ":" +
-                           std::to_string(options_.port) +
-                           " (address in use or host not found)");
-  }
-  impl_->RaiseBacklog();
-  port_ = port;
-  return port;
+  DDBLAB_ASSIGN_OR_RETURN(port_, impl_->Bind());
+  return port_;
 }
 
-void HttpServer::Serve() { impl_->listen_after_bind(); }
+void HttpServer::Serve() { impl_->Serve(); }
 
 bool HttpServer::EnterRequest() {
   std::lock_guard<std::mutex> lock(mu_);
@@ -202,10 +647,13 @@ void HttpServer::LeaveRequest() {
 }
 
 void HttpServer::Shutdown() {
-  impl_->ForceStop();
-  std::unique_lock<std::mutex> lock(mu_);
-  closed_ = true;
-  drained_.wait(lock, [this] { return in_flight_ == 0; });
+  impl_->StopAccepting();
+  {
+    std::unique_lock<std::mutex> lock(mu_);
+    closed_ = true;
+    drained_.wait(lock, [this] { return in_flight_ == 0; });
+  }
+  impl_->CloseAll();
 }
 
 }  // namespace ddblab::server

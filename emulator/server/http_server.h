@@ -1,16 +1,29 @@
-// emulator/server/http_server.h: the Protocol on a cpp-httplib server.
+// emulator/server/http_server.h: the Protocol on an event-loop HTTP/1.1
+// server (Boost.Asio + Boost.Beast's parser), optionally over TLS.
 //
-// Binds a TCP socket (port 0: any free port), serves HTTP/1.1 with
-// keep-alive on a thread pool sized to the machine, and hands every request
-// to the Protocol. Responses the HTTP library makes itself (400 on a bad
-// request line, 413 on a body over 16 MB) get the same x-amzn-RequestId /
-// x-amz-crc32 / Date headers, and the CRC is recomputed when the library
-// compresses a body, so x-amz-crc32 always matches the bytes sent.
+// Every open connection is served as soon as it has a request: reads and
+// writes are asynchronous, so an idle keep-alive connection, or a client
+// that sent half a request and went silent, holds no thread. A request is
+// handled on the event-loop thread that read it (no hand-off), and a
+// response is one write. Handlers may block (a clock wait, a slow engine
+// call): a watchdog adds an event-loop thread whenever every thread has
+// been inside a handler for a few milliseconds without one finishing, so a
+// blocked request never stops the others (at most one thread per open
+// connection). Responses made here rather than by the Protocol (400 on an
+// unparseable request, 413 on a body over 16 MB, 503 when over
+// `max_connections` or shutting down) carry the same x-amzn-RequestId /
+// x-amz-crc32 / Date headers. A response with `drop_connection` set closes
+// the connection without writing a byte.
+//
+// Connections idle (no byte read or written) for `idle_timeout_seconds`
+// are closed. Over `max_connections` open connections, a new connection is
+// answered at once with a 503 and closed.
 //
 // Shutdown(): stop accepting, wait until no request is inside the Protocol,
-// and answer any later request with 503 without calling the Protocol — after
-// it returns, the RequestHandler behind the Protocol may be destroyed. Serve()
-// then returns once open connections finish (at most the keep-alive timeout).
+// answer any later request with 503 without calling the Protocol, and close
+// every connection once its pending response is written — after it
+// returns, the RequestHandler behind the Protocol may be destroyed. Serve()
+// returns once the connections are closed.
 //
 // Ownership: borrows the Protocol and Logger (must outlive it).
 // Thread-safety: Bind() then Serve() on one thread; Shutdown() from any
@@ -30,16 +43,24 @@
 
 namespace ddblab::server {
 
+inline constexpr size_t kDefaultMaxConnections = 10000;
+
 struct HttpServerOptions {
   std::string host = "127.0.0.1";
   int port = 8000;  // 0: any free port
-  // Worker threads; 0 sizes the pool to the machine (4 per core, at least
-  // 16: a keep-alive connection holds a worker while it is open).
+  // Event-loop threads at start; 0: one per core. More are added while
+  // handlers block (see above).
   size_t threads = 0;
-  time_t keep_alive_timeout_seconds = 5;
+  // Idle connections are closed after this long.
+  time_t idle_timeout_seconds = 60;
+  // Open connections served at once; over it, new ones get a 503.
+  size_t max_connections = kDefaultMaxConnections;
+  // Both set: serve HTTPS with this PEM certificate (chain) and key.
+  std::string tls_cert_file;
+  std::string tls_key_file;
 };
 
-// The pool size HttpServer uses for `threads == 0`.
+// The thread count HttpServer starts with for `threads == 0`.
 size_t DefaultThreadCount();
 
 class HttpServer {
@@ -50,8 +71,10 @@ class HttpServer {
   HttpServer(const HttpServer&) = delete;
   HttpServer& operator=(const HttpServer&) = delete;
 
-  // Binds and listens; returns the bound port. Fails with a message naming
-  // the address when the port is taken or the host does not resolve.
+  // Loads the TLS certificate and key (if set), binds and listens; returns
+  // the bound port. Fails with a message naming the address when the port
+  // is taken or the host does not resolve, or naming the file when the
+  // certificate or key cannot be loaded.
   Result<int> Bind();
 
   // Serves connections until Shutdown(); blocks. Call after Bind() succeeded.
@@ -61,8 +84,10 @@ class HttpServer {
 
   int port() const { return port_; }
 
- private:
   class Impl;
+
+ private:
+  friend class Impl;
   bool EnterRequest();
   void LeaveRequest();
 

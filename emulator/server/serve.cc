@@ -2,7 +2,9 @@
 
 #include <pthread.h>
 #include <signal.h>
+#include <sys/resource.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -21,6 +23,19 @@ namespace {
 
 // How long shutdown waits for open (idle keep-alive) connections to close.
 constexpr auto kConnectionGrace = std::chrono::milliseconds(500);
+
+// Each connection is a descriptor: lift the soft limit (often 1024) toward
+// the hard one, enough for `max_connections` plus the database's files.
+void RaiseDescriptorLimit(size_t max_connections) {
+  rlimit limit{};
+  if (getrlimit(RLIMIT_NOFILE, &limit) != 0) return;
+  rlim_t want = static_cast<rlim_t>(max_connections) + 64;
+  if (limit.rlim_cur >= want) return;
+  limit.rlim_cur = limit.rlim_max == RLIM_INFINITY
+                       ? want
+                       : std::min<rlim_t>(want, limit.rlim_max);
+  setrlimit(RLIMIT_NOFILE, &limit);
+}
 
 sigset_t ShutdownSignals() {
   sigset_t set;
@@ -74,8 +89,8 @@ std::string EndpointAddress(const std::string& host, int port) {
   return h + ":" + std::to_string(port);
 }
 
-std::string EndpointUrl(const std::string& host, int port) {
-  return "http://" + EndpointAddress(host, port);
+std::string EndpointUrl(const std::string& host, int port, bool https) {
+  return (https ? "https://" : "http://") + EndpointAddress(host, port);
 }
 
 int RunServe(const ServeConfig& config, const ServeHooks& hooks,
@@ -105,8 +120,15 @@ int RunServe(const ServeConfig& config, const ServeHooks& hooks,
   HandlerSlot handler;
   Protocol protocol(handler, authenticator, *clock, logger,
                     ProtocolConfig{config.region, config.seed});
-  HttpServer server(protocol, logger,
-                    HttpServerOptions{config.host, config.port, 0, 5});
+  HttpServerOptions http;
+  http.host = config.host;
+  http.port = config.port;
+  http.idle_timeout_seconds = config.idle_timeout_seconds;
+  http.max_connections = config.max_connections;
+  http.tls_cert_file = config.https_cert;
+  http.tls_key_file = config.https_key;
+  RaiseDescriptorLimit(config.max_connections);
+  HttpServer server(protocol, logger, std::move(http));
   // Bind first: the engine learns its endpoint address (DescribeEndpoints).
   // Connections wait in the backlog until Serve() starts.
   auto port = server.Bind();
@@ -137,7 +159,8 @@ int RunServe(const ServeConfig& config, const ServeHooks& hooks,
     }
   }
 
-  std::string endpoint = EndpointUrl(config.host, *port);
+  std::string endpoint =
+      EndpointUrl(config.host, *port, !config.https_cert.empty());
   out << VersionText() << " serving DynamoDB at " << endpoint << " (db "
       << config.db << ", region " << config.region << ", auth "
       << (config.auth == AuthMode::kVerify ? "verify" : "accept") << ")\n"

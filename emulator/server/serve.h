@@ -31,8 +31,8 @@ struct ServeHooks {
 
 // "127.0.0.1:8000" ("[::1]:8000" for IPv6 hosts).
 std::string EndpointAddress(const std::string& host, int port);
-// "http://" + EndpointAddress(host, port).
-std::string EndpointUrl(const std::string& host, int port);
+// "http://" (or "https://") + EndpointAddress(host, port).
+std::string EndpointUrl(const std::string& host, int port, bool https = false);
 
 // Returns the process exit status (0 after a signal-driven shutdown, 1 when
 // the database cannot be opened or the port cannot be bound).

@@ -41,6 +41,7 @@ struct WireResponse {
   // Response headers other than Content-Type / Content-Length.
   HeaderList headers;
   std::string body;
+  bool drop_connection = false;  // lost_response fault: close without answering
 
   void SetHeader(std::string name, std::string value);
   std::optional<std::string_view> Header(std::string_view name) const {

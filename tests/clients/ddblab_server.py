@@ -21,7 +21,7 @@ import time
 
 REPO = pathlib.Path(__file__).resolve().parents[2]
 DEFAULT_BIN = REPO / "build" / "emulator" / "server" / "ddblab"
-ENDPOINT_RE = re.compile(r"(http://\S+)")
+ENDPOINT_RE = re.compile(r"(https?://\S+)")
 
 ACCESS_KEY_ID = "AKIDDDBLABTEST"
 SECRET_ACCESS_KEY = "ddblab-test-secret"
@@ -39,7 +39,7 @@ class DdblabServer:
         self.startup_seconds = startup_seconds
         self._stderr_file = stderr_file
         self._clients = []
-        host_port = endpoint[len("http://"):]
+        host_port = endpoint.split("://", 1)[1]
         self.host, _, port = host_port.rpartition(":")
         self.port = int(port)
 

@@ -1,59 +1,193 @@
 #!/usr/bin/env python3
-"""Checks the include rules of ../shared/ARCHITECTURE.md and STYLE.md.
+"""The include rules of ddblab, as one allow-map that equals the CMake graph.
 
-Layers point one way: a folder of emulator/ may include only from itself and
-the folders before it in LAYERS (api is the bottom; fault/ uses api only).
-The harness sees the emulator only through emulator/api/{error,result,clock}.h,
-and only harness/backend/inprocess_backend.cc includes emulator/api/emulator.h.
-Exit status 1 lists every violation.
+Usage: layering_check.py ROOT TARGETS_JSON
+
+LINKS below is the allow-map: for each folder that builds a library (and for
+each executable), the folders whose libraries it links to directly, exactly as
+its CMakeLists.txt says. A file may include headers from its own folder and
+from every folder reachable through LINKS (CMake links are PUBLIC, so a
+dependency's dependencies are visible too); any other `#include "emulator/..."`
+or `#include "harness/..."` is a violation.
+
+TARGETS_JSON (written by cmake/TargetGraph.cmake into the build tree as
+ddblab_targets.json) is the build's own graph; the check proves the map equals it:
+every library and executable under emulator/ and harness/ must be in the map
+with the same direct links, and the sources of an executable are checked
+against the executable's entry instead of its folder's library.
+
+Folders listed here but absent from the tree are skipped (emulator/fault and
+harness/ land later). A folder under emulator/ that is not in the map is a
+violation: add it here and to CMake together. Any harness/ folder other than
+harness/backend falls under "harness/*": it may include harness/ only.
+
+The harness sees the emulator only through its Backend: inside harness/, only
+harness/backend/inprocess_backend.{h,cc} may include emulator/ headers, and
+only the public ones (emulator/api/).
+
+Exit status 1 lists every violation. Run by ctest as `layering` (and
+`layering.probe`, which proves a forbidden include is caught).
 """
+import json
 import pathlib
 import re
 import sys
 
-LAYERS = ["api", "value", "expr", "partiql", "storage", "streams", "engine",
-          "server"]
-ALLOWED = {layer: set(LAYERS[: i + 1]) for i, layer in enumerate(LAYERS)}
-ALLOWED["fault"] = {"api", "fault"}
-# The engine may use fault injection.
-ALLOWED["engine"].add("fault")
-ALLOWED["server"].add("fault")
-HARNESS_API = {"emulator/api/error.h", "emulator/api/result.h",
-               "emulator/api/clock.h", "emulator/api/random.h"}
+# folder (or "folder:executable") -> folders it links to directly.
+LINKS = {
+    "emulator/api": set(),
+    "emulator/value": {"emulator/api"},
+    "emulator/expr": {"emulator/value"},
+    "emulator/partiql": {"emulator/value", "emulator/api"},
+    "emulator/storage": {"emulator/api"},
+    "emulator/streams": {"emulator/storage", "emulator/value", "emulator/api"},
+    "emulator/fault": {"emulator/api"},
+    "emulator/engine": {"emulator/partiql", "emulator/expr", "emulator/streams",
+                        "emulator/storage", "emulator/value", "emulator/api"},
+    # The wire protocol library knows nothing of the engine...
+    "emulator/server": {"emulator/api"},
+    # ...the `ddblab` executable wires the two together.
+    "emulator/server:ddblab": {"emulator/server", "emulator/engine"},
+    # The in-process backend constructs an Emulator, whose implementation
+    # lives in engine/; what it may include is narrowed by HARNESS_FACADE.
+    "harness/backend": {"emulator/engine"},
+    "harness/*": {"harness/backend"},
+}
+# Optional edges: a folder may link to these when they exist (fault/ is
+# wired into the engine and the server by the faults work).
+OPTIONAL_LINKS = {
+    "emulator/engine": {"emulator/fault"},
+    "emulator/server": {"emulator/fault"},
+    "emulator/server:ddblab": {"emulator/fault"},
+}
+HARNESS_FACADE_FILES = {"harness/backend/inprocess_backend.h",
+                        "harness/backend/inprocess_backend.cc"}
+SOURCE_SUFFIXES = (".h", ".cc")
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
 
 
-def main(root: pathlib.Path) -> int:
+def folder_of(rel: str) -> str:
+    parts = rel.split("/")
+    return "/".join(parts[:2]) if len(parts) > 2 else parts[0]
+
+
+def map_key(folder: str) -> str | None:
+    if folder in LINKS:
+        return folder
+    if folder.startswith("harness/"):
+        return "harness/*"
+    return None
+
+
+def closure(key: str, folder: str, present: set[str]) -> set[str]:
+    """Folders a unit may include: its own plus everything it links to."""
+    seen, todo = set(), [key]
+    while todo:
+        k = todo.pop()
+        for dep in LINKS.get(k, set()) | (OPTIONAL_LINKS.get(k, set()) & present):
+            if dep not in seen:
+                seen.add(dep)
+                todo.append(dep)
+    seen.add(folder)
+    if key == "harness/*":
+        seen |= {p for p in present if p.startswith("harness/")}
+    return seen
+
+
+def load_graph(path: pathlib.Path):
+    return json.loads(path.read_text())
+
+
+def executable_files(graph, root: pathlib.Path) -> dict[str, str]:
+    """file (relative to root) -> map key, for sources of executables."""
+    out = {}
+    for name, t in graph.items():
+        if t["type"] != "EXECUTABLE":
+            continue
+        key = f'{t["folder"]}:{name}'
+        for src in t["sources"]:
+            p = pathlib.Path(src)
+            p = p if p.is_absolute() else root / t["folder"] / p
+            try:
+                rel = str(p.resolve().relative_to(root.resolve()))
+            except ValueError:
+                continue
+            out[rel] = key
+            header = rel[: -len(p.suffix)] + ".h"
+            if (root / header).exists():
+                out[header] = key
+    return out
+
+
+def check_graph(graph, present: set[str]) -> list[str]:
+    """The allow-map must equal the CMake graph, edge for edge."""
     problems = []
-    for path in sorted(root.glob("emulator/**/*")):
-        if path.suffix not in (".h", ".cc"):
+    lib_folder = {n: t["folder"] for n, t in graph.items()
+                  if t["type"] != "EXECUTABLE"}
+    for name, t in sorted(graph.items()):
+        folder = t["folder"]
+        if t["type"] == "EXECUTABLE":
+            key = f"{folder}:{name}"
+        else:
+            key = map_key(folder)
+        if key is None or (key not in LINKS and key != "harness/*"):
+            problems.append(f"CMake target {name} ({folder}) has no entry in "
+                            "LINKS of tests/tools/layering_check.py")
             continue
-        layer = path.relative_to(root).parts[1]
-        allowed = ALLOWED.get(layer)
-        if allowed is None:
-            problems.append(f"{path}: folder {layer} is not a known layer")
+        got = {lib_folder[l] for l in t["links"] if l in lib_folder}
+        want = LINKS[key] | (OPTIONAL_LINKS.get(key, set()) & present)
+        if key == "harness/*":
+            bad = {g for g in got if not g.startswith("harness/")}
+            bad -= {"harness/backend"}
+            if bad:
+                problems.append(f"CMake target {name} ({folder}) links "
+                                f"{sorted(bad)}; harness folders other than "
+                                "harness/backend link only harness/")
             continue
-        for inc in INCLUDE.findall(path.read_text(errors="replace")):
-            parts = inc.split("/")
-            if parts[0] != "emulator":
+        if got != want:
+            problems.append(
+                f"CMake target {name} ({folder}) links {sorted(got)} but the "
+                f"allow-map says {sorted(want)}: change both together")
+    return problems
+
+
+def main(argv: list[str]) -> int:
+    if len(argv) != 3:
+        print("usage: layering_check.py ROOT BUILD_DIR/ddblab_targets.json")
+        return 2
+    root = pathlib.Path(argv[1])
+    graph = load_graph(pathlib.Path(argv[2]))
+    present = {folder_of(str(p.relative_to(root))) for top in ("emulator", "harness")
+               for p in (root / top).glob("*") if p.is_dir()}
+    exe = executable_files(graph, root)
+    problems = check_graph(graph, present)
+    for top in ("emulator", "harness"):
+        for path in sorted((root / top).glob("**/*")):
+            if path.suffix not in SOURCE_SUFFIXES or not path.is_file():
                 continue
-            if parts[1] not in allowed:
-                problems.append(f"{path.relative_to(root)}: includes {inc} "
-                                f"({layer} may use only {sorted(allowed)})")
-    for path in sorted(root.glob("harness/**/*")):
-        if path.suffix not in (".h", ".cc"):
-            continue
-        rel = str(path.relative_to(root))
-        for inc in INCLUDE.findall(path.read_text(errors="replace")):
-            if not inc.startswith("emulator/"):
+            rel = str(path.relative_to(root))
+            folder = folder_of(rel)
+            key = exe.get(rel) or map_key(folder)
+            if key is None:
+                problems.append(f"{rel}: folder {folder} is not in the "
+                                "allow-map (LINKS in tests/tools/layering_check.py)")
                 continue
-            if inc == "emulator/api/emulator.h" or inc == "emulator/api/options.h":
-                if rel == "harness/backend/inprocess_backend.cc":
+            allowed = closure(key, folder, present)
+            for inc in INCLUDE.findall(path.read_text(errors="replace")):
+                parts = inc.split("/")
+                if parts[0] not in ("emulator", "harness") or len(parts) < 3:
                     continue
-            elif inc in HARNESS_API:
-                continue
-            problems.append(f"{rel}: includes {inc}; the harness sees the "
-                            "emulator only through its Backend")
+                target = "/".join(parts[:2])
+                if top == "harness" and parts[0] == "emulator":
+                    if rel not in HARNESS_FACADE_FILES or target != "emulator/api":
+                        problems.append(
+                            f"{rel}: includes {inc}; the harness sees the emulator "
+                            "only through harness/backend's in-process backend, "
+                            "which includes emulator/api/ only")
+                    continue
+                if target not in allowed:
+                    problems.append(f"{rel}: includes {inc} ({key} may include "
+                                    f"only {sorted(allowed)})")
     for p in problems:
         print(p)
     print(f"layering: {len(problems)} violation(s)")
@@ -61,4 +195,4 @@ def main(root: pathlib.Path) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main(pathlib.Path(sys.argv[1] if len(sys.argv) > 1 else ".")))
+    sys.exit(main(sys.argv))

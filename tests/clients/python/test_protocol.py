@@ -121,15 +121,6 @@ class ProtocolTest(unittest.TestCase):
         finally:
             conn.close()
 
-    def test_crc_covers_compressed_health_check(self):
-        status, headers, body = send(server.endpoint, "GET", "/", b"",
-                                     {"Accept-Encoding": "gzip"})
-        self.assertEqual(status, 200)
-        self.assertEqual(headers.get("content-encoding"), "gzip")
-        self.assertEqual(gzip.decompress(body),
-                         b"healthy: dynamodb.us-east-1.amazonaws.com ")
-        self.assertStamped(headers, body)
-
     def test_request_ids_differ(self):
         ids = {send(server.endpoint, "GET")[1]["x-amzn-requestid"]
                for _ in range(5)}

@@ -1,0 +1,241 @@
+#!/usr/bin/env python3
+"""Runs the README's examples against a real `ddblab serve`; fails when they drift.
+
+Usage: readme_test.py --ddblab BIN [--readme README.md] [--workdir DIR]
+
+Every fenced block of README.md is either run or skipped by name:
+  ```sh / ```bash   run with bash -euo pipefail (each block its own script, in
+                    README order, all sharing one temp working directory);
+  ```python         run with /usr/bin/python3;
+  ```js             run with node as an ES module from tests/clients/js (where
+                    the committed lockfile installs the AWS SDK);
+  ```LANG no-test REASON   skipped, and the reason printed;
+  any other block   fails the test (a new kind of example needs a runner here
+                    or a `no-test` mark: nothing is skipped silently).
+
+Rewrites, so that the examples run as written on a port of our own:
+  - `ddblab` is the built binary (its folder first on PATH), and
+    `ddblab serve ... &` gets `--port P` and is waited for (GET
+    /_ddblab/health) before the next line; it is stopped when the block ends;
+  - `:8000` (the default endpoint) becomes `:P`;
+  - a block that talks to :8000 without starting a server gets one,
+    started before it and stopped after it.
+Checks: every command must exit 0 (curl runs with --fail-with-body, so an
+HTTP 4xx/5xx fails); a line ending in `# {...}` whose comment is valid JSON
+must print exactly that JSON (compared as JSON values).
+"""
+import argparse
+import json
+import os
+import pathlib
+import re
+import shlex
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+
+HERE = pathlib.Path(__file__).resolve().parent
+ROOT = HERE.parent.parent
+FENCE = re.compile(r"^(\s*)```(.*)$")
+RUNNABLE = {"sh", "bash", "python", "js"}
+
+SH_PRELUDE = r"""
+set -euo pipefail
+curl() { command curl --max-time 20 --fail-with-body "$@"; }
+readme_expect() {  # readme_expect WANT_JSON CMD...: CMD must print WANT_JSON
+  local want="$1"; shift
+  local got; got=$("$@")
+  printf '%s\n' "$got"
+  /usr/bin/python3 - "$want" "$got" <<'PY' || { echo "README drift: '$*' printed $got; the README says $want" >&2; exit 1; }
+import json, sys
+sys.exit(0 if json.loads(sys.argv[1]) == json.loads(sys.argv[2]) else 1)
+PY
+}
+readme_wait() {  # readme_wait PORT: until the server answers its health check
+  for _ in $(seq 1 200); do
+    command curl -s -o /dev/null --max-time 1 "localhost:$1/_ddblab/health" && return 0
+    sleep 0.05
+  done
+  echo "ddblab serve did not come up on port $1" >&2; exit 1
+}
+readme_stop() { local j; for j in $(jobs -p); do kill "$j" 2>/dev/null || true; done; wait || true; }
+trap readme_stop EXIT
+"""
+
+
+def blocks(readme: str):
+    """(line number, info string, text) of every fenced block."""
+    out, lines, i = [], readme.splitlines(), 0
+    while i < len(lines):
+        m = FENCE.match(lines[i])
+        if not m:
+            i += 1
+            continue
+        indent, info, start, body = m.group(1), m.group(2).strip(), i + 1, []
+        i += 1
+        while i < len(lines) and not FENCE.match(lines[i]):
+            body.append(lines[i][len(indent):] if lines[i].startswith(indent) else lines[i])
+            i += 1
+        out.append((start, info, "\n".join(body) + "\n"))
+        i += 1
+    return out
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def logical_lines(text: str):
+    """Joins backslash continuations."""
+    out, cur = [], ""
+    for line in text.splitlines():
+        if line.endswith("\\"):
+            cur += line[:-1] + " "
+            continue
+        out.append(cur + line)
+        cur = ""
+    if cur:
+        out.append(cur)
+    return out
+
+
+def split_comment(line: str):
+    """(command, comment) at the first # outside quotes, or (line, None)."""
+    quote = None
+    for i, c in enumerate(line):
+        if quote:
+            if c == quote:
+                quote = None
+        elif c in "'\"":
+            quote = c
+        elif c == "#" and (i == 0 or line[i - 1].isspace()):
+            return line[:i].rstrip(), line[i + 1:].strip()
+    return line, None
+
+
+def shell_script(text: str, port: int) -> str:
+    starts_server = re.search(r"^\s*ddblab serve\b", text, re.M) is not None
+    body = []
+    for line in logical_lines(text):
+        cmd, comment = split_comment(line.replace(":8000", f":{port}"))
+        if not cmd.strip():
+            continue
+        m = re.match(r"^(\s*)ddblab serve\b(.*)&\s*$", cmd)
+        if m:
+            body.append(f"{m.group(1)}ddblab serve --port {port}{m.group(2)}&")
+            body.append(f"readme_wait {port}")
+            continue
+        if comment and comment.startswith("{"):
+            try:
+                json.loads(comment)
+            except ValueError:
+                pass
+            else:
+                want = comment.replace("'", "'\\''")
+                cmd = f"readme_expect '{want}' {cmd.strip()}"
+        body.append(cmd)
+    pre = []
+    if not starts_server and f":{port}" in "\n".join(body):
+        pre = [f"ddblab serve --port {port} >/dev/null &", f"readme_wait {port}"]
+    return SH_PRELUDE + "\n".join(pre + body) + "\nreadme_stop\n"
+
+
+def with_server(port: int, ddblab: str, env, fn):
+    proc = subprocess.Popen([ddblab, "serve", "--port", str(port)], env=env,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        wait = subprocess.run(["bash", "-c", SH_PRELUDE + f"trap - EXIT; readme_wait {port}"],
+                              env=env)
+        if wait.returncode != 0:
+            return wait
+        return fn()
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--ddblab", required=True)
+    ap.add_argument("--readme", default=str(ROOT / "README.md"))
+    ap.add_argument("--workdir")
+    args = ap.parse_args()
+    sys.stdout.reconfigure(line_buffering=True)
+    ddblab = str(pathlib.Path(args.ddblab).resolve())
+    bindir = tempfile.mkdtemp(prefix="readme-bin-")
+    os.symlink(ddblab, os.path.join(bindir, "ddblab"))
+    work = args.workdir or tempfile.mkdtemp(prefix="readme-work-")
+    env = dict(os.environ)
+    env["PATH"] = bindir + os.pathsep + "/usr/bin" + os.pathsep + env.get("PATH", "")
+    for k in ("AWS_PROFILE", "AWS_CONFIG_FILE", "AWS_SHARED_CREDENTIALS_FILE"):
+        env.pop(k, None)
+    env["AWS_CONFIG_FILE"] = os.path.join(work, "no-aws-config")
+    env["AWS_SHARED_CREDENTIALS_FILE"] = os.path.join(work, "no-aws-credentials")
+    env["AWS_PAGER"] = ""
+
+    failures, ran, skipped = 0, 0, 0
+    readme = pathlib.Path(args.readme).read_text()
+    for line, info, text in blocks(readme):
+        words = info.split()
+        lang = words[0] if words else ""
+        where = f"README.md:{line} ({info or 'no language'})"
+        if "no-test" in words:
+            reason = info.split("no-test", 1)[1].strip() or "no reason given"
+            print(f"SKIP {where}: {reason}")
+            skipped += 1
+            if reason == "no reason given":
+                failures += 1
+                print("  a no-test block must say why")
+            continue
+        if lang in ("", "text", "console") and not re.search(r"^\s*(\$|ddblab|curl|aws)\b", text, re.M):
+            # Plain text (the layout tree, sample output): nothing to run.
+            continue
+        if lang not in RUNNABLE:
+            print(f"FAIL {where}: no runner for this block; mark it `{lang} no-test REASON`")
+            failures += 1
+            continue
+        port = free_port()
+        if lang in ("sh", "bash"):
+            script = shell_script(text, port)
+            run = lambda: subprocess.run(["bash", "-c", script], cwd=work, env=env,
+                                         timeout=300)
+            r = run()
+        elif lang == "python":
+            code = text.replace(":8000", f":{port}")
+            r = with_server(port, ddblab, env, lambda: subprocess.run(
+                ["/usr/bin/python3", "-c", code], cwd=work, env=env, timeout=120))
+        else:  # js
+            jsdir = ROOT / "tests" / "clients" / "js"
+            if not (jsdir / "node_modules").is_dir() or shutil.which("node") is None:
+                print(f"FAIL {where}: node or tests/clients/js/node_modules missing "
+                      "(run scripts/setup.sh)")
+                failures += 1
+                continue
+            code = text.replace(":8000", f":{port}")
+            r = with_server(port, ddblab, env, lambda: subprocess.run(
+                ["node", "--input-type=module", "-e", code], cwd=jsdir, env=env,
+                timeout=120))
+        ran += 1
+        if r.returncode == 0 and lang in ("sh", "bash"):
+            # `export A=b` lines carry over to the blocks after, as in a reader's shell.
+            for ln in logical_lines(text):
+                if ln.strip().startswith("export "):
+                    for word in shlex.split(ln.strip())[1:]:
+                        if "=" in word:
+                            k, v = word.split("=", 1)
+                            env[k] = v
+        if r.returncode != 0:
+            print(f"FAIL {where}: exit status {r.returncode}")
+            failures += 1
+        else:
+            print(f"ok   {where}")
+    print(f"readme: {ran} block(s) run, {skipped} skipped by mark, {failures} failure(s)")
+    return 1 if failures or ran == 0 else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
