@@ -31,7 +31,8 @@ ddblab_require(Boost_FOUND libboost-dev)
 find_package(OpenSSL QUIET)
 ddblab_require(OPENSSL_FOUND libssl-dev)
 
-# zlib: crc32 of DynamoDB responses (x-amz-crc32) in the harness's client.
+# zlib: request and response compression (gzip / deflate) in the server,
+# and the crc32 of DynamoDB responses (x-amz-crc32) in the harness's client.
 find_package(ZLIB QUIET)
 ddblab_require(ZLIB_FOUND zlib1g-dev)
 

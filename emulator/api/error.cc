@@ -50,6 +50,8 @@ std::string_view ErrorTypeName(ErrorType type) {
       return "InvalidSignatureException";
     case ErrorType::kUnrecognizedClient:
       return "UnrecognizedClientException";
+    case ErrorType::kTableNotFound:
+      return "TableNotFoundException";
     case ErrorType::kAccessDenied:
       return "AccessDeniedException";
     case ErrorType::kInternalServerError:

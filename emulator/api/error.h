@@ -38,6 +38,7 @@ enum class ErrorType {
   kInvalidSignature,
   kUnrecognizedClient,
   kAccessDenied,
+  kTableNotFound,
   kInternalServerError,
   // HTTP 503 (a `unavailable` fault).
   kServiceUnavailable,

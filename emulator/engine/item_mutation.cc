@@ -63,7 +63,8 @@ Status CheckNesting(const value::Item& item) {
   for (const auto& [name, v] : item) {
     if (TooDeep(v, 2)) {
       return Error::Validation(
-          "Nesting Levels have exceeded supported limits.");
+          "Nesting Levels have exceeded supported limits: Attributes in the "
+          "item have nested levels beyond supported limit");
     }
   }
   return OkStatus();

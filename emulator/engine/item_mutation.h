@@ -16,7 +16,7 @@
 //        to unsupported type" (an expression SET/ADD leaving an index key
 //        attribute with another type than declared),
 //       "Item size to update has exceeded the maximum allowed size",
-//       "Nesting Levels have exceeded supported limits.",
+//       "Nesting Levels have exceeded supported limits: ...",
 //       then ValidateItemForWrite (index key type / empty-value texts, as
 //       for PutItem — what legacy AttributeUpdates get).
 // Runtime errors of the update itself (expr/eval_update.h) are returned as
@@ -52,7 +52,7 @@ Result<UpdateOutcome> ComputeUpdate(const Table& table, const value::Item& key,
                                     const value::Item* old_item,
                                     const ExpressionParams& params);
 
-// "Nesting Levels have exceeded supported limits." when a list or map of
+// "Nesting Levels have exceeded supported limits: ..." when a list or map of
 // `item` sits deeper than value::kMaxNestingDepth (top-level containers are
 // level 2, as in the wire codec).
 Status CheckNesting(const value::Item& item);

@@ -48,6 +48,10 @@ const std::vector<OpEntry>& OperationTable() {
       {"TagResource", Api::kDynamoDb, HandleTagResource},
       {"UntagResource", Api::kDynamoDb, HandleUntagResource},
       {"ListTagsOfResource", Api::kDynamoDb, HandleListTagsOfResource},
+      {"DescribeContinuousBackups", Api::kDynamoDb,
+       HandleDescribeContinuousBackups},
+      {"UpdateContinuousBackups", Api::kDynamoDb,
+       HandleUpdateContinuousBackups},
       {"DescribeLimits", Api::kDynamoDb, HandleDescribeLimits},
       {"DescribeEndpoints", Api::kDynamoDb, HandleDescribeEndpoints},
       // ---- DynamoDB Streams.

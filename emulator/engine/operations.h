@@ -56,6 +56,10 @@ Result<Json> HandleDescribeTimeToLive(EmulatorImpl& impl, const Json& request);
 Result<Json> HandleTagResource(EmulatorImpl& impl, const Json& request);
 Result<Json> HandleUntagResource(EmulatorImpl& impl, const Json& request);
 Result<Json> HandleListTagsOfResource(EmulatorImpl& impl, const Json& request);
+Result<Json> HandleDescribeContinuousBackups(EmulatorImpl& impl,
+                                             const Json& request);
+Result<Json> HandleUpdateContinuousBackups(EmulatorImpl& impl,
+                                           const Json& request);
 // PartiQL (ops_partiql.cc): shape checks, then the statements run through
 // the typed operations above (never through the dispatcher).
 Result<Json> HandleExecuteStatement(EmulatorImpl& impl, const Json& request);

@@ -112,6 +112,11 @@ Result<BatchWriteRequest> ParseBatchWrite(const Json& request) {
   r.collection_metrics = ReadItemCollectionMetrics(p, request);
   const Json* items = p.Map(request, "RequestItems", kRequestListShape);
   p.NotNull(items != nullptr, "requestItems");
+  if (items != nullptr && items->empty()) {
+    // DynamoDB's own sentence for an empty map, not the length constraint.
+    return Error::Validation(
+        "The requestItems parameter is required for BatchWriteItem");
+  }
   std::vector<RawTable> raws;
   if (items != nullptr) {
     CheckRequestItemsMap(p, *items, kMaxBatchWriteRequests);

@@ -130,7 +130,7 @@ Result<QueryRequest> ParseQuery(const Json& request) {
   ReadCapacityMode(p, request, &r.capacity);
   std::optional<std::string> name = p.TableNameOrArn(request);
   r.limit = p.Integer(request, "Limit");
-  if (r.limit) p.Range(*r.limit, "limit", 1, std::nullopt);
+  CheckLimit(p, r.limit);
   r.consistent = p.Bool(request, "ConsistentRead").value_or(false);
   r.forward = p.Bool(request, "ScanIndexForward").value_or(true);
   const Json* key_conditions = p.Map(request, "KeyConditions", "Condition");

@@ -43,11 +43,10 @@ Status CheckSegments(const std::optional<int64_t>& segment,
         "request when parameter TotalSegments is present");
   }
   if (segment && *segment >= *total) {
+    // DynamoDB's text names neither value (dynalite appended both).
     return Error::Validation(
         "The Segment parameter is zero-based and must be less than parameter "
-        "TotalSegments: Segment: " +
-        std::to_string(*segment) +
-        " is not less than TotalSegments: " + std::to_string(*total));
+        "TotalSegments");
   }
   return OkStatus();
 }
@@ -75,9 +74,9 @@ Result<ScanRequest> ParseScan(const Json& request) {
   std::optional<std::string> name = p.TableNameOrArn(request);
   ExpressionInput in = ReadExpressionInput(p, request, kScanSpec);
   std::optional<int64_t> segment = p.Integer(request, "Segment");
-  if (segment) p.Range(*segment, "segment", 0, 999999);
+  CheckSegment(p, segment);
   r.limit = p.Integer(request, "Limit");
-  if (r.limit) p.Range(*r.limit, "limit", 1, std::nullopt);
+  CheckLimit(p, r.limit);
   r.consistent = p.Bool(request, "ConsistentRead").value_or(false);
   std::optional<Error> start_key_error;
   r.start_key =
@@ -205,6 +204,7 @@ Result<Json> RenderScan(const ScanRequest& r, ReadResult& result) {
   render.consistent = r.consistent;
   render.capacity = r.capacity;
   render.table_name = r.table_name;
+  render.min_units = ScanMinimumUnits(r.segment);
   return RenderPage(result.page, render);
 }
 

@@ -38,6 +38,16 @@ Result<Json> DescribeTableOp(EmulatorImpl& impl, const Json& request) {
   return Json{{"Table", DescribeTable(*entry->table, entry->stats)}};
 }
 
+// DeleteTable's TableDescription leaves out CreationDateTime, KeySchema and
+// AttributeDefinitions (DynamoDB's answer).
+Json DeletedTableDescription(Json description) {
+  for (const char* member :
+       {"CreationDateTime", "KeySchema", "AttributeDefinitions"}) {
+    description.erase(member);
+  }
+  return description;
+}
+
 Result<Json> DeleteTableOp(EmulatorImpl& impl, const Json& request) {
   RequestParser p(request);
   std::optional<std::string> name = ReadTableName(p, request);
@@ -47,7 +57,8 @@ Result<Json> DeleteTableOp(EmulatorImpl& impl, const Json& request) {
                           impl.FindTable(*name, TableLookup::kControl));
   std::shared_ptr<const Table> table = entry->table;
   if (table->status == TableStatus::kDeleting) {
-    return Json{{"TableDescription", DescribeTable(*table, entry->stats)}};
+    return Json{{"TableDescription",
+                 DeletedTableDescription(DescribeTable(*table, entry->stats))}};
   }
   for (const IndexDef& idx : table->indexes) {
     if (idx.status != TableStatus::kActive) {
@@ -62,8 +73,8 @@ Result<Json> DeleteTableOp(EmulatorImpl& impl, const Json& request) {
         "Resource cannot be deleted as it is currently protected against "
         "deletion. Disable deletion protection first.");
   }
-  Json description =
-      DescribeTable(*table, entry->stats, TableStatus::kDeleting);
+  Json description = DeletedTableDescription(
+      DescribeTable(*table, entry->stats, TableStatus::kDeleting));
   const Duration delay = impl.options().table_status_delay;
   DDBLAB_ASSIGN_OR_RETURN(auto txn, impl.store().Begin());
   if (delay > Duration::zero()) {

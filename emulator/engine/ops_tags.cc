@@ -164,11 +164,22 @@ Result<Json> ListTagsOfResource(EmulatorImpl& impl, const Json& request) {
   (void)p.String(request, "NextToken");
   DDBLAB_RETURN_IF_ERROR(p.Finish());
   auto lock = impl.Lock();
-  DDBLAB_ASSIGN_OR_RETURN(Catalog::Entry * entry, FindTaggedTable(impl, *arn));
-  if (entry->table->status == TableStatus::kCreating) {
-    return Error::ResourceNotFound(
-        "Requested resource not found: ResourceArn: " + *arn + " not found");
+  // DynamoDB answers ListTagsOfResource on a table that does not exist (in
+  // this account and region) with AccessDeniedException, naming the caller.
+  // The caller's ARN here is the account's root (ddblab has no IAM users).
+  const Error denied = Error::Of(
+      ErrorType::kAccessDenied,
+      "User: arn:aws:iam::" + impl.options().account_id +
+          ":root is not authorized to perform: dynamodb:ListTagsOfResource on "
+          "resource: " +
+          *arn);
+  Result<Catalog::Entry*> found = FindTaggedTable(impl, *arn);
+  if (!found.ok()) {
+    if (found.error().type == ErrorType::kResourceNotFound) return denied;
+    return found.error();
   }
+  Catalog::Entry* entry = *found;
+  if (entry->table->status == TableStatus::kCreating) return denied;
   Json tags = Json::array();
   for (const auto& [k, v] : entry->table->tags) {
     tags.push_back(Json{{"Key", k}, {"Value", v}});

@@ -3,7 +3,9 @@
 // TransactWriteItems: the request is parsed and validated without the lock
 // (transact_request.h). Under the engine lock: the ClientRequestToken is
 // looked up (replay / IdempotentParameterMismatchException); every action's
-// table, key and key paths are checked (a plain error fails the call);
+// table, key and key paths are checked (a plain error fails the call, but a
+// key that does not fit the table's schema cancels the transaction with a
+// ValidationError reason for that action, as DynamoDB does);
 // "Transaction request cannot include multiple operations on one item";
 // then every item is read and every action evaluated — condition
 // (ConditionalCheckFailed, with the old Item for ALL_OLD), update
@@ -14,7 +16,8 @@
 // SQLite transaction, streams and TTL rows included). Capacity is twice the
 // single-item figure; a ConditionCheck costs like a write of its item.
 //
-// TransactGetItems: keys validated, then all items read under one lock
+// TransactGetItems: keys validated (a key that does not fit the schema
+// cancels with a ValidationError reason), then all items read under one lock
 // (a consistent snapshot); Responses in request order, {} for a missing
 // item; capacity 2 x a strongly consistent read per item.
 //
@@ -25,6 +28,7 @@
 
 #include <map>
 #include <memory>
+#include <optional>
 #include <set>
 #include <tuple>
 #include <utility>
@@ -36,6 +40,7 @@
 #include "emulator/engine/item_request.h"
 #include "emulator/engine/item_writer.h"
 #include "emulator/engine/keys.h"
+#include "emulator/engine/request.h"
 #include "emulator/engine/transact_request.h"
 #include "emulator/engine/transact_tokens.h"
 #include "emulator/expr/projection.h"
@@ -95,6 +100,33 @@ struct Planned {
   bool write = false;                   // Put / Delete / Update that writes
   std::optional<value::Item> new_item;  // null with write: delete
 };
+
+// A key that does not fit the table's schema (wrong type, non-scalar,
+// missing attribute, wrong index key type) is found while the transaction
+// runs: DynamoDB cancels it with a ValidationError reason for that action.
+// Other key errors (an empty or oversized key value) are input validation
+// and fail the whole request.
+bool IsKeySchemaError(const Error& e) {
+  const std::string& m = e.message;
+  return m == "The provided key element does not match the schema" ||
+         (m.starts_with(kInvalidParams) &&
+          (m.find("Missing the key ", kInvalidParams.size()) ==
+               kInvalidParams.size() ||
+           m.find("Type mismatch for ", kInvalidParams.size()) ==
+               kInvalidParams.size()));
+}
+
+// An empty key value in a transaction's Key is reported with the PutItem
+// wording ("are not valid."), as DynamoDB does.
+Error TransactKeyError(Error e) {
+  const std::string empty = std::string(kInvalidParams) +
+                            "The AttributeValue for a key attribute cannot";
+  if (e.message.starts_with(empty)) {
+    e.message = "One or more parameter values are not valid. " +
+                e.message.substr(kInvalidParams.size());
+  }
+  return e;
+}
 
 Json Reason(const Error* failure) {
   if (failure == nullptr) return Json{{"Code", "None"}};
@@ -192,6 +224,8 @@ Result<TransactWriteResult> ExecuteTransactWrite(
     }
   }
   std::vector<Planned> plan(r.actions.size());
+  std::vector<std::optional<Error>> key_errors(r.actions.size());
+  bool any_key_error = false;
   std::set<ItemId> seen;
   for (size_t i = 0; i < r.actions.size(); ++i) {
     const TransactWriteAction& a = r.actions[i];
@@ -200,22 +234,38 @@ Result<TransactWriteResult> ExecuteTransactWrite(
     DDBLAB_ASSIGN_OR_RETURN(Catalog::Entry * entry,
                             impl.FindTable(a.table_name, TableLookup::kData));
     p.table = entry->table;
-    if (a.kind == Kind::kPut) {
-      DDBLAB_ASSIGN_OR_RETURN(p.key, ValidateItemForWrite(*p.table, a.item));
-      p.key_attrs = TableKeyOf(*p.table, a.item);
+    Result<PrimaryKey> key = a.kind == Kind::kPut
+                                 ? ValidateItemForWrite(*p.table, a.item)
+                                 : ExtractKeyParam(*p.table, a.key);
+    if (!key.ok()) {
+      if (!IsKeySchemaError(key.error())) {
+        return TransactKeyError(key.error());
+      }
+      key_errors[i] = key.error();
+      any_key_error = true;
     } else {
-      DDBLAB_ASSIGN_OR_RETURN(p.key, ExtractKeyParam(*p.table, a.key));
-      p.key_attrs = a.key;
+      p.key = std::move(*key);
+      p.key_attrs = a.kind == Kind::kPut ? TableKeyOf(*p.table, a.item) : a.key;
     }
     DDBLAB_RETURN_IF_ERROR(CheckExpressionKeys(a.expr, *p.table));
   }
-  for (const Planned& p : plan) {
-    DDBLAB_RETURN_IF_ERROR(CheckDistinct(seen, *p.table, p.key));
+  // A key that does not fit its table cancels the transaction before the
+  // one-operation-per-item check.
+  if (!any_key_error) {
+    for (const Planned& p : plan) {
+      DDBLAB_RETURN_IF_ERROR(CheckDistinct(seen, *p.table, p.key));
+    }
   }
   // Read and evaluate every action; any failure cancels everything.
   Json reasons = Json::array();
   bool failed = false;
-  for (Planned& p : plan) {
+  for (size_t i = 0; i < plan.size(); ++i) {
+    Planned& p = plan[i];
+    if (key_errors[i]) {
+      failed = true;
+      reasons.push_back(Reason(&*key_errors[i]));
+      continue;
+    }
     DDBLAB_ASSIGN_OR_RETURN(p.old,
                             ExistingItem::Read(impl.store(), *p.table, p.key));
     Status s = Evaluate(p);
@@ -284,14 +334,26 @@ Result<TransactGetResult> ExecuteTransactGet(EmulatorImpl& impl,
     auto lock = impl.Lock();
     std::vector<PrimaryKey> keys(r.actions.size());
     std::set<ItemId> seen;
+    Json reasons = Json::array();
+    bool any_key_error = false;
     for (size_t i = 0; i < r.actions.size(); ++i) {
       const TransactGetAction& a = r.actions[i];
       DDBLAB_ASSIGN_OR_RETURN(Catalog::Entry * entry,
                               impl.FindTable(a.table_name, TableLookup::kData));
       reads[i].table = entry->table;
-      DDBLAB_ASSIGN_OR_RETURN(keys[i], ExtractKeyParam(*entry->table, a.key));
+      Result<PrimaryKey> key = ExtractKeyParam(*entry->table, a.key);
+      if (key.ok()) {
+        keys[i] = std::move(*key);
+        reasons.push_back(Reason(nullptr));
+      } else if (IsKeySchemaError(key.error())) {
+        any_key_error = true;
+        reasons.push_back(Reason(&key.error()));
+      } else {
+        return TransactKeyError(key.error());
+      }
       DDBLAB_RETURN_IF_ERROR(CheckExpressionKeys(a.expr, *entry->table));
     }
+    if (any_key_error) return Cancelled(reasons);
     for (size_t i = 0; i < r.actions.size(); ++i) {
       DDBLAB_RETURN_IF_ERROR(CheckDistinct(seen, *reads[i].table, keys[i]));
     }

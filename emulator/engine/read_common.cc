@@ -1,5 +1,6 @@
 #include "emulator/engine/read_common.h"
 
+#include <algorithm>
 #include <utility>
 
 #include "emulator/engine/expression_params.h"
@@ -416,7 +417,9 @@ Result<Json> RenderPage(const RawPage& page, const RenderSpec& spec) {
   }
   if (spec.capacity != CapacityMode::kNone) {
     Consumed used;
-    const double units = ReadUnits(page.read_bytes, spec.consistent);
+    const double units =
+        std::max(ReadUnits(page.read_bytes, spec.consistent),
+                 spec.consistent ? spec.min_units : spec.min_units / 2);
     if (spec.index == nullptr) {
       used.table = units;
     } else {
@@ -430,6 +433,32 @@ Result<Json> RenderPage(const RawPage& page, const RenderSpec& spec) {
         ConsumedCapacityJson(spec.table_name, used, spec.capacity);
   }
   return out;
+}
+
+void CheckLimit(RequestParser& p, const std::optional<int64_t>& limit) {
+  if (limit && *limit < 1) {
+    p.AddConstraintError(
+        "Value at 'Limit' failed to satisfy constraint: Member must have value "
+        "greater than or equal to 1");
+  }
+}
+
+void CheckSegment(RequestParser& p, const std::optional<int64_t>& segment) {
+  if (!segment) return;
+  if (*segment < 0) {
+    p.AddConstraintError(
+        "Value at 'Segment' failed to satisfy constraint: Member must have "
+        "value greater than or equal to 0");
+    return;
+  }
+  p.Range(*segment, "segment", 0, 999999);
+}
+
+double ScanMinimumUnits(const std::optional<ScanSegment>& segment) {
+  constexpr int64_t kNewTablePartitions = 4;
+  const int64_t segments = segment ? segment->total : 1;
+  return static_cast<double>(
+      std::max<int64_t>(1, (kNewTablePartitions + segments - 1) / segments));
 }
 
 }  // namespace ddblab::engine

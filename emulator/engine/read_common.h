@@ -185,7 +185,27 @@ struct RenderSpec {
   bool consistent = false;
   CapacityMode capacity = CapacityMode::kNone;
   std::string_view table_name;  // as the request gave it
+  // The least a page costs, in strongly consistent read units (halved for
+  // an eventually consistent read): ScanMinimumUnits() for a Scan, 0 for a
+  // Query (whose own minimum is the one read unit ReadUnits() rounds to).
+  double min_units = 0;
 };
+
+// Query's and Scan's Limit below 1, and Scan's negative Segment, as
+// DynamoDB words them now: the API's member name and no value ("Value at
+// 'Limit' failed to satisfy constraint: Member must have value greater than
+// or equal to 1"). Other constraint errors keep the "Value '<v>' at
+// '<member>'" form.
+void CheckLimit(RequestParser& p, const std::optional<int64_t>& limit);
+void CheckSegment(RequestParser& p, const std::optional<int64_t>& segment);
+
+// What a Scan page costs at least, in strongly consistent read units.
+// DynamoDB charges a Scan of a new table holding one tiny item 4 units (2
+// eventually consistent), not the 1 its size gives: a read unit for each of
+// the partitions a new table starts with, which ddblab takes to be four. A
+// segment of a parallel Scan covers its share of them (at least one); that
+// share is ddblab's model, unverified against DynamoDB.
+double ScanMinimumUnits(const std::optional<ScanSegment>& segment);
 
 // Items (unless COUNT), Count, ScannedCount, LastEvaluatedKey,
 // ConsumedCapacity.

@@ -316,8 +316,15 @@ void RequestParser::CheckNewTableName(const std::optional<std::string>& name,
 
 void RequestParser::CheckTableNameOrArn(const std::optional<std::string>& name,
                                         std::string_view path) {
-  Required(name.has_value(), "TableName");
+  // DynamoDB: a missing name is "Value null at 'tableName' ... must not be
+  // null", an empty one only "... must have length greater than or equal to
+  // 1" (neither the pattern nor the 3-character minimum).
+  NotNull(name.has_value(), path);
   if (!name) return;
+  if (name->empty()) {
+    Length(*name, path, 1, 1024);
+    return;
+  }
   if (name->rfind("arn:", 0) == 0) {
     Length(*name, path, 1, 1024);
     return;
@@ -370,6 +377,20 @@ std::string MemberPath(std::string_view parent, std::string_view member) {
   return std::string(parent) + "." + std::string(member);
 }
 
+namespace {
+
+// {AttributeName, KeyType}, either of them missing, both strings.
+bool IsKeySchemaElement(const Json& value) {
+  if (!value.is_object() || value.empty()) return false;
+  for (auto it = value.begin(); it != value.end(); ++it) {
+    if (it.key() != "AttributeName" && it.key() != "KeyType") return false;
+    if (!it.value().is_string()) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
 std::string FormatConstraintValue(const Json& value) {
   if (value.is_string()) return value.get<std::string>();
   if (value.is_null()) return "null";
@@ -385,6 +406,14 @@ std::string FormatConstraintValue(const Json& value) {
       first = false;
     }
     return out + "]";
+  }
+  if (IsKeySchemaElement(value)) {
+    auto member = [&](const char* name) -> std::string {
+      auto it = value.find(name);
+      return it == value.end() ? "null" : it->get<std::string>();
+    };
+    return "KeySchemaElement(attributeName=" + member("AttributeName") +
+           ", keyType=" + member("KeyType") + ")";
   }
   out = "{";
   bool first = true;

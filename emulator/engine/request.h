@@ -98,7 +98,8 @@ class RequestParser {
   void CheckNewTableName(const std::optional<std::string>& name,
                          std::string_view path);
   // TableName of every other operation: a name (as above) or a table ARN
-  // (1..1024 chars). Missing -> Required("TableName").
+  // (1..1024 chars). Missing -> NotNull(path); "" -> only the length-1
+  // constraint.
   void CheckTableNameOrArn(const std::optional<std::string>& name,
                            std::string_view path);
   // The prologue of every operation on an existing table: `obj`'s TableName
@@ -146,7 +147,10 @@ std::string ElementPath(std::string_view list, size_t index0);
 std::string MemberPath(std::string_view parent, std::string_view member);
 
 // How Coral prints a value in a constraint message: strings as is, numbers
-// in decimal, lists as "[a, b]", structures as "{K=v, ...}".
+// in decimal, lists as "[a, b]", structures as "{K=v, ...}" except a key
+// schema element (AttributeName and/or KeyType strings, nothing else), which
+// DynamoDB prints as "KeySchemaElement(attributeName=a, keyType=HASH)" (a
+// missing member as null: unverified).
 std::string FormatConstraintValue(const Json& value);
 
 // "One or more parameter values were invalid: " — the prefix of most

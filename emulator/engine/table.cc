@@ -156,6 +156,11 @@ Result<Table> ParseMeta(const Json& m) {
                         tag.at(1).get<std::string>());
   }
   t.deletion_protection = m.at("deletion_protection").get<bool>();
+  if (const Json pitr = m.value("pitr", Json()); pitr.is_object()) {
+    t.pitr_enabled = pitr.at("enabled").get<bool>();
+    t.pitr_since = ReadOptTime(pitr.at("since")).value_or(TimePoint());
+    t.pitr_recovery_days = pitr.at("days").get<int64_t>();
+  }
   t.table_class = m.at("table_class").get<std::string>();
   t.sse_description = m.value("sse", Json());
   t.next_index_id = m.at("next_index_id").get<int64_t>();
@@ -294,6 +299,9 @@ Json Table::ToMeta() const {
                    {"last_change", OptTime(ttl.last_change)}}},
       {"tags", tag_list},
       {"deletion_protection", deletion_protection},
+      {"pitr", Json{{"enabled", pitr_enabled},
+                    {"since", OptTime(pitr_since)},
+                    {"days", pitr_recovery_days}}},
       {"table_class", table_class},
       {"sse", sse_description},
       {"next_index_id", next_index_id},

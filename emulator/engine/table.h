@@ -146,6 +146,11 @@ struct Table {
   TtlSettings ttl;
   std::vector<std::pair<std::string, std::string>> tags;  // in order added
   bool deletion_protection = false;
+  // Point-in-time recovery (UpdateContinuousBackups); `pitr_since` is when
+  // it was last enabled.
+  bool pitr_enabled = false;
+  TimePoint pitr_since;
+  int64_t pitr_recovery_days = 35;
   std::string table_class;  // "" if never given
   Json sse_description;     // null unless SSE was requested
   int64_t next_index_id = 1;

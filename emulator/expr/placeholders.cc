@@ -9,6 +9,10 @@
 namespace ddblab::expr {
 namespace {
 
+// How DynamoDB opens a request-constraint error (an attribute name that is
+// empty or too long, inside a value too): not wrapped like a bad value.
+constexpr std::string_view kConstraintPrefix = "1 validation error detected: ";
+
 bool IsPlaceholderKey(std::string_view key, char sigil) {
   if (key.size() < 2 || key[0] != sigil) return false;
   for (size_t i = 1; i < key.size(); ++i) {
@@ -94,7 +98,10 @@ Result<Placeholders> Placeholders::Create(const nlohmann::json* names,
       if (!decoded.ok()) {
         Error e = std::move(decoded).error();
         if (e.type != ErrorType::kValidation) return e;
-        if (!value_error) {
+        // A bad attribute name inside a value is reported as it is.
+        if (!value_error && e.message.starts_with(kConstraintPrefix)) {
+          value_error = std::move(e);
+        } else if (!value_error) {
           e.message =
               "ExpressionAttributeValues contains invalid value: " + e.message +
               " for key " + key;
@@ -115,6 +122,20 @@ Result<Placeholders> Placeholders::Create(const nlohmann::json* names,
             "ExpressionAttributeNames contains invalid key: Syntax error; "
             "key: \"" +
             key + "\"");
+      }
+      // Both texts as DynamoDB writes them (the second with no mention of
+      // the placeholder).
+      const std::string& text = name.get_ref<const std::string&>();
+      if (text.empty()) {
+        return Error::Validation(
+            "ExpressionAttributeNames contains invalid value: Empty attribute "
+            "name for key " +
+            key);
+      }
+      if (text.size() > value::kMaxAttributeNameBytes) {
+        return Error::Validation(
+            "1 validation error detected: Attribute name is too large, must "
+            "be less than 65536 bytes");
       }
     }
   }

@@ -280,9 +280,15 @@ Result<Json> PartiqlExecutor::ExecuteStatement(const Json& request) {
     return internal::MapError(std::move(response).error(), &plan);
   }
   if (plan.op == "GetItem") {
-    if (response->contains("Item")) out["Items"].push_back((*response)["Item"]);
+    if (response->contains("Item")) {
+      out["Items"].push_back(ShapeItem(plan, (*response)["Item"]));
+    }
   } else {
-    if (response->contains("Items")) out["Items"] = (*response)["Items"];
+    if (response->contains("Items")) {
+      for (Json& item : (*response)["Items"]) {
+        out["Items"].push_back(ShapeItem(plan, std::move(item)));
+      }
+    }
     if (response->contains("LastEvaluatedKey")) {
       const Json& key = (*response)["LastEvaluatedKey"];
       out["NextToken"] = internal::EncodeNextToken(hash, key);

@@ -130,7 +130,9 @@ Result<Json> PartiqlExecutor::BatchExecuteStatement(const Json& request) {
           if (answer->contains("ConsumedCapacity")) {
             AddCapacity((*answer)["ConsumedCapacity"], &totals);
           }
-          if (answer->contains("Item")) response["Item"] = (*answer)["Item"];
+          if (answer->contains("Item")) {
+            response["Item"] = ShapeItem(*plan, (*answer)["Item"]);
+          }
           if (answer->contains("Attributes")) {
             response["Item"] = (*answer)["Attributes"];
           }
@@ -239,6 +241,12 @@ Result<Json> PartiqlExecutor::ExecuteTransaction(const Json& request) {
   Json out = {
       {"Responses", writes ? Json::array() : Member(*response, "Responses")}};
   if (out["Responses"].is_null()) out["Responses"] = Json::array();
+  for (size_t i = 0; i < out["Responses"].size() && i < plans.size(); ++i) {
+    Json& entry = out["Responses"][i];
+    if (entry.is_object() && entry.contains("Item")) {
+      entry["Item"] = ShapeItem(plans[i], std::move(entry["Item"]));
+    }
+  }
   if (response->contains("ConsumedCapacity")) {
     out["ConsumedCapacity"] = (*response)["ConsumedCapacity"];
   }

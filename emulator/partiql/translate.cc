@@ -356,6 +356,19 @@ Result<Plan> TranslateSelect(const SelectStmt& select, const TableInfo& table,
     }
   }
   if (!projection.empty()) request["ProjectionExpression"] = projection;
+  for (const ExprPtr& item : select.projection) {
+    if (!item->steps.empty() &&
+        item->steps.back().kind == PathStep::Kind::kMember) {
+      for (const ExprPtr& each : select.projection) {
+        PathStep root;
+        root.name = each->text;
+        std::vector<PathStep> path = {std::move(root)};
+        path.insert(path.end(), each->steps.begin(), each->steps.end());
+        plan.projection.push_back(std::move(path));
+      }
+      break;
+    }
+  }
   if (options.consistent_read) request["ConsistentRead"] = true;
   w.AddTo(&request);
   plan.request = std::move(request);
@@ -365,6 +378,43 @@ Result<Plan> TranslateSelect(const SelectStmt& select, const TableInfo& table,
 }  // namespace internal
 
 std::string Plan::DebugString() const { return op + " " + request.dump(); }
+
+nlohmann::json ShapeItem(const Plan& plan, nlohmann::json item) {
+  if (plan.projection.empty() || !item.is_object()) return item;
+  using Json = nlohmann::json;
+  Json out = Json::object();
+  for (const std::vector<PathStep>& path : plan.projection) {
+    // Walk the DynamoDB JSON: members through {"M": ...}, indexes through
+    // {"L": [...]}. A path ending in an index keeps its enclosing top-level
+    // attribute, as the read returned it.
+    if (path.back().kind == PathStep::Kind::kIndex || path.size() == 1) {
+      auto it = item.find(path.front().name);
+      if (it != item.end()) out[path.front().name] = *it;
+      continue;
+    }
+    const Json* at = &item;
+    for (size_t i = 0; i < path.size() && at != nullptr; ++i) {
+      const PathStep& step = path[i];
+      const Json* container = at;
+      if (i > 0) {
+        const char* type = step.kind == PathStep::Kind::kMember ? "M" : "L";
+        auto c = at->find(type);
+        container = c == at->end() ? nullptr : &*c;
+      }
+      at = nullptr;
+      if (container == nullptr) break;
+      if (step.kind == PathStep::Kind::kMember) {
+        auto m = container->find(step.name);
+        if (m != container->end()) at = &*m;
+      } else if (container->is_array() && step.index >= 0 &&
+                 static_cast<size_t>(step.index) < container->size()) {
+        at = &(*container)[static_cast<size_t>(step.index)];
+      }
+    }
+    if (at != nullptr) out[path.back().name] = *at;
+  }
+  return out;
+}
 
 const std::string& StatementTable(const Statement& statement) {
   switch (statement.kind) {

@@ -65,10 +65,19 @@ struct Plan {
   nlohmann::json request;
   // INSERT: a failed condition means the key exists (DuplicateItem).
   bool insert = false;
+  // SELECT: the projection when one of its paths ends in a map member below
+  // the top level (e.g. m.nested); empty otherwise. Such a path comes back
+  // as its own attribute named by its last member ({"nested": ...}), not
+  // inside its enclosing map: ShapeItem() does that.
+  std::vector<std::vector<PathStep>> projection;
 
   // "Query {...request...}" for tests.
   std::string DebugString() const;
 };
+
+// A SELECT's result item as DynamoDB shapes it (see Plan::projection);
+// `item` unchanged when the plan has no such projection.
+nlohmann::json ShapeItem(const Plan& plan, nlohmann::json item);
 
 // The table the statement names.
 const std::string& StatementTable(const Statement& statement);

@@ -114,19 +114,19 @@ Status Authenticator::CheckHeader(const WireRequest& request,
   size_t space = 0;
   while (space < trimmed.size() && !IsSpace(trimmed[space])) ++space;
   parsed.algorithm = std::string(trimmed.substr(0, space));
-  // The rest is "Credential=..., SignedHeaders=..., Signature=..." with or
-  // without spaces after the commas.
-  std::string rest;
-  for (char c : trimmed.substr(space)) {
-    if (!IsSpace(c)) rest += c;
-  }
+  // The rest is "Credential=..., SignedHeaders=..., Signature=..." with the
+  // components separated by commas, spaces or both, as AWS accepts (no
+  // component value holds a comma or a space).
+  const std::string_view rest = trimmed.substr(space);
   std::map<std::string, std::string, std::less<>> params;
   size_t start = 0;
   while (start < rest.size()) {
-    size_t comma = rest.find(',', start);
-    if (comma == std::string::npos) comma = rest.size();
-    std::string_view item = std::string_view(rest).substr(start, comma - start);
-    start = comma + 1;
+    size_t end = start;
+    while (end < rest.size() && rest[end] != ',' && !IsSpace(rest[end])) {
+      ++end;
+    }
+    std::string_view item = rest.substr(start, end - start);
+    start = end + 1;
     size_t eq = item.find('=');
     if (eq == std::string_view::npos) continue;
     params.emplace(std::string(item.substr(0, eq)),

@@ -5,6 +5,7 @@
 #include <exception>
 #include <nlohmann/json.hpp>
 
+#include "emulator/server/compression.h"
 #include "emulator/server/crc32.h"
 #include "emulator/server/target.h"
 #include "emulator/server/wire_error.h"
@@ -148,11 +149,26 @@ void Protocol::Stamp(WireResponse& response) {
   }
   response.SetHeader("x-amz-crc32", std::to_string(Crc32(response.body)));
   response.SetHeader("Date", FormatHttpDate(clock_.Now()));
+  // DynamoDB's responses all carry "Server: Server".
+  response.SetHeader("Server", "Server");
+}
+
+void Protocol::MaybeCompress(const WireRequest& request,
+                             WireResponse& response) {
+  if (response.status != 200 || response.body.size() < kCompressMinBytes ||
+      response.Header("Content-Encoding")) {
+    return;
+  }
+  std::optional<ContentCoding> coding = ChooseResponseCoding(request.headers);
+  if (!coding) return;
+  response.body = CompressBody(*coding, response.body);
+  response.SetHeader("Content-Encoding", std::string(CodingName(*coding)));
 }
 
 WireResponse Protocol::Handle(const WireRequest& request) {
   WireResponse response = Dispatch(request);
   AddCorsHeaders(request, response);
+  MaybeCompress(request, response);
   Stamp(response);
   return response;
 }
@@ -183,6 +199,9 @@ WireResponse Protocol::Dispatch(const WireRequest& request) {
       return ErrorResponse(Error::Internal(std::string(kInternalMessage)));
     }
   }
+  // Only "/" answers the health check and the API; DynamoDB refuses every
+  // other path.
+  if (request.path != "/") return NotFound();
   if (is_get) {
     WireResponse response;
     response.content_type = "text/plain";
@@ -201,13 +220,32 @@ WireResponse Protocol::Dispatch(const WireRequest& request) {
 }
 
 WireResponse Protocol::HandleDynamo(const WireRequest& request) {
+  // A compressed body is decoded first; the signature covers it as sent.
+  std::string decoded;
+  std::string_view text = request.body;
+  if (auto encoding = request.Header("Content-Encoding")) {
+    Result<std::string> plain =
+        DecodeRequestBody(*encoding, request.body, kMaxRequestBytes);
+    if (!plain.ok()) {
+      if (plain.error().type == ErrorType::kValidation) {
+        WireResponse too_large;
+        too_large.status = 413;
+        return too_large;
+      }
+      // DynamoDB answers an undecodable body with a bare 500.
+      logger_.Log(LogLevel::kWarn, plain.error().message);
+      return ErrorResponse(Error::Internal(std::string(kInternalMessage)));
+    }
+    decoded = std::move(*plain);
+    text = decoded;
+  }
   nlohmann::json body;
-  const bool has_body = !request.body.empty();
+  const bool has_body = !text.empty();
   if (has_body) {
-    if (JsonDeeperThan(request.body, kMaxJsonDepth)) {
+    if (JsonDeeperThan(text, kMaxJsonDepth)) {
       return ErrorResponse(Error::Serialization(""));
     }
-    body = nlohmann::json::parse(request.body, nullptr,
+    body = nlohmann::json::parse(text, nullptr,
                                  /*allow_exceptions=*/false);
     if (body.is_discarded()) return ErrorResponse(Error::Serialization(""));
   }

@@ -11,7 +11,14 @@
 // /_ddblab/health is the health check and AddRoute() registers others.
 //
 // Every response carries x-amzn-RequestId, an exact x-amz-crc32 of its body
-// and a Date header (from the injected Clock).
+// as sent (the compressed bytes when compressed, which is what botocore
+// checks), a Date header (from the injected Clock) and "Server: Server".
+// Only the path "/" is served (plus /_ddblab/ control routes): any other
+// path is a 404. A request with Content-Encoding gzip or deflate is decoded
+// before parsing (an undecodable one is a 500, as DynamoDB answers); a
+// successful response of 4 KiB or more is compressed when Accept-Encoding
+// allows (compression.h). The HTTP front end must hand over the body as
+// received (not decoded) and must not compress or re-encode responses.
 //
 // Ownership: borrows the handler, authenticator, clock and logger (all must
 // outlive it). Thread-safety: after the routes are added, Handle() may run on
@@ -69,6 +76,9 @@ class Protocol {
  private:
   WireResponse Dispatch(const WireRequest& request);
   WireResponse HandleDynamo(const WireRequest& request);
+  // Compresses a successful response of kCompressMinBytes or more when the
+  // request's Accept-Encoding allows gzip or deflate (compression.h).
+  void MaybeCompress(const WireRequest& request, WireResponse& response);
 
   RequestHandler& handler_;
   const Authenticator& authenticator_;

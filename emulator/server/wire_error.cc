@@ -42,6 +42,9 @@ bool UsesCapitalMessage(ErrorType type) {
     case ErrorType::kIdempotentParameterMismatch:
     case ErrorType::kTransactionInProgress:
     case ErrorType::kSerialization:
+    // Observed AWS body: {"__type":"com.amazon.coral.service#
+    // AccessDeniedException","Message":"User: ... is not authorized ..."}.
+    case ErrorType::kAccessDenied:
       return true;
     default:
       return false;

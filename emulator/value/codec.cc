@@ -35,7 +35,18 @@ constexpr char kEmptyBS[] =
     "One or more parameter values were invalid: Binary sets should not be "
     "empty";
 constexpr char kNsDuplicates[] = "Input collection contains duplicates";
-constexpr char kNesting[] = "Nesting Levels have exceeded supported limits.";
+// DynamoDB's text (eu-west-2, 2026).
+constexpr char kNesting[] =
+    "Nesting Levels have exceeded supported limits: Attributes in the item "
+    "have nested levels beyond supported limit";
+// Measured on DynamoDB for a 65,536-byte name, top level or nested. The
+// empty-name text is DynamoDB Local's wording with the same prefix
+// (unverified against DynamoDB).
+constexpr char kNameTooLarge[] =
+    "1 validation error detected: Attribute name is too large, must be less "
+    "than 65536 bytes";
+constexpr char kEmptyName[] =
+    "1 validation error detected: Empty attribute name";
 
 // SerializationException texts (wire.md, "SerializationException messages").
 constexpr char kStartOfMap[] =
@@ -171,9 +182,10 @@ class Decoder {
 
   Error TakeError() && {
     if (serialization_) return std::move(*serialization_);
+    if (constraint_) return std::move(*constraint_);
     return std::move(*validation_);
   }
-  bool failed() const { return serialization_ || validation_; }
+  bool failed() const { return serialization_ || constraint_ || validation_; }
 
  private:
   bool Malformed(std::string message) {
@@ -183,11 +195,17 @@ class Decoder {
   void Invalid(std::string message) {
     if (!validation_) validation_ = Error::Validation(std::move(message));
   }
+  // A bad attribute name breaks a request constraint, which DynamoDB checks
+  // before the values' own rules.
+  void BadName(const char* message) {
+    if (!constraint_) constraint_ = Error::Validation(message);
+  }
   bool String(const Json& j, std::string* out);
   bool Binary(const Json& j, std::string* out);
   bool TypedValue(Type type, const Json& j, int depth, AttributeValue* out);
 
   std::optional<Error> serialization_;
+  std::optional<Error> constraint_;
   std::optional<Error> validation_;
 };
 
@@ -347,6 +365,8 @@ bool Decoder::TypedValue(Type type, const Json& j, int depth,
 
 bool Decoder::Map(const Json& j, int depth, AttributeMap* out) {
   for (auto it = j.begin(); it != j.end(); ++it) {
+    if (it.key().empty()) BadName(kEmptyName);
+    if (it.key().size() > kMaxAttributeNameBytes) BadName(kNameTooLarge);
     AttributeValue value;
     if (!Value(it.value(), depth, &value)) return false;
     // JSON objects iterate in name order, so this appends.

@@ -5,12 +5,14 @@
 // SerializationException for JSON of the wrong shape (a JSON number in "N",
 // malformed base64, a non-object where an AttributeValue belongs),
 // ValidationException for an empty value, more than one type key, NULL:false,
-// invalid numbers, empty or duplicate sets and nesting deeper than 32 levels.
+// invalid numbers, empty or duplicate sets, nesting deeper than 32 levels and
+// attribute names that are empty or longer than 65535 bytes.
 // Empty strings and binaries are accepted (key checks are the engine's).
 //
 // Thread-safety: stateless functions.
 #pragma once
 
+#include <cstddef>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <string_view>
@@ -21,6 +23,9 @@
 namespace ddblab::value {
 
 inline constexpr int kMaxNestingDepth = 32;
+// Attribute names (item members and map keys at any depth) are 1..65535
+// bytes.
+inline constexpr size_t kMaxAttributeNameBytes = 65535;
 
 Result<AttributeValue> DecodeAttributeValue(const nlohmann::json& json);
 nlohmann::json EncodeAttributeValue(const AttributeValue& value);

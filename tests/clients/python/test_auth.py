@@ -14,7 +14,7 @@ from botocore.exceptions import ClientError
 
 from ddb_client import BotoModule
 from ddblab_server import ACCESS_KEY_ID, SECRET_ACCESS_KEY, DdblabServer
-from wire import post
+from wire import post, send, sign
 
 server = BotoModule(["--auth", "verify", "--access-key-id", ACCESS_KEY_ID,
                      "--secret-access-key", SECRET_ACCESS_KEY])
@@ -96,6 +96,30 @@ class VerifyTest(unittest.TestCase):
                                when=future)
         self.assertEqual(status, 400)
         self.assertIn('"message":"Signature not yet current: ', body.decode())
+
+    def test_space_separated_authorization_components(self):
+        """Credential=... SignedHeaders=... Signature=... with spaces and
+        no commas: parsed as AWS parses it, so the signature is checked
+        (accepted when right, expired / not yet current by its date)."""
+        def spaced_post(when=None):
+            headers = sign(server.endpoint, "DynamoDB_20120810.ListTables",
+                           b"{}", when=when)
+            headers["Authorization"] = headers["Authorization"].replace(
+                ", ", " ")
+            self.assertNotIn(",", headers["Authorization"])
+            return send(server.endpoint, "POST", "/", b"{}", headers)
+
+        status, _, body = spaced_post()
+        self.assertEqual(status, 200, body)
+        self.assertIn(b'"TableNames"', body)
+        status, _, body = spaced_post(datetime.datetime(2020, 1, 1))
+        self.assertEqual(status, 400)
+        self.assertIn(b'InvalidSignatureException","message":"Signature '
+                      b'expired: 20200101T000000Z is now earlier than ', body)
+        future = datetime.datetime.utcnow() + datetime.timedelta(hours=1)
+        status, _, body = spaced_post(future)
+        self.assertEqual(status, 400)
+        self.assertIn(b'"message":"Signature not yet current: ', body)
 
     def test_missing_signature(self):
         status, _, body = post(server.endpoint,

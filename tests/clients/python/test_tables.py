@@ -50,6 +50,10 @@ class TablesTest(ClientTest, unittest.TestCase):
         deleted = self.client.delete_table(
             TableName="tables_lifecycle")["TableDescription"]
         self.assertEqual(deleted["TableName"], "tables_lifecycle")
+        self.assertEqual(deleted["TableStatus"], "DELETING")
+        for absent in ("CreationDateTime", "KeySchema",
+                       "AttributeDefinitions"):
+            self.assertNotIn(absent, deleted)
         self.assertNotIn("tables_lifecycle",
                          self.client.list_tables()["TableNames"])
 

@@ -193,11 +193,10 @@ TEST_F(BatchWriteTest, ShapeErrors) {
                 "constraint: Member must satisfy enum value set: [SIZE, NONE]; "
                 "Value null at 'requestItems' failed to satisfy constraint: "
                 "Member must not be null");
+  // An empty map has its own sentence.
   EXPECT_EQ(RejectedItems(Json::object()),
             std::string(kVE) +
-                "1 validation error detected: Value '{}' at 'requestItems' "
-                "failed to satisfy constraint: Member must have length "
-                "greater than or equal to 1");
+                "The requestItems parameter is required for BatchWriteItem");
   const std::string map_keys =
       "' at 'requestItems' failed to satisfy constraint: Map keys must "
       "satisfy constraint: [Member must have length less than or equal to "

@@ -24,8 +24,9 @@ TEST_F(TableOpsTest, DescribeTableByNameOrArnAndMissing) {
             "ResourceNotFoundException: Requested resource not found: Table: "
             "arn:aws:dynamodb:eu-west-1:000000000000:table/desc not found");
   EXPECT_EQ(FailText("DescribeTable", Json::object()),
-            "ValidationException: The parameter 'TableName' is required but "
-            "was not present in the request");
+            "ValidationException: 1 validation error detected: Value null at "
+            "'tableName' failed to satisfy constraint: Member must not be "
+            "null");
   EXPECT_EQ(FailText("DescribeTable", {{"TableName", "a!"}}),
             "ValidationException: 2 validation errors detected: Value 'a!' at "
             "'tableName' failed to satisfy constraint: Member must satisfy "
@@ -54,6 +55,40 @@ TEST_F(TableOpsTest, DescribeReportsLiveCounts) {
   EXPECT_EQ(d["TableSizeBytes"], 14);
 }
 
+TEST_F(TableOpsTest, RequestShapeMessagesAsDynamoDbWritesThem) {
+  // PutItem without a TableName, and with an empty one (one error).
+  const Json item = {{"pk", {{"S", "a"}}}};
+  EXPECT_EQ(FailText("PutItem", {{"Item", item}}),
+            "ValidationException: 1 validation error detected: Value null at "
+            "'tableName' failed to satisfy constraint: Member must not be "
+            "null");
+  EXPECT_EQ(FailText("PutItem", {{"TableName", ""}, {"Item", item}}),
+            "ValidationException: 1 validation error detected: Value '' at "
+            "'tableName' failed to satisfy constraint: Member must have length "
+            "greater than or equal to 1");
+  // A table KeySchema of three elements, printed as DynamoDB prints it.
+  Json create = {{"TableName", "three"},
+                 {"BillingMode", "PAY_PER_REQUEST"},
+                 {"AttributeDefinitions",
+                  {{{"AttributeName", "pk"}, {"AttributeType", "S"}},
+                   {{"AttributeName", "sk"}, {"AttributeType", "S"}},
+                   {{"AttributeName", "extra"}, {"AttributeType", "S"}}}},
+                 {"KeySchema",
+                  {{{"AttributeName", "pk"}, {"KeyType", "HASH"}},
+                   {{"AttributeName", "sk"}, {"KeyType", "RANGE"}},
+                   {{"AttributeName", "extra"}, {"KeyType", "RANGE"}}}}};
+  EXPECT_EQ(FailText("CreateTable", create),
+            "ValidationException: 1 validation error detected: Value "
+            "'[KeySchemaElement(attributeName=pk, keyType=HASH), "
+            "KeySchemaElement(attributeName=sk, keyType=RANGE), "
+            "KeySchemaElement(attributeName=extra, keyType=RANGE)]' at "
+            "'keySchema' failed to satisfy constraint: Member must have length "
+            "less than or equal to 2");
+  EXPECT_EQ(FailText("DescribeTable", {{"TableName", "three"}}),
+            "ResourceNotFoundException: Requested resource not found: Table: "
+            "three not found");
+}
+
 TEST_F(TableOpsTest, DeleteTable) {
   CreateTable("gone");
   Ok("PutItem", {{"TableName", "gone"}, {"Item", {{"pk", {{"S", "x"}}}}}});
@@ -61,6 +96,13 @@ TEST_F(TableOpsTest, DeleteTable) {
   EXPECT_EQ(out["TableStatus"], "DELETING");
   EXPECT_EQ(out["TableName"], "gone");
   EXPECT_EQ(out["ItemCount"], 1);
+  // DynamoDB's DeleteTable answer has no creation time or key schema.
+  for (const char* absent :
+       {"CreationDateTime", "KeySchema", "AttributeDefinitions"}) {
+    EXPECT_FALSE(out.contains(absent)) << absent;
+  }
+  EXPECT_TRUE(out.contains("TableArn"));
+  EXPECT_TRUE(out.contains("TableId"));
   EXPECT_EQ(FailText("DescribeTable", {{"TableName", "gone"}}),
             "ResourceNotFoundException: Requested resource not found: Table: "
             "gone not found");

@@ -96,10 +96,19 @@ TEST_F(TagsTest, ArnErrors) {
             "ResourceNotFoundException: Requested resource not found: "
             "ResourceArn: " +
                 missing + " not found");
-  EXPECT_EQ(FailText("ListTagsOfResource", {{"ResourceArn", missing}}),
-            "ResourceNotFoundException: Requested resource not found: "
-            "ResourceArn: " +
-                missing + " not found");
+  // ListTagsOfResource answers a missing table with AccessDeniedException.
+  EXPECT_EQ(
+      FailText("ListTagsOfResource", {{"ResourceArn", missing}}),
+      "AccessDeniedException: User: arn:aws:iam::000000000000:root is not "
+      "authorized to perform: dynamodb:ListTagsOfResource on resource: " +
+          missing);
+  EXPECT_EQ(
+      FailText("ListTagsOfResource",
+               {{"ResourceArn",
+                 "arn:aws:dynamodb:us-east-1:111111111111:table/tagged"}}),
+      "AccessDeniedException: User: arn:aws:iam::000000000000:root is not "
+      "authorized to perform: dynamodb:ListTagsOfResource on resource: "
+      "arn:aws:dynamodb:us-east-1:111111111111:table/tagged");
   const std::string other_account =
       "arn:aws:dynamodb:us-east-1:111111111111:table/tagged";
   EXPECT_EQ(TagError(tags, other_account),

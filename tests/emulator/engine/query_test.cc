@@ -385,7 +385,7 @@ TEST_F(QueryTest, SelectModesAndErrors) {
   req["ProjectionExpression"] = "x";
   req["Limit"] = 0;
   EXPECT_EQ(QueryError(req),
-            VE("2 validation errors detected: Value '0' at 'limit' failed to "
+            VE("2 validation errors detected: Value at 'Limit' failed to "
                "satisfy constraint: Member must have value greater than or "
                "equal to 1; Cannot specify the ProjectionExpression when "
                "choosing to get only the Count"));

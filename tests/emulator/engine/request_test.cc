@@ -127,14 +127,23 @@ TEST(RequestParserTest, SingleErrorUsesSingular) {
             "than or equal to 100");
 }
 
-TEST(RequestParserTest, MissingTableNameIsRequiredParameter) {
+TEST(RequestParserTest, MissingOrEmptyTableNameIsAConstraintError) {
   Json req{{"Limit", 0}};
   RequestParser p(req);
   p.CheckTableNameOrArn(p.String(req, "TableName"), "tableName");
   p.Range(*p.Integer(req, "Limit"), "limit", 1, 100);
   EXPECT_EQ(Text(p.Finish()),
-            "ValidationException: The parameter 'TableName' is required but "
-            "was not present in the request");
+            "ValidationException: 2 validation errors detected: Value null at "
+            "'tableName' failed to satisfy constraint: Member must not be "
+            "null; Value '0' at 'limit' failed to satisfy constraint: Member "
+            "must have value greater than or equal to 1");
+  Json empty{{"TableName", ""}};
+  RequestParser q(empty);
+  q.CheckTableNameOrArn(q.String(empty, "TableName"), "tableName");
+  EXPECT_EQ(Text(q.Finish()),
+            "ValidationException: 1 validation error detected: Value '' at "
+            "'tableName' failed to satisfy constraint: Member must have length "
+            "greater than or equal to 1");
 }
 
 TEST(RequestParserTest, TableNameOrArn) {

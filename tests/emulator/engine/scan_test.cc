@@ -183,22 +183,24 @@ TEST_F(ScanTest, SegmentErrors) {
                "request when parameter TotalSegments is present"));
   EXPECT_EQ(ScanError({{"Segment", 1}, {"TotalSegments", 1}}),
             VE("The Segment parameter is zero-based and must be less than "
-               "parameter TotalSegments: Segment: 1 is not less than "
-               "TotalSegments: 1"));
+               "parameter TotalSegments"));
   EXPECT_EQ(ScanError({{"Segment", -1}, {"TotalSegments", 1000001}}),
             VE("2 validation errors detected: Value '1000001' at "
                "'totalSegments' failed to satisfy constraint: Member must "
-               "have value less than or equal to 1000000; Value '-1' at "
-               "'segment' failed to satisfy constraint: Member must have "
-               "value greater than or equal to 0"));
+               "have value less than or equal to 1000000; Value at 'Segment' "
+               "failed to satisfy constraint: Member must have value greater "
+               "than or equal to 0"));
+  EXPECT_EQ(ScanError({{"Limit", 0}}),
+            VE("1 validation error detected: Value at 'Limit' failed to "
+               "satisfy constraint: Member must have value greater than or "
+               "equal to 1"));
   // Segment checks come before the expressions, and the table.
   EXPECT_EQ(ScanError({{"TableName", "nope"},
                        {"Segment", 3},
                        {"TotalSegments", 2},
                        {"FilterExpression", ""}}),
             VE("The Segment parameter is zero-based and must be less than "
-               "parameter TotalSegments: Segment: 3 is not less than "
-               "TotalSegments: 2"));
+               "parameter TotalSegments"));
 }
 
 TEST_F(ScanTest, SegmentsAreDisjointCoverAndKeepPartitionsWhole) {
@@ -322,9 +324,9 @@ TEST_F(ScanTest, Indexes) {
                   {"ReturnConsumedCapacity", "INDEXES"}}),
             Json::parse(R"({"Items":[{"y":{"N":"3"}},{"y":{"N":"2"}}],
                 "Count":2,"ScannedCount":2,
-                "ConsumedCapacity":{"TableName":"tbl","CapacityUnits":1.0,
+                "ConsumedCapacity":{"TableName":"tbl","CapacityUnits":2.5,
                   "Table":{"CapacityUnits":0.5},
-                  "LocalSecondaryIndexes":{"lsi":{"CapacityUnits":0.5}}}})"));
+                  "LocalSecondaryIndexes":{"lsi":{"CapacityUnits":2.0}}}})"));
 }
 
 TEST_F(ScanTest, ExclusiveStartKeyErrors) {
@@ -418,10 +420,24 @@ TEST_F(ScanTest, SelectAndLegacy) {
 
 TEST_F(ScanTest, CapacityAndMissingTable) {
   Put({{"pk", S("a")}, {"sk", N("1")}});
+  // DynamoDB's figures for a Scan of one tiny item: 4 units strongly
+  // consistent, 2 eventually consistent (a unit per starting partition).
   EXPECT_EQ(Scan({{"ReturnConsumedCapacity", "INDEXES"},
                   {"ConsistentRead", true}})["ConsumedCapacity"],
-            Json::parse(R"({"TableName":"tbl","CapacityUnits":1.0,
-                            "Table":{"CapacityUnits":1.0}})"));
+            Json::parse(R"({"TableName":"tbl","CapacityUnits":4.0,
+                            "Table":{"CapacityUnits":4.0}})"));
+  EXPECT_EQ(Scan({{"ReturnConsumedCapacity", "TOTAL"}})["ConsumedCapacity"],
+            Json::parse(R"({"TableName":"tbl","CapacityUnits":2.0})"));
+  // An empty table costs the same; a segment its share of the partitions.
+  EXPECT_EQ(Scan({{"ReturnConsumedCapacity", "TOTAL"},
+                  {"ConsistentRead", true},
+                  {"Segment", 0},
+                  {"TotalSegments", 2}})["ConsumedCapacity"]["CapacityUnits"],
+            2.0);
+  EXPECT_EQ(Scan({{"ReturnConsumedCapacity", "TOTAL"},
+                  {"Segment", 3},
+                  {"TotalSegments", 10}})["ConsumedCapacity"]["CapacityUnits"],
+            0.5);
   EXPECT_EQ(
       Scan({{"ReturnConsumedCapacity", "NONE"}}).contains("ConsumedCapacity"),
       false);

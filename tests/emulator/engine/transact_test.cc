@@ -210,12 +210,15 @@ TEST_F(TransactTest, WholeCallValidationErrors) {
                 {{"pk", S("b")}, {"big", S(std::string(409600, 'x'))}})})),
             "ValidationException: Item size has exceeded the maximum allowed "
             "size");
-  EXPECT_EQ(
-      text(Json::array(
-          {PutAction(Key("b")),
-           {{"Delete", {{"TableName", "tbl"}, {"Key", {{"pk", N("1")}}}}}}})),
-      "ValidationException: The provided key element does not match the "
-      "schema");
+  // An empty key value is input validation: the whole call fails.
+  EXPECT_EQ(text(Json::array({PutAction(Key("b")), KeyAction("Delete", "")})),
+            "ValidationException: One or more parameter values are not valid. "
+            "The AttributeValue for a key attribute cannot contain an empty "
+            "string value. Key: pk");
+  EXPECT_EQ(text(Json::array({PutAction(Key(""))})),
+            "ValidationException: One or more parameter values are not valid. "
+            "The AttributeValue for a key attribute cannot contain an empty "
+            "string value. Key: pk");
   EXPECT_EQ(
       text(Json::array(
           {PutAction(Key("b")),
@@ -236,6 +239,71 @@ TEST_F(TransactTest, WholeCallValidationErrors) {
       "failed to satisfy constraint: Member must satisfy enum value set: "
       "[ALL_OLD, NONE]");
   EXPECT_EQ(Snapshot(), before);
+}
+
+// A key that does not fit the table's schema cancels the transaction with a
+// ValidationError reason for that action (DynamoDB's shape, observed by a
+// public conformance suite against AWS), and nothing is written.
+TEST_F(TransactTest, KeySchemaMismatchIsValidationErrorReason) {
+  Put("tbl", {{"pk", S("a")}});
+  const Json before = Snapshot();
+  auto reasons = [&](Json items) {
+    Error e = WriteFail(std::move(items));
+    EXPECT_EQ(e.type, ErrorType::kTransactionCanceled);
+    return std::make_pair(e.message, e.extra["CancellationReasons"]);
+  };
+  const std::string schema =
+      "The provided key element does not match the schema";
+  const std::string one =
+      "Transaction cancelled, please refer cancellation reasons for specific "
+      "reasons [";
+  for (Json bad : {N("5"), Json{{"L", Json::array({S("x")})}}}) {
+    auto [message, r] = reasons(Json::array(
+        {PutAction({{"pk", S("b")}}),
+         {{"Delete", {{"TableName", "tbl"}, {"Key", {{"pk", bad}}}}}}}));
+    EXPECT_EQ(message, one + "None, ValidationError]");
+    EXPECT_EQ(r, Json::parse(R"([{"Code":"None"},{"Code":"ValidationError",
+        "Message":")" + schema +
+                             R"("}])"));
+  }
+  // Put: the PutItem wording.
+  auto [put_message, put] = reasons(Json::array({PutAction({{"pk", N("5")}})}));
+  EXPECT_EQ(put_message, one + "ValidationError]");
+  EXPECT_EQ(put[0]["Message"],
+            "One or more parameter values were invalid: Type mismatch for key "
+            "pk expected: S actual: N");
+  EXPECT_EQ(reasons(Json::array({PutAction({{"other", S("x")}})}))
+                .second[0]["Message"],
+            "One or more parameter values were invalid: Missing the key pk in "
+            "the item");
+  // Update and ConditionCheck keys; the mismatch comes before the
+  // one-operation-per-item check.
+  auto [m2, r2] = reasons(
+      Json::array({KeyAction("ConditionCheck", "a",
+                             {{"ConditionExpression", "attribute_exists(pk)"}}),
+                   {{"Update",
+                     {{"TableName", "tbl"},
+                      {"Key", {{"pk", S("a")}, {"extra", S("x")}}},
+                      {"UpdateExpression", "SET v = :v"},
+                      {"ExpressionAttributeValues", {{":v", N("1")}}}}}},
+                   KeyAction("Delete", "a")}));
+  EXPECT_EQ(m2, one + "None, ValidationError, None]");
+  EXPECT_EQ(r2[1]["Message"], schema);
+  EXPECT_EQ(Snapshot(), before);
+
+  // TransactGetItems: the same reason for a key missing an attribute.
+  Error get = Fail(
+      "TransactGetItems",
+      {{"TransactItems",
+        Json::array(
+            {{{"Get", {{"TableName", "tbl"}, {"Key", Key("a")}}}},
+             {{"Get", {{"TableName", "tbl"}, {"Key", Json::object()}}}}})}});
+  EXPECT_EQ(ToString(get),
+            "TransactionCanceledException: " + one + "None, ValidationError]");
+  EXPECT_EQ(get.extra["CancellationReasons"],
+            Json::parse(R"([{"Code":"None"},{"Code":"ValidationError",
+        "Message":")" + schema +
+                        R"("}])"));
 }
 
 TEST_F(TransactTest, AggregateSizeLimit) {
@@ -374,8 +442,8 @@ TEST_F(TransactTest, TransactGetItems) {
   EXPECT_EQ(FailText("TransactGetItems",
                      {{"TransactItems",
                        Json::array({get("tbl", {{"zz", S("a")}})})}}),
-            "ValidationException: The provided key element does not match the "
-            "schema");
+            "TransactionCanceledException: Transaction cancelled, please refer "
+            "cancellation reasons for specific reasons [ValidationError]");
 }
 
 }  // namespace

@@ -222,7 +222,8 @@ TEST_F(UpdateItemTest, ItemSizeAndNestingLimits) {
   Update(Req("c", "SET a = :e", {{":e", M(Json::object())}}));
   EXPECT_EQ(FailText("UpdateItem", Req("c", "SET a.b = :d", {{":d", deep}})),
             "ValidationException: Nesting Levels have exceeded supported "
-            "limits.");
+            "limits: Attributes in the item have nested levels beyond "
+            "supported limit");
   EXPECT_EQ(Get("tbl", Key("c")),
             Json({{"pk", S("c")}, {"a", M(Json::object())}}));
 }

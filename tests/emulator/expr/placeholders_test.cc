@@ -56,6 +56,23 @@ TEST(PlaceholdersTest, KeySyntax) {
                   .ok());
 }
 
+TEST(PlaceholdersTest, AttributeNameLimits) {
+  constexpr char kTooLarge[] =
+      "1 validation error detected: Attribute name is too large, must be less "
+      "than 65536 bytes";
+  EXPECT_TRUE(IsValidation(Create(R"({"#a": "x", "#e": ""})", ""),
+                           "ExpressionAttributeNames contains invalid value: "
+                           "Empty attribute name for key #e"));
+  nlohmann::json names = {{"#n", std::string(65536, 'n')}};
+  EXPECT_TRUE(IsValidation(Placeholders::Create(&names, nullptr), kTooLarge));
+  names["#n"] = std::string(65535, 'n');
+  EXPECT_TRUE(Placeholders::Create(&names, nullptr).ok());
+  // A too-long map key inside a value is not wrapped as an invalid value.
+  nlohmann::json values = {
+      {":v", {{"M", {{std::string(65536, 'k'), {{"S", "x"}}}}}}}};
+  EXPECT_TRUE(IsValidation(Placeholders::Create(nullptr, &values), kTooLarge));
+}
+
 TEST(PlaceholdersTest, NamesAreCheckedBeforeValues) {
   EXPECT_TRUE(IsValidation(Create(R"({"bad": "a"})", R"({"bad": {"S": "b"}})"),
                            "ExpressionAttributeNames contains invalid key: "

@@ -157,6 +157,42 @@ TEST_F(PartiqlE2eTest, SelectWithProjection) {
       R"j({"Items":[{"Released":{"N":"2023"},"SongTitle":{"S":"Zebra"}}]})j");
 }
 
+TEST_F(PartiqlE2eTest, NestedPathsComeBackAsTheirOwnAttributes) {
+  Ok("PutItem", Json::parse(R"j({"TableName": "Music", "Item": {
+      "Artist": {"S": "Nest"}, "SongTitle": {"S": "One"},
+      "Info": {"M": {"Tag": {"S": "L1"}, "Yr": {"N": "1999"},
+                     "Deep": {"M": {"Core": {"S": "x"}}}}},
+      "Tracks": {"L": [{"M": {"Dur": {"N": "3"}}}, {"S": "b"}]}}})j"));
+  const std::string where = " FROM Music WHERE Artist = 'Nest'";
+  // GetItem, Query and Scan plans all shape the item the same way.
+  for (const std::string& tail :
+       {where + " AND SongTitle = 'One'", where,
+        std::string(" FROM Music WHERE SongTitle = 'One'")}) {
+    EXPECT_EQ(Show(Exec("SELECT Info.Tag, SongTitle, Info.Deep.Core" + tail)),
+              R"j({"Items":[{"Core":{"S":"x"},"SongTitle":{"S":"One"},)j"
+              R"j("Tag":{"S":"L1"}}]})j")
+        << tail;
+  }
+  // A missing path is left out; a path through a list element is named by
+  // its last member.
+  EXPECT_EQ(Show(Exec("SELECT Info.Yr, Info.Nope, Tracks[0].Dur" + where)),
+            R"j({"Items":[{"Dur":{"N":"3"},"Yr":{"N":"1999"}}]})j");
+  // ExecuteTransaction and BatchExecuteStatement reads too.
+  EXPECT_EQ(
+      Show(emu_->Call("ExecuteTransaction",
+                      {{"TransactStatements",
+                        {{{"Statement", "SELECT Info.Tag" + where +
+                                            " AND SongTitle = 'One'"}}}}})),
+      R"j({"Responses":[{"Item":{"Tag":{"S":"L1"}}}]})j");
+  EXPECT_EQ(
+      Show(emu_->Call("BatchExecuteStatement",
+                      {{"Statements",
+                        {{{"Statement", "SELECT Info.Tag" + where +
+                                            " AND SongTitle = 'One'"}}}}})),
+      R"j({"Responses":[{"Item":{"Tag":{"S":"L1"}},)j"
+      R"j("TableName":"Music"}]})j");
+}
+
 TEST_F(PartiqlE2eTest, BatchDeletes) {
   EXPECT_EQ(
       Show(emu_->Call("BatchExecuteStatement", Json::parse(R"j({"Statements": [

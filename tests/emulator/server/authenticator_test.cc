@@ -256,6 +256,39 @@ TEST_F(AuthenticatorTest, VerifyRejectsExpiredAndFutureDates) {
               "20240101T000100Z (20240101T001600Z - 15 min.)");
 }
 
+TEST_F(AuthenticatorTest, SpaceSeparatedComponentsAreParsed) {
+  // "Credential=... SignedHeaders=... Signature=..." without commas: AWS
+  // parses it, so the signature's own problems are what it reports.
+  auto spaced = [](WireRequest request) {
+    std::string header(*request.Header("Authorization"));
+    std::string out;
+    for (char c : header) {
+      if (c != ',') out += c;
+    }
+    SetHeader(request, "Authorization", out);
+    return request;
+  };
+  Authenticator auth = Make(AuthMode::kVerify);
+  EXPECT_TRUE(auth.Check(spaced(Signed())).ok());
+  SignOptions o;
+  o.date = "20231231T234459Z";
+  ExpectError(auth.Check(spaced(Signed(o))), ErrorType::kInvalidSignature,
+              "Signature expired: 20231231T234459Z is now earlier than "
+              "20231231T234500Z (20240101T000000Z - 15 min.)");
+  o.date = "20240101T001501Z";
+  ExpectError(auth.Check(spaced(Signed(o))), ErrorType::kInvalidSignature,
+              "Signature not yet current: 20240101T001501Z is still later "
+              "than 20240101T001500Z (20240101T000000Z + 15 min.)");
+  // Several separators in a row are one.
+  WireRequest request = Signed();
+  std::string header(*request.Header("Authorization"));
+  std::string wide;
+  for (char c : header)
+    wide += c == ',' ? std::string(" ,  ") : std::string(1, c);
+  SetHeader(request, "Authorization", wide);
+  EXPECT_TRUE(auth.Check(request).ok());
+}
+
 TEST_F(AuthenticatorTest, VerifyRequiresSignedHost) {
   Authenticator auth = Make(AuthMode::kVerify);
   SignOptions o;

@@ -51,6 +51,7 @@ class ProtocolTest : public ::testing::Test {
   }
 
   static void ExpectStamped(const WireResponse& r) {
+    EXPECT_EQ(r.Header("Server").value_or(""), "Server");
     auto id = r.Header("x-amzn-RequestId");
     ASSERT_TRUE(id.has_value());
     EXPECT_EQ(id->size(), 52u);
@@ -77,7 +78,7 @@ class ProtocolTest : public ::testing::Test {
 };
 
 TEST_F(ProtocolTest, HealthCheck) {
-  for (std::string path : {"/", "/anything", "/_ddblab/health"}) {
+  for (std::string path : {"/", "/_ddblab/health"}) {
     WireResponse r = protocol_.Handle(Get(path));
     EXPECT_EQ(r.status, 200) << path;
     EXPECT_EQ(r.body, "healthy: dynamodb.us-east-1.amazonaws.com ");
@@ -85,6 +86,31 @@ TEST_F(ProtocolTest, HealthCheck) {
     ExpectStamped(r);
   }
   EXPECT_TRUE(handler_.calls().empty());
+}
+
+TEST_F(ProtocolTest, OtherPathsAre404) {
+  for (std::string path : {"/abc", "/-", "/index.htm", "/health", "//"}) {
+    WireResponse r = protocol_.Handle(Get(path));
+    EXPECT_EQ(r.status, 404) << path;
+    EXPECT_EQ(r.body, "<UnknownOperationException/>\n");
+    ExpectStamped(r);
+    WireRequest post = Post("DynamoDB_20120810.ListTables", "{}");
+    post.path = path;
+    WireResponse p = protocol_.Handle(post);
+    EXPECT_EQ(p.status, 404) << path;
+    EXPECT_EQ(p.body, "<UnknownOperationException/>\n");
+  }
+  EXPECT_TRUE(handler_.calls().empty());
+}
+
+TEST_F(ProtocolTest, EveryResponseNamesTheServer) {
+  EXPECT_EQ(protocol_.Handle(Get("/")).Header("Server").value_or(""), "Server");
+  EXPECT_EQ(protocol_.Handle(Post("DynamoDB_20120810.ListTables", "{}"))
+                .Header("Server")
+                .value_or(""),
+            "Server");
+  EXPECT_EQ(protocol_.Handle(Post("", "{}")).Header("Server").value_or(""),
+            "Server");
 }
 
 TEST_F(ProtocolTest, HealthCheckNamesTheRegion) {

@@ -98,7 +98,7 @@ TEST(WireErrorTest, NamespaceCasingAndStatusPerType) {
        400},
       {ErrorType::kUnrecognizedClient, "com.amazon.coral.service", "message",
        400},
-      {ErrorType::kAccessDenied, "com.amazon.coral.service", "message", 400},
+      {ErrorType::kAccessDenied, "com.amazon.coral.service", "Message", 400},
       {ErrorType::kResourceNotFound, "com.amazonaws.dynamodb.v20120810",
        "message", 400},
       {ErrorType::kResourceInUse, "com.amazonaws.dynamodb.v20120810", "message",

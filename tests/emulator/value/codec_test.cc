@@ -36,7 +36,9 @@ constexpr char kEmpty[] =
 constexpr char kMoreThanOne[] =
     "Supplied AttributeValue has more than one datatypes set, must contain "
     "exactly one of the supported datatypes";
-constexpr char kNesting[] = "Nesting Levels have exceeded supported limits.";
+constexpr char kNesting[] =
+    "Nesting Levels have exceeded supported limits: Attributes in the item "
+    "have nested levels beyond supported limit";
 
 TEST(CodecTest, DecodesEveryType) {
   EXPECT_EQ(Decode(R"({"S":"héllo"})"), AttributeValue::S("héllo"));
@@ -344,6 +346,46 @@ TEST(CodecTest, NestingLimit) {
   for (int i = 0; i < 31; ++i) bad = Json{{"M", Json{{"a", bad}}}};
   EXPECT_EQ(DecodeAttributeValue(bad).error().message,
             "The parameter cannot be converted to a numeric value: x");
+}
+
+TEST(CodecTest, AttributeNameLimits) {
+  const std::string longest(65535, 'a');
+  const std::string too_long(65536, 'a');
+  constexpr char kTooLarge[] =
+      "1 validation error detected: Attribute name is too large, must be less "
+      "than 65536 bytes";
+  constexpr char kEmptyName[] =
+      "1 validation error detected: Empty attribute name";
+  const Json one = Json::parse(R"({"N":"1"})");
+  Result<Item> ok = DecodeItem(Json{{longest, one}});
+  ASSERT_TRUE(ok.ok());
+  EXPECT_EQ(ok->begin()->first, longest);
+  EXPECT_TRUE(DecodeItem(Json{{"m", Json{{"M", Json{{longest, one}}}}}}).ok());
+  for (const Json& item :
+       {Json{{too_long, one}}, Json{{"m", Json{{"M", Json{{too_long, one}}}}}},
+        Json{{"l", Json{{"L", Json::array(
+                                  {Json{{"M", Json{{too_long, one}}}}})}}}}}) {
+    Result<Item> r = DecodeItem(item);
+    ASSERT_FALSE(r.ok());
+    EXPECT_EQ(r.error().type, ErrorType::kValidation);
+    EXPECT_EQ(r.error().message, kTooLarge);
+  }
+  for (const Json& item :
+       {Json{{"", one}}, Json{{"m", Json{{"M", Json{{"", one}}}}}}}) {
+    Result<Item> r = DecodeItem(item);
+    ASSERT_FALSE(r.ok());
+    EXPECT_EQ(r.error().type, ErrorType::kValidation);
+    EXPECT_EQ(r.error().message, kEmptyName);
+  }
+  // A name error wins over a value's own validation error...
+  EXPECT_EQ(DecodeItem(Json{{"a", Json::parse(R"({"N":"x"})")}, {"", one}})
+                .error()
+                .message,
+            kEmptyName);
+  // ...but not over malformed JSON.
+  EXPECT_EQ(DecodeItem(Json{{"", one}, {"b", Json{{"N", 1}}}}).error().type,
+            ErrorType::kSerialization);
+  ExpectValidation(R"({"M":{"":{"S":"x"}}})", kEmptyName);
 }
 
 TEST(CodecTest, DeepJsonNeverRecursesUnbounded) {
