@@ -74,22 +74,22 @@ class Emulator {
   const Options& options() const;
   Clock& clock();
 
-  // TTL (ttl-streams.md Part 1). Deletes every item whose TTL deletion is
-  // due at clock().Now() (expiry + delay, Options.ttl_delay), exactly as the
-  // background sweeper would, and returns how many it deleted. With a
-  // ManualClock there is no background thread: Call/CallStreams run this
-  // first, so advancing the clock is enough.
+  // TTL (DynamoDB's TTL and Streams documentation Part 1). Deletes every item
+  // whose TTL deletion is due at clock().Now() (expiry + delay,
+  // Options.ttl_delay), exactly as the background sweeper would, and returns
+  // how many it deleted. With a ManualClock there is no background thread:
+  // Call/CallStreams run this first, so advancing the clock is enough.
   Result<int64_t> SweepTtl();
   // Every table with TTL enabled (by name): its scheduled deletions.
   Result<std::vector<TtlTableStatus>> TtlStatus();
 
-  // Streams (ttl-streams.md Part 2). Splits the open shard `shard_id` of
-  // the enabled stream of `table` (a name or ARN), or every open shard, into
-  // two children each, as DynamoDB does when a partition splits: the parent
-  // closes (EndingSequenceNumber) and an item's later records go to the
-  // child covering its partition-key hash. Errors: ResourceNotFoundException
-  // (no such table or shard), ValidationException (no enabled stream, shard
-  // already closed).
+  // Streams (DynamoDB's TTL and Streams documentation Part 2). Splits the open
+  // shard `shard_id` of the enabled stream of `table` (a name or ARN), or every
+  // open shard, into two children each, as DynamoDB does when a partition
+  // splits: the parent closes (EndingSequenceNumber) and an item's later
+  // records go to the child covering its partition-key hash. Errors:
+  // ResourceNotFoundException (no such table or shard), ValidationException (no
+  // enabled stream, shard already closed).
   Result<StreamShardSplit> SplitStreamShards(
       std::string_view table, const std::optional<std::string>& shard_id = {});
 

@@ -1,5 +1,5 @@
 // emulator/engine/batch_common.h: what BatchGetItem (ops_batch_get.cc) and
-// BatchWriteItem (ops_batch_write.cc) share (operations.md §13, §14).
+// BatchWriteItem (ops_batch_write.cc) share (the DynamoDB API reference).
 //
 // RequestItems is a map from a table name or ARN to that table's requests.
 // Its shape constraints go into the RequestParser like any other:
@@ -48,8 +48,8 @@ Json ConsumedCapacityList(const std::vector<TableConsumed>& tables,
 // The BatchGetItem limits.
 inline constexpr int64_t kMaxBatchGetKeys = 100;
 // Returned data per BatchGetItem call: 16 MB counted as 16,000,000 bytes of
-// item sizes (datamodel.md §8) — with 300 KB items that is 52 items, as in
-// DynamoDB's documentation.
+// item sizes (DynamoDB's data model) — with 300 KB items that is 52 items, as
+// in DynamoDB's documentation.
 inline constexpr int64_t kMaxBatchGetBytes = 16'000'000;
 // The BatchWriteItem limit (per table and in total).
 inline constexpr int64_t kMaxBatchWriteRequests = 25;

@@ -1,4 +1,4 @@
-// emulator/engine/capacity.h: consumed capacity (datamodel.md §10) and its
+// emulator/engine/capacity.h: consumed capacity (DynamoDB's data model) and its
 // ConsumedCapacity / ItemCollectionMetrics response shapes.
 //
 //   Read:  ceil(size / 4 KB) units, at least 1; eventually consistent x 0.5;

@@ -31,9 +31,9 @@
 // Transaction actions (spec.operation empty) have no legacy members: only
 // the names/values checks apply, worded as for the matching operation.
 //
-// ParseExpressions (phase 3), in DynamoDB's order (expressions.md §6 last
-// bullet, legacy first as dynalite's validateAttributeConditions runs before
-// validateExpressions):
+// ParseExpressions (phase 3), in DynamoDB's order (DynamoDB's expression rules
+// last bullet, legacy first as dynalite's validateAttributeConditions runs
+// before validateExpressions):
 //   1. legacy conversions: AttributeUpdates, then Expected (+
 //      ConditionalOperator), then QueryFilter/ScanFilter, then
 //      AttributesToGet (texts in emulator/expr/legacy.h);

@@ -1,5 +1,5 @@
 // emulator/engine/keys.h: primary keys and index keys of items, with
-// DynamoDB's exact errors (datamodel.md §6).
+// DynamoDB's exact errors (DynamoDB's data model).
 //
 // Two forms of key input exist and DynamoDB words their errors differently:
 //   * an Item being written (PutItem, BatchWriteItem put, TransactWriteItems

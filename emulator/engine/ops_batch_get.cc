@@ -1,4 +1,4 @@
-// BatchGetItem (operations.md §13).
+// BatchGetItem (the DynamoDB API reference).
 //
 // Parse (no lock), in DynamoDB's order:
 //   1. JSON types (SerializationException), then the shape constraints in one

@@ -1,4 +1,4 @@
-// BatchWriteItem (operations.md §14).
+// BatchWriteItem (the DynamoDB API reference).
 //
 // Parse (no lock), in DynamoDB's order:
 //   1. JSON types, then the shape constraints in one "N validation errors

@@ -1,4 +1,4 @@
-// CreateTable (operations.md §1).
+// CreateTable (the DynamoDB API reference).
 #include <set>
 #include <utility>
 

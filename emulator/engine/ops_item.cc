@@ -1,4 +1,4 @@
-// PutItem, GetItem, DeleteItem (operations.md §7, §8, §10) with condition
+// PutItem, GetItem, DeleteItem (the DynamoDB API reference) with condition
 // and projection expressions and their legacy forms (Expected,
 // AttributesToGet). UpdateItem is in ops_update_item.cc, transactions in
 // ops_transact.cc.

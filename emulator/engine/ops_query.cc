@@ -1,5 +1,5 @@
-// Query (operations.md §11, expressions.md §3 "KeyConditionExpression", §7
-// "KeyConditions"). Shared page logic: read_common.h.
+// Query (the DynamoDB API reference; DynamoDB's expression rules, including
+// the legacy KeyConditions). Shared page logic: read_common.h.
 //
 // Check order, as DynamoDB (modelled by dynalite's AWS-verified tests):
 // without the lock — JSON types, constraints (Select rules count as one:

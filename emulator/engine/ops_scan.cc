@@ -1,4 +1,4 @@
-// Scan (operations.md §12). Shared page logic: read_common.h.
+// Scan (the DynamoDB API reference). Shared page logic: read_common.h.
 //
 // Check order, as DynamoDB (modelled by dynalite's AWS-verified tests):
 // without the lock — JSON types and constraints, the Select rules (no

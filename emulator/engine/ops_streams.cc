@@ -1,6 +1,6 @@
-// The DynamoDB Streams API (ttl-streams.md §2.2): ListStreams,
-// DescribeStream, GetShardIterator, GetRecords. Requests are validated here
-// (Coral constraint messages); the semantics live in
+// The DynamoDB Streams API (DynamoDB's TTL and Streams documentation):
+// ListStreams, DescribeStream, GetShardIterator, GetRecords. Requests are
+// validated here (Coral constraint messages); the semantics live in
 // streams::StreamService. Each operation runs under the engine lock in one
 // storage transaction, because reads apply due rollovers, trims and expiries
 // (see stream_service.h); on an error that transaction rolls back.

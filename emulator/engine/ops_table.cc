@@ -1,5 +1,5 @@
 // DescribeTable, DeleteTable, ListTables, DescribeLimits, DescribeEndpoints
-// (operations.md §2, §4, §5, §18, §20).
+// (the DynamoDB API reference).
 #include <utility>
 
 #include "emulator/engine/operations.h"

@@ -1,4 +1,5 @@
-// TagResource / UntagResource / ListTagsOfResource (operations.md §19).
+// TagResource / UntagResource / ListTagsOfResource (the DynamoDB API
+// reference).
 #include <algorithm>
 #include <set>
 #include <utility>

@@ -1,4 +1,4 @@
-// TransactWriteItems and TransactGetItems (operations.md §15, §16).
+// TransactWriteItems and TransactGetItems (the DynamoDB API reference).
 //
 // TransactWriteItems: the request is parsed and validated without the lock
 // (transact_request.h). Under the engine lock: the ClientRequestToken is

@@ -1,6 +1,6 @@
-// UpdateTimeToLive / DescribeTimeToLive settings (ttl-streams.md §1.1).
-// Expiry itself (the sweeper) belongs to the TTL layer, which reads
-// Table::ttl and hooks writes through a ChangeSink.
+// UpdateTimeToLive / DescribeTimeToLive settings (DynamoDB's TTL and Streams
+// documentation). Expiry itself (the sweeper) belongs to the TTL layer, which
+// reads Table::ttl and hooks writes through a ChangeSink.
 #include <utility>
 
 #include "emulator/engine/operations.h"

@@ -1,5 +1,5 @@
-// UpdateItem (operations.md §9): upsert with UpdateExpression or legacy
-// AttributeUpdates, ConditionExpression or legacy Expected, all five
+// UpdateItem (the DynamoDB API reference): upsert with UpdateExpression or
+// legacy AttributeUpdates, ConditionExpression or legacy Expected, all five
 // ReturnValues, ReturnValuesOnConditionCheckFailure, capacity and item
 // collection metrics.
 //

@@ -1,5 +1,5 @@
-// UpdateTable (operations.md §3): billing mode, throughput, streams, GSI
-// create (with backfill from existing items) / update / delete, deletion
+// UpdateTable (the DynamoDB API reference): billing mode, throughput, streams,
+// GSI create (with backfill from existing items) / update / delete, deletion
 // protection, table class, SSE.
 #include <algorithm>
 #include <utility>

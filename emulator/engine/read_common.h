@@ -1,15 +1,15 @@
-// emulator/engine/read_common.h: what Query and Scan share (operations.md
-// §11, §12): Select rules, the secondary index being read, ExclusiveStartKey
+// emulator/engine/read_common.h: what Query and Scan share (the DynamoDB API
+// reference): Select rules, the secondary index being read, ExclusiveStartKey
 // checks, reading one page, and rendering it (filter, projection, Count /
 // ScannedCount, LastEvaluatedKey, ConsumedCapacity).
 //
 // A page is cut while reading, before any filter or projection: it ends
 // after `Limit` rows, or after the row that brings the bytes read (item
-// sizes, datamodel.md §8, of the rows as stored: index entries for an index)
-// to kMaxPageBytes or more. When the cut stopped the read, LastEvaluatedKey
-// is the key of the last row read — even if the filter dropped it, and even
-// if no further row exists; it is absent only when the range ran out.
-// LastEvaluatedKey holds the table keys, plus the index keys on an index.
+// sizes, DynamoDB's data model, of the rows as stored: index entries for an
+// index) to kMaxPageBytes or more. When the cut stopped the read,
+// LastEvaluatedKey is the key of the last row read — even if the filter dropped
+// it, and even if no further row exists; it is absent only when the range ran
+// out. LastEvaluatedKey holds the table keys, plus the index keys on an index.
 //
 // Parallel scan segments are ranges of a stable 64-bit hash (FNV-1a, then
 // MurmurHash3's finalizer) of the encoded partition key (the index

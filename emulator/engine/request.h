@@ -1,8 +1,8 @@
 // emulator/engine/request.h: typed reading of a request body, with
 // DynamoDB's two kinds of input errors.
 //
-// DynamoDB checks a request in this order (wire.md "Processing / error
-// precedence"): JSON types first (SerializationException, the first one
+// DynamoDB checks a request in this order (DynamoDB's wire protocol "Processing
+// / error precedence"): JSON types first (SerializationException, the first one
 // found, with Coral's texts such as "NUMBER_VALUE cannot be converted to
 // String"); then shape constraints, all collected into one
 // ValidationException:

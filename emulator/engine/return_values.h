@@ -1,6 +1,6 @@
 // emulator/engine/return_values.h: the ReturnValues of the item writes
-// (operations.md §7, §9, §10) and the old item of a failed condition
-// (ReturnValuesOnConditionCheckFailure, §0.4).
+// (the DynamoDB API reference) and the old item of a failed condition
+// (ReturnValuesOnConditionCheckFailure).
 //
 //   PutItem / DeleteItem: NONE | ALL_OLD ("ReturnValues can only be ALL_OLD
 //     or NONE" otherwise: CheckPutDeleteReturnValues in item_request.h).

@@ -1,7 +1,7 @@
 // emulator/engine/table_schema.h: reading and checking the schema parts of
 // CreateTable and UpdateTable requests (attribute definitions, key schemas,
 // secondary indexes, projections, throughput), with DynamoDB's messages
-// (operations.md §1, §3).
+// (the DynamoDB API reference).
 //
 // Parse* functions read JSON through a RequestParser (type errors and shape
 // constraints are recorded there); Check*/Build* functions run the

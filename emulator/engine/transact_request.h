@@ -1,5 +1,5 @@
 // emulator/engine/transact_request.h: reading and validating the requests of
-// TransactWriteItems and TransactGetItems (operations.md §15, §16) — every
+// TransactWriteItems and TransactGetItems (the DynamoDB API reference) — every
 // check that needs no table: JSON types, shape constraints (paths such as
 // "transactItems.1.member.put.tableName"), "TransactItems can only contain
 // one of Check, Put, Update or Delete", then per action in request order the

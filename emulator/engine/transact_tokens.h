@@ -1,5 +1,5 @@
 // emulator/engine/transact_tokens.h: the idempotency store of
-// TransactWriteItems ClientRequestTokens (operations.md §15, DG
+// TransactWriteItems ClientRequestTokens (the DynamoDB API reference, DG
 // transaction-apis "Idempotency").
 //
 // A successful TransactWriteItems with a token is remembered for 10 minutes

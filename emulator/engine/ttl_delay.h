@@ -1,8 +1,8 @@
 // emulator/engine/ttl_delay.h: how long after expiry a TTL deletion is due.
 //
 // DynamoDB deletes expired items "within a few days", typically minutes
-// (ttl-streams.md §1.3). The emulator lets the user choose (Options.ttl_delay,
-// `ddblab serve --ttl-delay`):
+// (DynamoDB's TTL and Streams documentation). The emulator lets the user choose
+// (Options.ttl_delay, `ddblab serve --ttl-delay`):
 //   "0"          deleted at the first sweep at or after expiry (the default)
 //   "90s", "15m" a fixed delay
 //   "1m..48h"    uniform in [low, high], whole seconds

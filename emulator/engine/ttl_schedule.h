@@ -1,12 +1,12 @@
 // emulator/engine/ttl_schedule.h: which items TTL deletes, and when.
 //
-// Rules (ttl-streams.md §1.2): the item's top-level TTL attribute must be a
-// Number of epoch seconds (fractions and exponents are fine; any other type,
-// or no attribute, is ignored). Times here are whole epoch seconds: an item
-// expires at ceil(value), is eligible for deletion once that is at or before
-// now and not more than five years (std::chrono::years(5), 157,784,760 s)
-// before now, and its deletion is due at expiry + the item's delay
-// (ttl_delay.h).
+// Rules (DynamoDB's TTL and Streams documentation): the item's top-level TTL
+// attribute must be a Number of epoch seconds (fractions and exponents are
+// fine; any other type, or no attribute, is ignored). Times here are whole
+// epoch seconds: an item expires at ceil(value), is eligible for deletion once
+// that is at or before now and not more than five years (std::chrono::years(5),
+// 157,784,760 s) before now, and its deletion is due at expiry + the item's
+// delay (ttl_delay.h).
 //
 // Thread-safety: TtlSchedule is immutable after construction.
 #pragma once

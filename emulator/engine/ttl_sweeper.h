@@ -1,4 +1,5 @@
-// emulator/engine/ttl_sweeper.h: deletes expired items (ttl-streams.md §1.3).
+// emulator/engine/ttl_sweeper.h: deletes expired items (DynamoDB's TTL and
+// Streams documentation).
 //
 // The TTL service of one emulator: it owns the deletion queue (ttl_queue.h),
 // registers the sink that maintains it, and sweeps. A sweep reads the queue

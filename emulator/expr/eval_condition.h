@@ -1,7 +1,7 @@
 // emulator/expr/eval_condition.h: evaluating a parsed ConditionExpression /
 // FilterExpression against an item.
 //
-// Semantics (shared/spec/expressions.md §3, datamodel.md §9): `=` is type +
+// Semantics (DynamoDB's expression rules, DynamoDB's data model): `=` is type +
 // value equality, `<>` its negation (an absent operand is unequal to
 // anything, even another absent one); `<`, `<=`, `>`, `>=` and BETWEEN
 // compare S (bytes), N (numerically) and B (bytes) of the same type and are

@@ -1,6 +1,6 @@
 // emulator/expr/eval_update.h: applying a parsed UpdateExpression to an item.
 //
-// Semantics (shared/spec/expressions.md §4): every right-hand side and every
+// Semantics (DynamoDB's expression rules): every right-hand side and every
 // ADD/DELETE operand is evaluated against the item as it was before the
 // update; SET creates or replaces (a list index past the end appends, several
 // in ascending index order); REMOVE deletes (list indexes refer to the

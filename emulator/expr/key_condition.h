@@ -3,7 +3,7 @@
 // The expression is parsed with the condition grammar (all condition errors
 // apply, prefixed "Invalid KeyConditionExpression: "), then checked against
 // the key schema with DynamoDB's texts, in its order
-// (shared/spec/expressions.md §3 "KeyConditionExpression"):
+// (DynamoDB's expression rules):
 //   "Invalid operator used in KeyConditionExpression: OR" (NOT, IN, <>,
 //     attribute_exists, attribute_not_exists, attribute_type, contains)
 //   "KeyConditionExpressions cannot contain nested operations" (size)

@@ -1,7 +1,7 @@
 // emulator/expr/key_paths.h: checks of expression paths against key
-// attributes, with DynamoDB's texts (shared/spec/expressions.md §2, §4,
-// datamodel.md §6). The engine calls these with the table's and indexes' key
-// attribute names; the expression layer knows nothing of schemas otherwise.
+// attributes, with DynamoDB's texts (DynamoDB's expression rules,
+// DynamoDB's data model). The engine calls these with the table's and indexes'
+// key attribute names; the expression layer knows nothing of schemas otherwise.
 //
 // Thread-safety: stateless functions.
 #pragma once

@@ -1,6 +1,6 @@
 // emulator/expr/legacy.h: DynamoDB's legacy (pre-expression) request
 // parameters, converted into the expression AST so that the engine has one
-// evaluation path (shared/spec/expressions.md §7, operations.md §0.2, §21).
+// evaluation path (DynamoDB's expression rules, the DynamoDB API reference).
 //
 //   Expected + ConditionalOperator       -> ConditionExpression
 //   QueryFilter / ScanFilter (+ ConditionalOperator) -> ConditionExpression

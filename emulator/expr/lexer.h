@@ -1,7 +1,7 @@
 // emulator/expr/lexer.h: the tokenizer shared by every expression kind.
 //
 // Tokens are views into the expression text, which must outlive the Lexer.
-// Lexical rules (shared/spec/expressions.md §1):
+// Lexical rules (DynamoDB's expression rules):
 //   name         [A-Za-z][A-Za-z0-9_]*      (keywords are names too; the
 //                                             parser compares them
 //                                             case-insensitively)

@@ -4,7 +4,7 @@
 // that produces the resolved AST of ast.h (placeholders substituted through
 // the request's Placeholders, which records what was used). Errors are
 // ValidationExceptions with DynamoDB's exact texts, prefixed
-// "Invalid <Param>: " (shared/spec/expressions.md §1-§6). Checks run in
+// "Invalid <Param>: " (DynamoDB's expression rules). Checks run in
 // DynamoDB's order: empty text, size (4096 bytes), then syntax (with the
 // operator limit of 300, the IN limit of 100 operands and the path depth
 // limit of 32, which abort parsing where they are hit), then the semantic

@@ -1,5 +1,5 @@
 // emulator/expr/parser_condition.cc: ConditionExpression / FilterExpression /
-// KeyConditionExpression grammar (shared/spec/expressions.md §3).
+// KeyConditionExpression grammar (DynamoDB's expression rules).
 //
 //   or      := and { OR and }
 //   and     := not { AND not }

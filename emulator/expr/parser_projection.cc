@@ -1,5 +1,5 @@
 // emulator/expr/parser_projection.cc: ProjectionExpression grammar
-// (shared/spec/expressions.md §5): path {',' path}.
+// (DynamoDB's expression rules): path {',' path}.
 #include <utility>
 
 #include "emulator/expr/parser.h"

@@ -1,5 +1,5 @@
 // emulator/expr/parser_update.cc: UpdateExpression grammar
-// (shared/spec/expressions.md §4).
+// (DynamoDB's expression rules).
 //
 //   update  := clause { clause }
 //   clause  := SET action {',' action} | REMOVE path {',' path}

@@ -76,7 +76,7 @@ std::string RenderPath(const DocumentPath& path);
 const value::AttributeValue* FindPath(const value::Item& item,
                                       const DocumentPath& path);
 
-// How two paths of one expression relate (shared/spec/expressions.md §4):
+// How two paths of one expression relate (DynamoDB's expression rules):
 // kOverlap when one is a prefix of the other (or they are equal), kConflict
 // when they agree on a prefix and then one steps into a map member and the
 // other into a list index at the same position, kNone otherwise.

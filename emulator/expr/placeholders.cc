@@ -25,7 +25,7 @@ bool IsPlaceholderKey(std::string_view key, char sigil) {
 }
 
 // SerializationException texts for a map member that should be a string
-// (shared/spec/wire.md "SerializationException messages").
+// (DynamoDB's wire protocol "SerializationException messages").
 Error NotAStringError(const nlohmann::json& j) {
   if (j.is_boolean()) {
     return Error::Serialization(

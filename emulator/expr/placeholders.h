@@ -2,7 +2,7 @@
 // ExpressionAttributeValues.
 //
 // Create() validates both maps the way DynamoDB does, in its order
-// (shared/spec/expressions.md §6): JSON shape first (a name that is not a
+// (DynamoDB's expression rules): JSON shape first (a name that is not a
 // string, a value that does not decode: SerializationException), then names
 // map emptiness and key syntax, values map emptiness and key syntax, and each
 // value's contents. Parsing an

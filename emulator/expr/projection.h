@@ -5,7 +5,7 @@
 // selected list elements come back as a compacted list in index order
 // (`a[1], a[3]` gives {a: [x1, x3]}). Missing paths (or paths through a value
 // of the wrong type) are simply absent; no empty parents are created. Key
-// attributes are not added (shared/spec/expressions.md §5).
+// attributes are not added (DynamoDB's expression rules).
 //
 // Thread-safety: stateless function over immutable inputs.
 #pragma once

@@ -1,5 +1,5 @@
 // emulator/expr/reserved_words.cc: the 573 DynamoDB reserved words
-// (shared/spec/reserved_words.txt), embedded as a sorted table.
+// (DynamoDB's published list of reserved words), embedded as a sorted table.
 #include "emulator/expr/reserved_words.h"
 
 #include <algorithm>
@@ -10,7 +10,7 @@ namespace ddblab::expr {
 namespace {
 
 // Sorted (ASCII order), upper case. Generated from
-// shared/spec/reserved_words.txt; keep it sorted for binary search.
+// DynamoDB's published list; keep it sorted for binary search.
 constexpr std::array<std::string_view, 573> kReservedWords = {
     "ABORT",
     "ABSOLUTE",

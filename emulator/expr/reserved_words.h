@@ -2,7 +2,8 @@
 //
 // A reserved word used as a bare attribute name in any expression is an
 // error ("Attribute name is a reserved keyword; reserved keyword: <word>").
-// The list is the 573-word table from shared/spec/reserved_words.txt.
+// The list is the 573-word table DynamoDB publishes ("Reserved words in
+// DynamoDB").
 //
 // Thread-safety: stateless functions over constant data.
 #pragma once

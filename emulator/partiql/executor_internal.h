@@ -27,7 +27,7 @@ Error MapError(Error error, const Plan* plan);
 // "ConditionalCheckFailed", "DuplicateItem", ...
 std::string BatchErrorCode(const Error& error);
 
-// "Requested resource not found" (operations.md §0.1, data plane).
+// "Requested resource not found" (the DynamoDB API reference, data plane).
 Error TableNotFound();
 
 // Checks a PartiQL table name; DynamoDB Local's message catalog:

@@ -192,8 +192,8 @@ Result<Plan> TranslateSelect(const SelectStmt& select, const TableInfo& table,
     }
     index = table.FindIndex(*select.index);
     if (index == nullptr) {
-      // The engine's Query/Scan text for an unknown index (operations.md
-      // §0.1); UNVERIFIED for PartiQL.
+      // The engine's Query/Scan text for an unknown index (the DynamoDB API
+      // reference); UNVERIFIED for PartiQL.
       return Error::Validation("The table does not have the specified index: " +
                                *select.index);
     }

@@ -7,7 +7,7 @@
 //  * kVerify: the signature is recomputed with the configured secret, and
 //    the date (±15 min of the clock), the signed Host header, the credential
 //    scope (region, service "dynamodb", terminator) and the key id are
-//    checked, in AWS's order, with AWS's messages (wire.md §6).
+//    checked, in AWS's order, with AWS's messages (DynamoDB's wire protocol).
 //
 // Thread-safety: Check() is const and may run on many threads at once; the
 // Clock must be thread-safe (all ddblab clocks are). The Authenticator keeps

@@ -1,8 +1,8 @@
 // emulator/server/protocol.h: DynamoDB's JSON 1.0 protocol, one request at
 // a time, independent of the HTTP library.
 //
-// Handle() applies AWS's processing order (wire.md §4): body over 16 MB ->
-// 413; GET/HEAD -> health check; not POST or a content type other than
+// Handle() applies AWS's processing order (DynamoDB's wire protocol): body over
+// 16 MB -> 413; GET/HEAD -> health check; not POST or a content type other than
 // application/x-amz-json-1.0/1.1 or application/json -> 404 with
 // "<UnknownOperationException/>\n"; unparseable JSON -> SerializationException;
 // unknown X-Amz-Target -> UnknownOperationException; authentication; empty

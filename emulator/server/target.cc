@@ -6,7 +6,8 @@
 namespace ddblab::server {
 namespace {
 
-// botocore dynamodb/2012-08-10/service-2.json operations (wire.md §2).
+// botocore dynamodb/2012-08-10/service-2.json operations (DynamoDB's wire
+// protocol).
 constexpr std::array<std::string_view, 58> kDynamoDbOperations = {
     "BatchExecuteStatement",
     "BatchGetItem",

@@ -9,7 +9,7 @@
 // (CancellationReasons, Item, ...) merged in. "__type" comes first, the other
 // members follow in byte order of their names (as in AWS's own bodies). An
 // empty message is omitted (AWS sends none for UnknownOperationException and
-// JSON parse errors). See /work/shared/spec/wire.md §4.
+// JSON parse errors). See DynamoDB's wire protocol
 //
 // Thread-safety: pure functions.
 #pragma once

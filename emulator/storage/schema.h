@@ -14,8 +14,8 @@
 //   items(table_id, pk, sk, size, item)           PK (table_id, pk, sk)
 //   index_entries(table_id, index_id, ipk, isk, pk, sk, size, item)
 //                                  PK (table_id, index_id, ipk, isk, pk, sk)
-// `size` is the DynamoDB item size (datamodel.md §8) of `item`, so counts and
-// sizes can be recomputed without decoding. All are WITHOUT ROWID tables.
+// `size` is the DynamoDB item size (DynamoDB's data model) of `item`, so counts
+// and sizes can be recomputed without decoding. All are WITHOUT ROWID tables.
 //
 // Thread-safety: functions take the Database; callers serialise access.
 #pragma once

@@ -1,14 +1,14 @@
 // emulator/streams/record_builder.h: from an item change to a stored stream
 // record, and from a stored record to the GetRecords JSON.
 //
-// What a record holds (ttl-streams.md §2.3): eventName INSERT (no old item),
-// MODIFY (both), REMOVE (no new item); Keys always; NewImage / OldImage per
-// the view type, where they exist; SizeBytes = item size of Keys + of each
-// image included; userIdentity {"PrincipalId": "dynamodb.amazonaws.com",
-// "Type": "Service"} on TTL deletions only. eventID is 32 hex digits derived
-// from the stream's salt (drawn from the seed when the stream is created and
-// stored with it), the shard and the sequence number: unique, deterministic,
-// the same after a restart, and never stored per record.
+// What a record holds (DynamoDB's TTL and Streams documentation): eventName
+// INSERT (no old item), MODIFY (both), REMOVE (no new item); Keys always;
+// NewImage / OldImage per the view type, where they exist; SizeBytes = item
+// size of Keys + of each image included; userIdentity {"PrincipalId":
+// "dynamodb.amazonaws.com", "Type": "Service"} on TTL deletions only. eventID
+// is 32 hex digits derived from the stream's salt (drawn from the seed when the
+// stream is created and stored with it), the shard and the sequence number:
+// unique, deterministic, the same after a restart, and never stored per record.
 //
 // Thread-safety: stateless functions.
 #pragma once

@@ -48,7 +48,8 @@ constexpr char kNameTooLarge[] =
 constexpr char kEmptyName[] =
     "1 validation error detected: Empty attribute name";
 
-// SerializationException texts (wire.md, "SerializationException messages").
+// SerializationException texts (DynamoDB's wire protocol,
+// "SerializationException messages").
 constexpr char kStartOfMap[] =
     "Start of structure or map found where not expected";
 constexpr char kStartOfList[] = "Start of list found where not expected";

@@ -1,7 +1,7 @@
 // emulator/value/codec.h: the wire codec, DynamoDB JSON <-> AttributeValue.
 //
 // Decoding checks everything DynamoDB checks on an AttributeValue and
-// returns its exact error (shared/spec/datamodel.md §1-§5):
+// returns its exact error (DynamoDB's data model):
 // SerializationException for JSON of the wrong shape (a JSON number in "N",
 // malformed base64, a non-object where an AttributeValue belongs),
 // ValidationException for an empty value, more than one type key, NULL:false,

@@ -1,5 +1,5 @@
 // emulator/value/item_size.cc: DynamoDB's item size model
-// (shared/spec/datamodel.md §8).
+// (DynamoDB's data model).
 #include "emulator/value/item_size.h"
 
 namespace ddblab::value {

@@ -1,5 +1,5 @@
 // emulator/value/item_size.h: sizes exactly as DynamoDB computes them
-// (shared/spec/datamodel.md §8), for the 400 KB item limit, key size limits
+// (DynamoDB's data model), for the 400 KB item limit, key size limits
 // and capacity units.
 //
 // Thread-safety: stateless functions.

@@ -7,7 +7,7 @@
 // representations and `==` is value equality ("1" == "1.0" == "1e0").
 //
 // Parsing and arithmetic report DynamoDB's exact ValidationException texts
-// (shared/spec/datamodel.md §2).
+// (DynamoDB's data model).
 //
 // Thread-safety: an immutable value type.
 #pragma once

@@ -1,5 +1,5 @@
 """`ddblab serve --auth verify`: SigV4 signatures checked against the
-configured credentials, with AWS's error types and texts (wire.md §6).
+configured credentials, with AWS's error types and texts (DynamoDB's wire protocol).
 
 The rejections need no engine; the accepted calls (ListTables,
 DynamoDB Streams ListStreams) do.

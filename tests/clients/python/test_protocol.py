@@ -1,4 +1,4 @@
-"""Protocol-level behaviour of `ddblab serve` (wire.md): framing, health
+"""Protocol-level behaviour of `ddblab serve` (DynamoDB's wire protocol): framing, health
 check, 404s, error envelopes, CRC32 and request ids, keep-alive, 413.
 
 Needs no engine operation to succeed: every request here fails (or is

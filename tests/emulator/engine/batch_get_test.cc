@@ -1,5 +1,5 @@
-// BatchGetItem (operations.md §13): results, projections, capacity, the
-// 16 MB response limit, the fault hook, and every error text.
+// BatchGetItem (the DynamoDB API reference): results, projections, capacity,
+// the 16 MB response limit, the fault hook, and every error text.
 #include <gtest/gtest.h>
 
 #include <string>

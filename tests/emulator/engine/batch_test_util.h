@@ -44,7 +44,8 @@ class BatchTest : public ItemsTest {
   static Json DeleteReq(const Json& key) {
     return {{"DeleteRequest", {{"Key", key}}}};
   }
-  // An item of exactly `size` bytes (datamodel.md §8): pk + attribute "v".
+  // An item of exactly `size` bytes (DynamoDB's data model): pk + attribute
+  // "v".
   static Json SizedItem(const std::string& pk, size_t size) {
     const size_t overhead = 2 + pk.size() + 1;  // "pk" + value + "v"
     return {{"pk", S(pk)}, {"v", S(std::string(size - overhead, 'x'))}};

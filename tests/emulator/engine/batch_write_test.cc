@@ -1,6 +1,6 @@
-// BatchWriteItem (operations.md §14): writes, capacity, item collection
-// metrics, stream records, the fault hook, and every error text (a rejected
-// batch writes nothing).
+// BatchWriteItem (the DynamoDB API reference): writes, capacity, item
+// collection metrics, stream records, the fault hook, and every error text (a
+// rejected batch writes nothing).
 #include <gtest/gtest.h>
 
 #include <string>

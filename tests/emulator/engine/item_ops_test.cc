@@ -1,5 +1,5 @@
 // PutItem / GetItem / DeleteItem with condition and projection expressions
-// and their legacy forms (operations.md §0, §7, §8, §10).
+// and their legacy forms (the DynamoDB API reference).
 #include <gtest/gtest.h>
 
 #include "tests/emulator/engine/items_test_util.h"

@@ -1,4 +1,4 @@
-// Query on secondary indexes (operations.md §11): GSI projections and
+// Query on secondary indexes (the DynamoDB API reference): GSI projections and
 // pagination, LSI reads completed from the table, capacity, and every
 // ExclusiveStartKey error.
 #include <gtest/gtest.h>

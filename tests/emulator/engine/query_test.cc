@@ -1,5 +1,5 @@
-// Query through the engine (operations.md §11, expressions.md §3, §5-§7):
-// key conditions, pages, filters, projections, Select, placeholders and
+// Query through the engine (the DynamoDB API reference, DynamoDB's expression
+// rules): key conditions, pages, filters, projections, Select, placeholders and
 // legacy parameters. Index reads: query_index_test.cc.
 #include <gtest/gtest.h>
 

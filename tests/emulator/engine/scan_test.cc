@@ -1,4 +1,5 @@
-// Scan through the engine (operations.md §12), parallel scans included.
+// Scan through the engine (the DynamoDB API reference), parallel scans
+// included.
 #include <gtest/gtest.h>
 
 #include <map>

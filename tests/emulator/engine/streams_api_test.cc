@@ -459,7 +459,7 @@ TEST_F(StreamsApiTest, ReEnablingCreatesANewStream) {
   ASSERT_EQ(old_records.size(), 1u);
   ASSERT_EQ(new_records.size(), 1u);
   EXPECT_EQ(new_records[0]["dynamodb"]["NewImage"], Json({{"pk", S("b")}}));
-  // Enabling again while enabled is refused (operations.md §3).
+  // Enabling again while enabled is refused (the DynamoDB API reference).
   EXPECT_EQ(
       FailText("UpdateTable",
                {{"TableName", "reen"},

@@ -1,6 +1,7 @@
 // Stream records from UpdateItem, BatchWriteItem and TransactWriteItems:
 // one record per item actually changed, none for writes that change
-// nothing, failed conditions or ConditionCheck (ttl-streams.md §2.4).
+// nothing, failed conditions or ConditionCheck (DynamoDB's TTL and Streams
+// documentation).
 #include <gtest/gtest.h>
 
 #include "tests/emulator/engine/streams_test_util.h"

@@ -1,4 +1,4 @@
-// TransactWriteItems / TransactGetItems (operations.md §15, §16).
+// TransactWriteItems / TransactGetItems (the DynamoDB API reference).
 #include <gtest/gtest.h>
 
 #include <string>

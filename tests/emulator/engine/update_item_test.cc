@@ -1,4 +1,4 @@
-// UpdateItem (operations.md §9): upsert, conditions, runtime errors,
+// UpdateItem (the DynamoDB API reference): upsert, conditions, runtime errors,
 // ReturnValues, legacy AttributeUpdates/Expected, capacity, concurrency and
 // the idempotent-counter / ordered-writes patterns.
 #include <gtest/gtest.h>

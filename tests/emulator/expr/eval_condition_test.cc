@@ -1,5 +1,5 @@
-// Condition evaluation semantics (shared/spec/expressions.md §3,
-// datamodel.md §9).
+// Condition evaluation semantics (DynamoDB's expression rules,
+// DynamoDB's data model).
 #include "emulator/expr/eval_condition.h"
 
 #include <gtest/gtest.h>

@@ -1,5 +1,5 @@
 // UpdateExpression application semantics and runtime errors
-// (shared/spec/expressions.md §4, operations.md UpdateItem).
+// (DynamoDB's expression rules, the DynamoDB API reference UpdateItem).
 #include "emulator/expr/eval_update.h"
 
 #include <gtest/gtest.h>

@@ -1,5 +1,5 @@
 // KeyConditionExpression analysis and the key-path checks
-// (shared/spec/expressions.md §2, §3, §4).
+// (DynamoDB's expression rules).
 #include "emulator/expr/key_condition.h"
 
 #include <gtest/gtest.h>

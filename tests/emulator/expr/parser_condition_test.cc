@@ -1,5 +1,5 @@
 // ConditionExpression / FilterExpression parsing: syntax, limits and every
-// semantic error text of shared/spec/expressions.md §1-§3, with the
+// semantic error text of DynamoDB's expression rules, with the
 // reporting order.
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-// ProjectionExpression parsing (shared/spec/expressions.md §5).
+// ProjectionExpression parsing (DynamoDB's expression rules).
 #include <gtest/gtest.h>
 
 #include "expr_test_util.h"

@@ -1,5 +1,5 @@
 // UpdateExpression parsing: syntax and every parse-time error text of
-// shared/spec/expressions.md §4, with the reporting order.
+// DynamoDB's expression rules, with the reporting order.
 #include <gtest/gtest.h>
 
 #include "expr_test_util.h"

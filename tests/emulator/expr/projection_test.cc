@@ -1,4 +1,4 @@
-// ProjectionExpression application (shared/spec/expressions.md §5).
+// ProjectionExpression application (DynamoDB's expression rules).
 #include "emulator/expr/projection.h"
 
 #include <gtest/gtest.h>

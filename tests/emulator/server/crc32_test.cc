@@ -23,7 +23,7 @@ TEST(Crc32Test, StandardCheckValue) {
 }
 
 TEST(Crc32Test, RecordedDynamoDbBodies) {
-  // wire.md §3: dynalite's recorded x-amz-crc32 values.
+  // DynamoDB's wire protocol: dynalite's recorded x-amz-crc32 values.
   EXPECT_EQ(Crc32("{\"__type\":\"com.amazon.coral.service#"
                   "MissingAuthenticationTokenException\",\"message\":"
                   "\"Request is missing Authentication Token\"}"),
