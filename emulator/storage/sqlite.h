@@ -14,7 +14,9 @@
 // commit is then in the WAL before Commit() returns, so every acknowledged
 // write survives a crash of the process (kill -9); only a power loss or OS
 // crash may lose the last transactions (the database stays consistent).
-// ":memory:" (the default) keeps nothing after Close.
+// ":memory:" (the default) keeps nothing after Close; it is opened on
+// SQLite's memdb VFS (rollback journal in memory, exclusive locking), so a
+// commit costs what it changed, not the size the database once had.
 //
 // Thread-safety: none. A Database and its statements must be used by one
 // thread at a time; the engine serialises access with its lock.
@@ -89,8 +91,8 @@ class ScopedStatement {
 class Database {
  public:
   // Opens path (":memory:" or a file). A file database is switched to WAL
-  // with synchronous=NORMAL; every connection gets foreign_keys off,
-  // a 5 s busy timeout and a larger page cache.
+  // with synchronous=NORMAL and a 64 MiB page cache; every connection gets
+  // foreign_keys off and a 5 s busy timeout.
   static Result<std::unique_ptr<Database>> Open(const std::string& path);
   ~Database();
 

@@ -12,7 +12,7 @@
 
 #include "emulator/server/crc32.h"
 #include "emulator/server/protocol.h"
-#include "emulator/server/sigv4.h"
+#include "common/sigv4/sigv4.h"
 #include "fake_handler.h"
 
 namespace ddblab::server {

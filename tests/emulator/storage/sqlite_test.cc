@@ -5,6 +5,7 @@
 
 #include <filesystem>
 #include <string>
+#include <utility>
 
 namespace ddblab::storage {
 namespace {
@@ -116,6 +117,44 @@ TEST(DatabaseTest, FileDatabaseUsesWalAndNormalSync) {
     EXPECT_EQ(sync->ColumnInt(0), 1);  // NORMAL
   }
   std::filesystem::remove_all(dir);
+}
+
+// ":memory:" runs on the memdb VFS with its journal in memory and exclusive
+// locking (a commit then costs what it changed, see sqlite.cc); two such
+// databases in one process are separate, and a rolled-back transaction
+// leaves nothing behind.
+TEST(DatabaseTest, MemoryDatabaseUsesMemdbWithMemoryJournal) {
+  auto db = Database::Open(":memory:");
+  ASSERT_TRUE(db.ok()) << ToString(db.error());
+  EXPECT_TRUE((*db)->in_memory());
+  for (auto [sql, want] :
+       {std::pair<const char*, const char*>{"PRAGMA journal_mode", "memory"},
+        {"PRAGMA locking_mode", "exclusive"}}) {
+    auto stmt = (*db)->Prepare(sql);
+    ASSERT_TRUE(stmt.ok());
+    ASSERT_TRUE(*stmt->Step());
+    EXPECT_EQ(stmt->ColumnText(0), want) << sql;
+  }
+  {
+    auto list = (*db)->Prepare("PRAGMA database_list");
+    ASSERT_TRUE(list.ok());
+    ASSERT_TRUE(*list->Step());
+    EXPECT_EQ(list->ColumnText(1), "main");
+    EXPECT_EQ(list->ColumnText(2), "ddblab-memory");  // memdb keeps the name
+  }
+
+  ASSERT_TRUE((*db)->Exec("CREATE TABLE t (v INTEGER)").ok());
+  ASSERT_TRUE((*db)->Exec("INSERT INTO t VALUES (1)").ok());
+  ASSERT_TRUE((*db)->Exec("BEGIN; INSERT INTO t VALUES (2); ROLLBACK").ok());
+  auto other = Database::Open(":memory:");
+  ASSERT_TRUE(other.ok());
+  EXPECT_TRUE((*other)->Exec("CREATE TABLE t (v INTEGER)").ok());
+  auto count = (*db)->Prepare("SELECT count(*), sum(v) FROM t");
+  ASSERT_TRUE(count.ok());
+  ASSERT_TRUE(*count->Step());
+  EXPECT_EQ(count->ColumnInt(0), 1);
+  EXPECT_EQ(count->ColumnInt(1), 1);
+  EXPECT_FALSE(std::filesystem::exists("ddblab-memory-journal"));
 }
 
 }  // namespace
