@@ -21,6 +21,8 @@ ALLOWED["engine"].add("fault")
 ALLOWED["server"].add("fault")
 HARNESS_API = {"emulator/api/error.h", "emulator/api/result.h",
                "emulator/api/clock.h", "emulator/api/random.h"}
+# harness/<folder> may include these harness folders (and itself).
+HARNESS_ALLOWED = {"backend": {"backend"}, "consumer": {"backend", "consumer"}}
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
 
 
@@ -36,6 +38,10 @@ def main(root: pathlib.Path) -> int:
             continue
         for inc in INCLUDE.findall(path.read_text(errors="replace")):
             parts = inc.split("/")
+            if parts[0] == "harness":
+                problems.append(f"{path.relative_to(root)}: includes {inc}; "
+                                "the emulator never includes the harness")
+                continue
             if parts[0] != "emulator":
                 continue
             if parts[1] not in allowed:
@@ -45,7 +51,14 @@ def main(root: pathlib.Path) -> int:
         if path.suffix not in (".h", ".cc"):
             continue
         rel = str(path.relative_to(root))
+        folder = path.relative_to(root).parts[1]
         for inc in INCLUDE.findall(path.read_text(errors="replace")):
+            if inc.startswith("harness/"):
+                allowed = HARNESS_ALLOWED.get(folder, {folder})
+                if inc.split("/")[1] not in allowed:
+                    problems.append(f"{rel}: includes {inc} (harness/{folder} "
+                                    f"may use only {sorted(allowed)})")
+                continue
             if not inc.startswith("emulator/"):
                 continue
             if inc == "emulator/api/emulator.h" or inc == "emulator/api/options.h":
