@@ -1,0 +1,106 @@
+#!/usr/bin/python3
+"""ddblab-consume against `ddblab serve` over HTTP: the Powertools batch
+handler (batch_handler.mjs) run as a command, one record failing once.
+
+    DDBLAB_BIN=... DDBLAB_CONSUME_BIN=... python3 test_consume_cli.py
+
+Skipped (exit 77) when node or this folder's node_modules is missing.
+"""
+import json
+import os
+import pathlib
+import shutil
+import subprocess
+import sys
+import tempfile
+import unittest
+
+HERE = pathlib.Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent))
+
+from ddblab_server import DdblabServer, ACCESS_KEY_ID, SECRET_ACCESS_KEY, REGION  # noqa: E402
+
+CONSUME = os.environ.get(
+    "DDBLAB_CONSUME_BIN",
+    str(HERE.parents[2] / "build" / "harness" / "consumer" / "ddblab-consume"))
+
+
+class ConsumeCliTest(unittest.TestCase):
+    def setUp(self):
+        self.server = DdblabServer.start()
+        self.client = self.server.boto3_client("dynamodb")
+        self.dir = tempfile.mkdtemp(prefix="ddblab_consume_")
+
+    def tearDown(self):
+        self.server.stop()
+        shutil.rmtree(self.dir, ignore_errors=True)
+
+    def consume(self, mappings):
+        path = os.path.join(self.dir, "esm.json")
+        with open(path, "w") as f:
+            json.dump(mappings, f)
+        env = dict(os.environ, AWS_ACCESS_KEY_ID=ACCESS_KEY_ID,
+                   AWS_SECRET_ACCESS_KEY=SECRET_ACCESS_KEY, AWS_REGION=REGION)
+        out = subprocess.run(
+            [CONSUME, "--backend", self.server.endpoint,
+             "--event-source-mappings", path, "--once"],
+            env=env, capture_output=True, text=True, timeout=120)
+        self.assertEqual(out.returncode, 0, out.stderr)
+        return json.loads(out.stdout)["EventSourceMappings"]
+
+    def test_powertools_partial_failure_redelivers_from_failed_record(self):
+        self.client.create_table(
+            TableName="orders",
+            KeySchema=[{"AttributeName": "pk", "KeyType": "HASH"}],
+            AttributeDefinitions=[{"AttributeName": "pk",
+                                   "AttributeType": "S"}],
+            BillingMode="PAY_PER_REQUEST",
+            StreamSpecification={"StreamEnabled": True,
+                                 "StreamViewType": "NEW_AND_OLD_IMAGES"})
+        for pk in ["a", "b", "c", "d", "e"]:
+            self.client.put_item(TableName="orders", Item={"pk": {"S": pk}})
+        log = os.path.join(self.dir, "log.jsonl")
+        [esm] = self.consume([{
+            "TableName": "orders", "FunctionName": "powertools",
+            "StartingPosition": "TRIM_HORIZON",
+            "FunctionResponseTypes": ["ReportBatchItemFailures"],
+            "Function": {"Command": [
+                "node", str(HERE / "run_handler.mjs"),
+                str(HERE / "batch_handler.mjs"), "c",
+                os.path.join(self.dir, "failed"), log],
+                "TimeoutSeconds": 60}}])
+        with open(log) as f:
+            lines = [json.loads(line) for line in f]
+        self.assertEqual([line["pks"] for line in lines],
+                         [["a", "b", "c", "d", "e"], ["c", "d", "e"]])
+        self.assertEqual(lines[1]["response"], {"batchItemFailures": []})
+        self.assertEqual(esm["Metrics"]["Invocations"], 2)
+        self.assertEqual(esm["Metrics"]["PartialFailures"], 1)
+        self.assertEqual(esm["LastProcessingResult"], "OK")
+        self.assertEqual(esm["Failures"], [])
+
+    def test_bad_mapping_file_is_rejected(self):
+        path = os.path.join(self.dir, "bad.json")
+        with open(path, "w") as f:
+            json.dump([{"TableName": "orders", "FunctionName": "f",
+                        "StartingPosition": "TRIM_HORIZON", "BatchSize": 0,
+                        "Function": {"Command": ["true"]}}], f)
+        out = subprocess.run([CONSUME, "--backend", self.server.endpoint,
+                              "--event-source-mappings", path, "--once"],
+                             capture_output=True, text=True, timeout=60)
+        self.assertEqual(out.returncode, 2)
+        self.assertEqual(
+            out.stderr,
+            "ddblab-consume: ValidationException: " + path + ": mapping 0: "
+            "1 validation error detected: Value '0' at 'batchSize' failed to "
+            "satisfy constraint: Member must have value greater than or equal "
+            "to 1\n")
+
+
+if __name__ == "__main__":
+    if shutil.which("node") is None or not (
+            HERE / "node_modules" / "@aws-lambda-powertools" / "batch").is_dir():
+        print("skipped: node or tests/clients/consumer/node_modules missing")
+        sys.exit(77)
+    result = unittest.main(exit=False, verbosity=2).result
+    sys.exit(0 if result.wasSuccessful() else 1)
