@@ -88,6 +88,13 @@ Invocation CommandFunction::Invoke(const json& event) {
   close(in[0]);
   close(out[1]);
   close(err[1]);
+  // A handler that exits without reading all of stdin makes our write fail:
+  // block SIGPIPE in this thread while writing (EPIPE is handled), and drop
+  // a SIGPIPE left pending before restoring the mask.
+  sigset_t pipe_set, old_set;
+  sigemptyset(&pipe_set);
+  sigaddset(&pipe_set, SIGPIPE);
+  pthread_sigmask(SIG_BLOCK, &pipe_set, &old_set);
   std::string input = event.dump();
   size_t written = 0;
   std::string stdout_text, stderr_text;
@@ -151,6 +158,10 @@ Invocation CommandFunction::Invoke(const json& event) {
     if (fd >= 0) close(fd);
   }
   if (timed_out) kill(pid, SIGKILL);
+  timespec zero{0, 0};
+  while (sigtimedwait(&pipe_set, nullptr, &zero) > 0) {
+  }
+  pthread_sigmask(SIG_SETMASK, &old_set, nullptr);
   int status = 0;
   while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
   }

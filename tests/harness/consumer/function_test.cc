@@ -3,6 +3,9 @@
 #include "harness/consumer/function.h"
 
 #include <gtest/gtest.h>
+#include <httplib.h>
+
+#include <thread>
 
 namespace ddblab::harness::consumer {
 namespace {
@@ -43,6 +46,77 @@ TEST(FunctionTest, CommandFailures) {
   EXPECT_EQ(slow.error_type, "Timeout");
   CommandFunction missing({"/nonexistent/handler"});
   EXPECT_EQ(missing.Invoke(json::object()).kind, Kind::kFunctionError);
+}
+
+TEST(FunctionTest, HandlerThatIgnoresStdinDoesNotKillTheCaller) {
+  CommandFunction f({"sh", "-c", "echo '{\"ok\":true}'"});
+  json big = {{"Records", json::array()}};
+  for (int i = 0; i < 2000; ++i) {
+    big["Records"].push_back({{"pad", std::string(1000, 'x')}});
+  }
+  Invocation out = f.Invoke(big);
+  ASSERT_EQ(out.kind, Kind::kOk) << out.error_message;
+  EXPECT_EQ(out.response, json({{"ok", true}}));
+}
+
+// An invoke URL modelled on the Lambda Runtime Interface Emulator: the event
+// is POSTed; a function error is a 200 with X-Amz-Function-Error.
+class InvokeServer {
+ public:
+  InvokeServer() {
+    server_.Post(
+        kPath, [this](const httplib::Request& req, httplib::Response& res) {
+          last_body = req.body;
+          json event = json::parse(req.body);
+          std::string mode = event.value("mode", "ok");
+          if (mode == "error") {
+            res.set_header("X-Amz-Function-Error", "Unhandled");
+            res.set_content(R"({"errorType":"TypeError","errorMessage":"bad"})",
+                            "application/json");
+          } else if (mode == "500") {
+            res.status = 500;
+            res.set_content("oops", "text/plain");
+          } else {
+            res.set_content(R"({"batchItemFailures":[]})", "application/json");
+          }
+        });
+    port_ = server_.bind_to_any_port("127.0.0.1");
+    // bind_to_any_port already listens: connections queue until accepted.
+    thread_ = std::thread([this] { server_.listen_after_bind(); });
+  }
+  ~InvokeServer() {
+    server_.stop();
+    thread_.join();
+  }
+  std::string Url() const {
+    return "http://127.0.0.1:" + std::to_string(port_) + kPath;
+  }
+  static constexpr const char* kPath =
+      "/2015-03-31/functions/function/invocations";
+  std::string last_body;
+
+ private:
+  httplib::Server server_;
+  int port_ = 0;
+  std::thread thread_;
+};
+
+TEST(FunctionTest, InvokeUrl) {
+  InvokeServer server;
+  UrlFunction f(server.Url());
+  Invocation ok = f.Invoke({{"mode", "ok"}});
+  ASSERT_EQ(ok.kind, Kind::kOk) << ok.error_message;
+  EXPECT_EQ(ok.response, json({{"batchItemFailures", json::array()}}));
+  EXPECT_EQ(server.last_body, R"({"mode":"ok"})");
+  Invocation error = f.Invoke({{"mode", "error"}});
+  EXPECT_EQ(error.kind, Kind::kFunctionError);
+  EXPECT_EQ(error.error_type, "TypeError");
+  EXPECT_EQ(error.error_message, "bad");
+  Invocation status = f.Invoke({{"mode", "500"}});
+  EXPECT_EQ(status.kind, Kind::kFunctionError);
+  EXPECT_EQ(status.error_message, "the invoke URL answered HTTP 500: oops");
+  UrlFunction closed("http://127.0.0.1:1/x");
+  EXPECT_EQ(closed.Invoke(json::object()).kind, Kind::kNotDelivered);
 }
 
 TEST(FunctionTest, FromJson) {
