@@ -220,19 +220,31 @@ Invocation UrlFunction::Invoke(const json& event) {
                                          std::to_string(res->status) + ": " +
                                          Tail(res->body, 500));
   }
-  if (res->has_header("X-Amz-Function-Error")) {
-    json body = json::parse(res->body, nullptr, false);
+  // Lambda's Invoke API flags a function error with X-Amz-Function-Error;
+  // the Runtime Interface Emulator answers 200 without it, the error as
+  // {"errorType", "errorMessage", ...}, a timeout as the plain text "Task
+  // timed out after N seconds", and a dead runtime with an empty body.
+  json body = json::parse(res->body, nullptr, /*allow_exceptions=*/false);
+  bool error_shape = body.is_object() && body.contains("errorType") &&
+                     body["errorType"].is_string() &&
+                     body.contains("errorMessage") &&
+                     body["errorMessage"].is_string();
+  if (res->has_header("X-Amz-Function-Error") || error_shape) {
     std::string type = res->get_header_value("X-Amz-Function-Error");
     std::string message = res->body;
-    if (body.is_object()) {
-      if (body.contains("errorType") && body["errorType"].is_string()) {
-        type = body["errorType"].get<std::string>();
-      }
-      if (body.contains("errorMessage") && body["errorMessage"].is_string()) {
-        message = body["errorMessage"].get<std::string>();
-      }
+    if (error_shape) {
+      type = body["errorType"].get<std::string>();
+      message = body["errorMessage"].get<std::string>();
     }
     return Invocation::FunctionError(type, message);
+  }
+  if (res->body.starts_with("Task timed out after")) {
+    return Invocation::FunctionError("Timeout", res->body);
+  }
+  if (res->body.find_first_not_of(" \t\r\n") == std::string::npos) {
+    return Invocation::FunctionError(
+        "Runtime.ExitError",
+        "the invoke URL answered with an empty body (the runtime ended)");
   }
   return ParseResponse(res->body);
 }

@@ -12,8 +12,12 @@
 //   UrlFunction:      the event POSTed to an invoke URL, as to the Lambda
 //                     Runtime Interface Emulator's
 //                     /2015-03-31/functions/function/invocations; a 2xx body
-//                     is the response, unless the RIE's function-error header
-//                     (X-Amz-Function-Error) is set.
+//                     is the response, unless it is a function error: the
+//                     X-Amz-Function-Error header (Lambda's Invoke API), an
+//                     {"errorType", "errorMessage"} body or a "Task timed
+//                     out" text (the RIE sends both with 200 and no header),
+//                     or an empty body (the RIE's answer when the runtime
+//                     process ends).
 //
 // Thread-safety: Invoke may be called from one thread at a time per object
 // (a mapping invokes its function from the thread that steps it).

@@ -49,16 +49,7 @@ class ConsumeCliTest(unittest.TestCase):
         return json.loads(out.stdout)["EventSourceMappings"]
 
     def test_powertools_partial_failure_redelivers_from_failed_record(self):
-        self.client.create_table(
-            TableName="orders",
-            KeySchema=[{"AttributeName": "pk", "KeyType": "HASH"}],
-            AttributeDefinitions=[{"AttributeName": "pk",
-                                   "AttributeType": "S"}],
-            BillingMode="PAY_PER_REQUEST",
-            StreamSpecification={"StreamEnabled": True,
-                                 "StreamViewType": "NEW_AND_OLD_IMAGES"})
-        for pk in ["a", "b", "c", "d", "e"]:
-            self.client.put_item(TableName="orders", Item={"pk": {"S": pk}})
+        self.create_orders(["a", "b", "c", "d", "e"])
         log = os.path.join(self.dir, "log.jsonl")
         [esm] = self.consume([{
             "TableName": "orders", "FunctionName": "powertools",
@@ -78,6 +69,71 @@ class ConsumeCliTest(unittest.TestCase):
         self.assertEqual(esm["Metrics"]["PartialFailures"], 1)
         self.assertEqual(esm["LastProcessingResult"], "OK")
         self.assertEqual(esm["Failures"], [])
+
+    def create_orders(self, pks):
+        self.client.create_table(
+            TableName="orders",
+            KeySchema=[{"AttributeName": "pk", "KeyType": "HASH"}],
+            AttributeDefinitions=[{"AttributeName": "pk",
+                                   "AttributeType": "S"}],
+            BillingMode="PAY_PER_REQUEST",
+            StreamSpecification={"StreamEnabled": True,
+                                 "StreamViewType": "NEW_AND_OLD_IMAGES"})
+        for pk in pks:
+            self.client.put_item(TableName="orders", Item={"pk": {"S": pk}})
+
+    def test_powertools_behind_an_invoke_url(self):
+        self.create_orders(["a", "b", "c", "d", "e"])
+        log = os.path.join(self.dir, "log.jsonl")
+        handler = subprocess.Popen(
+            ["node", str(HERE / "serve_handler.mjs"),
+             str(HERE / "batch_handler.mjs"), "c",
+             os.path.join(self.dir, "failed"), log],
+            stdout=subprocess.PIPE, text=True)
+        try:
+            url = handler.stdout.readline().strip()
+            self.assertTrue(url.startswith("http://127.0.0.1:"), url)
+            [esm] = self.consume([{
+                "TableName": "orders", "FunctionName": "powertools",
+                "StartingPosition": "TRIM_HORIZON",
+                "FunctionResponseTypes": ["ReportBatchItemFailures"],
+                "Function": {"Url": url, "TimeoutSeconds": 30}}])
+        finally:
+            handler.terminate()
+            handler.wait(timeout=30)
+            handler.stdout.close()
+        with open(log) as f:
+            lines = [json.loads(line) for line in f]
+        self.assertEqual([line["pks"] for line in lines],
+                         [["a", "b", "c", "d", "e"], ["c", "d", "e"]])
+        self.assertEqual(esm["Metrics"]["PartialFailures"], 1)
+        self.assertEqual(esm["Metrics"]["FunctionErrors"], 0)
+
+    def test_handler_error_behind_an_invoke_url_is_a_function_error(self):
+        self.create_orders(["a"])
+        module = os.path.join(self.dir, "throws.mjs")
+        with open(module, "w") as f:
+            f.write("export const handler = async () => "
+                    "{ throw new RangeError('nope'); };\n")
+        handler = subprocess.Popen(["node", str(HERE / "serve_handler.mjs"),
+                                    module], stdout=subprocess.PIPE, text=True)
+        try:
+            url = handler.stdout.readline().strip()
+            [esm] = self.consume([{
+                "TableName": "orders", "FunctionName": "throws",
+                "StartingPosition": "TRIM_HORIZON", "MaximumRetryAttempts": 1,
+                "Function": {"Url": url}}])
+        finally:
+            handler.terminate()
+            handler.wait(timeout=30)
+            handler.stdout.close()
+        self.assertEqual(esm["Metrics"]["Invocations"], 2)
+        self.assertEqual(esm["Metrics"]["FunctionErrors"], 2)
+        self.assertEqual(len(esm["Failures"]), 1)
+        self.assertEqual(esm["Failures"][0]["requestContext"]["condition"],
+                         "RetryAttemptsExhausted")
+        self.assertEqual(esm["LastProcessingResult"],
+                         "PROBLEM: Function call failed")
 
     def test_bad_mapping_file_is_rejected(self):
         path = os.path.join(self.dir, "bad.json")

@@ -73,6 +73,15 @@ class InvokeServer {
             res.set_header("X-Amz-Function-Error", "Unhandled");
             res.set_content(R"({"errorType":"TypeError","errorMessage":"bad"})",
                             "application/json");
+          } else if (mode == "rie-error") {
+            res.set_content(
+                R"({"errorType":"Error","errorMessage":"failure","trace":[]})",
+                "text/plain; charset=utf-8");
+          } else if (mode == "rie-timeout") {
+            res.set_content("Task timed out after 1.00 seconds",
+                            "text/plain; charset=utf-8");
+          } else if (mode == "rie-exit") {
+            res.set_content("", "text/plain; charset=utf-8");
           } else if (mode == "500") {
             res.status = 500;
             res.set_content("oops", "text/plain");
@@ -112,6 +121,17 @@ TEST(FunctionTest, InvokeUrl) {
   EXPECT_EQ(error.kind, Kind::kFunctionError);
   EXPECT_EQ(error.error_type, "TypeError");
   EXPECT_EQ(error.error_message, "bad");
+  Invocation rie = f.Invoke({{"mode", "rie-error"}});
+  EXPECT_EQ(rie.kind, Kind::kFunctionError);
+  EXPECT_EQ(rie.error_type, "Error");
+  EXPECT_EQ(rie.error_message, "failure");
+  Invocation timeout = f.Invoke({{"mode", "rie-timeout"}});
+  EXPECT_EQ(timeout.kind, Kind::kFunctionError);
+  EXPECT_EQ(timeout.error_type, "Timeout");
+  EXPECT_EQ(timeout.error_message, "Task timed out after 1.00 seconds");
+  Invocation exited = f.Invoke({{"mode", "rie-exit"}});
+  EXPECT_EQ(exited.kind, Kind::kFunctionError);
+  EXPECT_EQ(exited.error_type, "Runtime.ExitError");
   Invocation status = f.Invoke({{"mode", "500"}});
   EXPECT_EQ(status.kind, Kind::kFunctionError);
   EXPECT_EQ(status.error_message, "the invoke URL answered HTTP 500: oops");
