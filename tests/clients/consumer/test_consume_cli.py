@@ -135,6 +135,41 @@ class ConsumeCliTest(unittest.TestCase):
         self.assertEqual(esm["LastProcessingResult"],
                          "PROBLEM: Function call failed")
 
+    def test_sdk_aggregator_totals_are_exact(self):
+        for name, key in [("orders", "pk"), ("totals", "customer")]:
+            self.client.create_table(
+                TableName=name,
+                KeySchema=[{"AttributeName": key, "KeyType": "HASH"}],
+                AttributeDefinitions=[{"AttributeName": key,
+                                       "AttributeType": "S"}],
+                BillingMode="PAY_PER_REQUEST",
+                StreamSpecification={"StreamEnabled": True,
+                                     "StreamViewType": "NEW_IMAGE"})
+        expected = {}
+        for i in range(60):
+            customer = f"c{i % 4}"
+            amount = (i * 37) % 101
+            expected.setdefault(customer, [0, 0])
+            expected[customer][0] += amount
+            expected[customer][1] += 1
+            self.client.put_item(TableName="orders", Item={
+                "pk": {"S": f"o{i}"}, "customer": {"S": customer},
+                "amount": {"N": str(amount)}})
+        [esm] = self.consume([{
+            "TableName": "orders", "FunctionName": "rollup",
+            "StartingPosition": "TRIM_HORIZON", "BatchSize": 7,
+            "Function": {"Command": [
+                "node", str(HERE / "run_handler.mjs"),
+                str(HERE / "aggregator.mjs"), self.server.endpoint],
+                "TimeoutSeconds": 60}}])
+        self.assertEqual(esm["Metrics"]["Invocations"], 9)  # ceil(60 / 7)
+        self.assertEqual(esm["Metrics"]["FunctionErrors"], 0)
+        items = self.client.scan(TableName="totals")["Items"]
+        got = {item["customer"]["S"]: [int(item["amount"]["N"]),
+                                       int(item["orders"]["N"])]
+               for item in items}
+        self.assertEqual(got, expected)
+
     def test_bad_mapping_file_is_rejected(self):
         path = os.path.join(self.dir, "bad.json")
         with open(path, "w") as f:
