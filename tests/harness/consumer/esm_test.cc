@@ -327,5 +327,62 @@ TEST_F(EsmTest, TtlExpiryFilterDeliversTtlDeletionsOnly) {
   EXPECT_EQ(esm->metrics().records_filtered, 3);  // 2 INSERTs, 1 REMOVE
 }
 
+TEST_F(EsmTest, BatchesStayUnderSixMegabytes) {
+  auto esm = Make({{"BatchSize", 100}});
+  std::string big(380 * 1024, 'x');
+  for (int i = 0; i < 20; ++i) {
+    auto out =
+        backend().Call("PutItem", {{"TableName", "tbl"},
+                                   {"Item",
+                                    {{"pk", {{"S", "big" + std::to_string(i)}}},
+                                     {"blob", {{"S", big}}}}}});
+    ASSERT_TRUE(out.ok()) << ToString(out.error());
+  }
+  ASSERT_TRUE(esm->RunUntilIdle().ok());
+  ASSERT_EQ(events_.size(), 2u);
+  size_t first = events_[0]["Records"].size();
+  EXPECT_EQ(first + events_[1]["Records"].size(), 20u);
+  EXPECT_LE(events_[0].dump().size(), 6u * 1024 * 1024);
+  // One more record would have passed 6 MB.
+  json more = events_[0];
+  more["Records"].push_back(events_[1]["Records"][0]);
+  EXPECT_GT(more.dump().size(), 6u * 1024 * 1024);
+}
+
+TEST_F(EsmTest, TumblingWindowStateOverOneMegabyteEndsTheWindowEarly) {
+  auto esm = Make({{"TumblingWindowInSeconds", 300}});
+  handler_ = [](const json& e) -> Result<json> {
+    if (e["isFinalInvokeForWindow"].get<bool>()) return json(nullptr);
+    return json{{"state", {{"blob", std::string(1024 * 1024 + 1, 'x')}}}};
+  };
+  Put("a");
+  EXPECT_EQ(*esm->RunOnce(), 1);
+  EXPECT_EQ(*esm->RunOnce(), 1);  // the window ends now, not at 300 s
+  ASSERT_EQ(events_.size(), 2u);
+  EXPECT_EQ(events_[1]["isFinalInvokeForWindow"], true);
+  EXPECT_EQ(events_[1]["isWindowTerminatedEarly"], true);
+  EXPECT_EQ(events_[1]["Records"], json::array());
+}
+
+TEST_F(EsmTest, ShardEndClosesTheTumblingWindowBeforeChildren) {
+  auto esm = Make({{"TumblingWindowInSeconds", 300}});
+  handler_ = [](const json& e) -> Result<json> {
+    return json{{"state", {{"n", e["Records"].size()}}}};
+  };
+  Put("a");
+  EXPECT_EQ(*esm->RunOnce(), 1);
+  ASSERT_TRUE(backend().SplitStreamShards("tbl").ok());
+  Put("b");
+  ASSERT_TRUE(esm->RunUntilIdle().ok());
+  ASSERT_EQ(events_.size(), 3u);
+  // The parent's window closes at the shard's end, before b (in a child).
+  EXPECT_EQ(events_[1]["isFinalInvokeForWindow"], true);
+  EXPECT_EQ(events_[1]["shardId"], events_[0]["shardId"]);
+  EXPECT_EQ(events_[1]["state"], json({{"n", 1}}));
+  EXPECT_EQ(Calls()[2], (std::vector<std::string>{"b"}));
+  EXPECT_NE(events_[2]["shardId"], events_[0]["shardId"]);
+  EXPECT_EQ(events_[2]["state"], json::object());
+}
+
 }  // namespace
 }  // namespace ddblab::harness::consumer
