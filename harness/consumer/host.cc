@@ -126,6 +126,13 @@ EsmHost::Response EsmHost::Handle(std::string_view method,
                  {"message", "use GET or POST on " + std::string(kPrefix)}}};
   }
   rest.remove_prefix(1);  // '/'
+  if (rest == "run") {
+    if (method != "POST") {
+      return {405, json{{"__type", "MethodNotAllowed"},
+                        {"message", "use POST on .../run"}}};
+    }
+    return {200, json{{"Invocations", RunDueLocked()}}};
+  }
   bool failures = false;
   if (rest.ends_with("/failures")) {
     failures = true;

@@ -34,7 +34,9 @@ TEST_F(EsmTest, HostCreatesListsUpdatesAndDeletes) {
   EXPECT_EQ(created.body["Function"],
             json({{"Command", {"sh", "-c", "cat >/dev/null"}}}));
   Put("a");
-  EXPECT_EQ(host.RunDue(), 1);
+  auto run = host.Handle("POST", std::string(kPath) + "/run", "");
+  ASSERT_EQ(run.status, 200);
+  EXPECT_EQ(run.body, json({{"Invocations", 1}}));
   auto got = host.Handle("GET", std::string(kPath) + "/" + uuid, "");
   ASSERT_EQ(got.status, 200);
   EXPECT_EQ(got.body["EventSourceArn"], stream_arn_);
