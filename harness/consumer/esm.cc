@@ -1,0 +1,321 @@
+// harness/consumer/esm.cc: discovery, polling and the main loop of an event
+// source mapping (see esm.h). Invocation and result handling live in
+// esm_invoke.cc.
+#include "harness/consumer/esm.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <utility>
+
+#include "harness/consumer/event.h"
+
+namespace ddblab::harness::consumer {
+
+json EsmMetrics::ToJson() const {
+  return {{"Invocations", invocations},
+          {"FunctionErrors", function_errors},
+          {"PartialFailures", partial_failures},
+          {"NotDelivered", not_delivered},
+          {"Retries", retries},
+          {"Bisections", bisections},
+          {"RecordsDelivered", records_delivered},
+          {"RecordsFiltered", records_filtered},
+          {"RecordsDiscarded", records_discarded},
+          {"IteratorAgeMilliseconds", iterator_age_ms}};
+}
+
+EventSourceMapping::EventSourceMapping(Backend& backend, EsmConfig config,
+                                       std::unique_ptr<Function> function,
+                                       uint64_t seed)
+    : backend_(backend),
+      config_(std::move(config)),
+      function_(std::move(function)),
+      rng_(seed) {
+  // The config was validated, so the patterns compile.
+  auto filters = FilterSet::Compile(config_.filter_patterns);
+  if (filters.ok()) filters_ = std::move(*filters);
+  uuid_ = NewUuid();
+  stream_arn_ = config_.event_source_arn;
+  last_modified_ = ToEpochSeconds(Now());
+}
+
+std::string EventSourceMapping::NewUuid() {
+  uint64_t a = rng_.Next(), b = rng_.Next();
+  char buf[40];
+  std::snprintf(buf, sizeof(buf), "%08x-%04x-4%03x-%04x-%012llx",
+                static_cast<unsigned>(a >> 32),
+                static_cast<unsigned>((a >> 16) & 0xffff),
+                static_cast<unsigned>(a & 0xfff),
+                static_cast<unsigned>(((b >> 48) & 0x3fff) | 0x8000),
+                static_cast<unsigned long long>(b & 0xffffffffffffULL));
+  return buf;
+}
+
+std::string EventSourceMapping::State() const {
+  return config_.enabled ? "Enabled" : "Disabled";
+}
+
+json EventSourceMapping::Describe() const {
+  json out = ConfigToJson(config_);
+  out["EventSourceArn"] = stream_arn_;
+  out["UUID"] = uuid_;
+  out["FunctionArn"] = FunctionArn(config_.function_name, stream_arn_);
+  out["LastModified"] = last_modified_;
+  out["LastProcessingResult"] = last_result_;
+  out["State"] = State();
+  out["StateTransitionReason"] = "User action";
+  out["Metrics"] = metrics_.ToJson();
+  return out;
+}
+
+Status EventSourceMapping::Update(const json& request) {
+  DDBLAB_ASSIGN_OR_RETURN(EsmConfig updated, UpdateEsmConfig(config_, request));
+  DDBLAB_ASSIGN_OR_RETURN(FilterSet filters,
+                          FilterSet::Compile(updated.filter_patterns));
+  config_ = std::move(updated);
+  filters_ = std::move(filters);
+  last_modified_ = ToEpochSeconds(Now());
+  return OkStatus();
+}
+
+std::optional<std::string> EventSourceMapping::Checkpoint(
+    const std::string& shard_id) const {
+  auto it = shards_.find(shard_id);
+  if (it == shards_.end()) return std::nullopt;
+  const Shard& s = it->second;
+  if (s.sequence_numbers.empty()) return std::nullopt;
+  if (s.outstanding.empty()) return s.sequence_numbers.back();
+  uint64_t first = *s.outstanding.begin();
+  if (first == 0) return std::nullopt;
+  return s.sequence_numbers[first - 1];
+}
+
+std::vector<std::string> EventSourceMapping::Shards() const {
+  return shard_order_;
+}
+
+Status EventSourceMapping::Start() {
+  if (stream_arn_.empty()) {
+    DDBLAB_ASSIGN_OR_RETURN(
+        json table,
+        backend_.Call("DescribeTable", {{"TableName", config_.table_name}}));
+    const json& t = table["Table"];
+    if (!t.contains("LatestStreamArn") || !t.contains("StreamSpecification")) {
+      // ddblab's text (Lambda takes a stream ARN, never a table name).
+      return InvalidParameter("Table " + config_.table_name +
+                              " has no enabled stream");
+    }
+    stream_arn_ = t["LatestStreamArn"].get<std::string>();
+    config_.event_source_arn = stream_arn_;
+  }
+  started_ = true;
+  return OkStatus();
+}
+
+Status EventSourceMapping::Discover() {
+  std::optional<std::string> start_after;
+  bool initial = !initial_discovery_done_;
+  while (true) {
+    json req = {{"StreamArn", stream_arn_}};
+    if (start_after) req["ExclusiveStartShardId"] = *start_after;
+    DDBLAB_ASSIGN_OR_RETURN(json out,
+                            backend_.CallStreams("DescribeStream", req));
+    const json& desc = out["StreamDescription"];
+    if (hash_key_.empty() && desc.contains("KeySchema")) {
+      for (const json& k : desc["KeySchema"]) {
+        if (k.value("KeyType", "") == "HASH") {
+          hash_key_ = k.value("AttributeName", "");
+        }
+      }
+    }
+    for (const json& sj : desc.value("Shards", json::array())) {
+      std::string id = sj.value("ShardId", "");
+      if (id.empty() || shards_.count(id)) continue;
+      Shard s;
+      s.id = id;
+      s.parent = sj.value("ParentShardId", "");
+      bool open = !sj["SequenceNumberRange"].contains("EndingSequenceNumber");
+      if (initial && config_.starting_position == "LATEST") {
+        // LATEST: only what is written after the mapping starts reading;
+        // shards already closed hold nothing new.
+        if (open) {
+          s.use_latest = true;
+        } else {
+          s.done = true;
+          s.reading_done = true;
+        }
+      }
+      s.lanes.resize(static_cast<size_t>(config_.parallelization_factor));
+      shard_order_.push_back(id);
+      shards_.emplace(id, std::move(s));
+    }
+    if (!desc.contains("LastEvaluatedShardId")) break;
+    start_after = desc["LastEvaluatedShardId"].get<std::string>();
+  }
+  initial_discovery_done_ = true;
+  return OkStatus();
+}
+
+size_t EventSourceMapping::LaneOf(const json& record) const {
+  if (config_.parallelization_factor <= 1) return 0;
+  std::string key;
+  const json& keys = record["dynamodb"]["Keys"];
+  if (!hash_key_.empty() && keys.contains(hash_key_)) {
+    key = keys[hash_key_].dump();
+  } else {
+    key = keys.dump();
+  }
+  return static_cast<size_t>(
+      Rng::Hash(0, key) %
+      static_cast<uint64_t>(config_.parallelization_factor));
+}
+
+Status EventSourceMapping::ReadIterator(Shard& shard) {
+  json req = {{"StreamArn", stream_arn_}, {"ShardId", shard.id}};
+  if (!shard.sequence_numbers.empty()) {
+    req["ShardIteratorType"] = "AFTER_SEQUENCE_NUMBER";
+    req["SequenceNumber"] = shard.sequence_numbers.back();
+  } else {
+    req["ShardIteratorType"] = shard.use_latest ? "LATEST" : "TRIM_HORIZON";
+  }
+  auto out = backend_.CallStreams("GetShardIterator", req);
+  if (!out.ok() && out.error().type == ErrorType::kTrimmedDataAccess) {
+    req.erase("SequenceNumber");
+    req["ShardIteratorType"] = "TRIM_HORIZON";
+    out = backend_.CallStreams("GetShardIterator", req);
+  }
+  if (!out.ok()) return out.error();
+  shard.iterator = (*out)["ShardIterator"].get<std::string>();
+  shard.use_latest = false;
+  return OkStatus();
+}
+
+Status EventSourceMapping::Poll(Shard& shard) {
+  size_t cap = static_cast<size_t>(std::max<int64_t>(config_.batch_size, 1000) *
+                                   config_.parallelization_factor);
+  for (int round = 0; round < 64 && !shard.reading_done; ++round) {
+    size_t pending = 0;
+    for (const Lane& l : shard.lanes) pending += l.pending.size();
+    if (pending >= cap) break;
+    if (shard.iterator.empty()) {
+      Status s = ReadIterator(shard);
+      if (!s.ok()) {
+        if (s.error().type == ErrorType::kResourceNotFound) {
+          // The shard is gone (trimmed): nothing more to read from it.
+          shard.reading_done = true;
+          return OkStatus();
+        }
+        return s;
+      }
+    }
+    auto out = backend_.CallStreams(
+        "GetRecords", {{"ShardIterator", shard.iterator}, {"Limit", 1000}});
+    if (!out.ok()) {
+      ErrorType t = out.error().type;
+      if (t == ErrorType::kExpiredIterator ||
+          t == ErrorType::kTrimmedDataAccess) {
+        shard.iterator.clear();
+        continue;
+      }
+      return out.error();
+    }
+    const json& records = (*out)["Records"];
+    for (const json& r : records) {
+      Record rec;
+      rec.event = ToLambdaRecord(r, stream_arn_);
+      rec.sequence_number = r["dynamodb"].value("SequenceNumber", "");
+      rec.created = static_cast<int64_t>(
+          r["dynamodb"].value("ApproximateCreationDateTime", 0.0));
+      rec.bytes = rec.event.dump().size();
+      rec.ordinal = shard.sequence_numbers.size();
+      shard.sequence_numbers.push_back(rec.sequence_number);
+      // Filtering happens per record before it enters a batch; a dropped
+      // record is never outstanding, so the checkpoint moves past it.
+      if (!filters_.Match(rec.event)) {
+        ++metrics_.records_filtered;
+        continue;
+      }
+      shard.outstanding.insert(rec.ordinal);
+      Lane& lane = shard.lanes[LaneOf(rec.event)];
+      if (lane.pending.empty() && lane.stack.empty()) {
+        lane.window_opened = Now();
+      }
+      lane.pending.push_back(std::move(rec));
+    }
+    if (!out->contains("NextShardIterator") ||
+        (*out)["NextShardIterator"].is_null()) {
+      shard.reading_done = true;
+      shard.iterator.clear();
+      break;
+    }
+    shard.iterator = (*out)["NextShardIterator"].get<std::string>();
+    if (records.empty()) break;
+  }
+  return OkStatus();
+}
+
+void EventSourceMapping::Rebalance(Shard& shard) {
+  size_t want = static_cast<size_t>(config_.parallelization_factor);
+  if (shard.lanes.size() == want) return;
+  for (const Lane& l : shard.lanes) {
+    if (!l.stack.empty() || l.tw_start) return;  // wait until idle
+  }
+  std::vector<Record> all;
+  for (Lane& l : shard.lanes) {
+    for (Record& r : l.pending) all.push_back(std::move(r));
+  }
+  std::sort(all.begin(), all.end(), [](const Record& a, const Record& b) {
+    return a.ordinal < b.ordinal;
+  });
+  shard.lanes.assign(want, Lane{});
+  for (Record& r : all) {
+    Lane& lane = shard.lanes[LaneOf(r.event)];
+    if (lane.pending.empty()) lane.window_opened = Now();
+    lane.pending.push_back(std::move(r));
+  }
+}
+
+Result<int64_t> EventSourceMapping::RunOnce() {
+  if (!config_.enabled) return int64_t{0};
+  if (!started_) DDBLAB_RETURN_IF_ERROR(Start());
+  DDBLAB_RETURN_IF_ERROR(Discover());
+  int64_t invoked = 0;
+  for (const std::string& id : shard_order_) {
+    Shard& shard = shards_.at(id);
+    if (shard.done) continue;
+    if (!shard.parent.empty()) {
+      auto parent = shards_.find(shard.parent);
+      // A parent no longer listed (trimmed) does not hold its children.
+      if (parent != shards_.end() && !parent->second.done) continue;
+    }
+    DDBLAB_RETURN_IF_ERROR(Poll(shard));
+    Rebalance(shard);
+    bool idle = true;
+    for (Lane& lane : shard.lanes) {
+      if (StepLane(shard, lane)) ++invoked;
+      if (!lane.pending.empty() || !lane.stack.empty() || lane.tw_start) {
+        idle = false;
+      }
+    }
+    if (idle && shard.reading_done) shard.done = true;
+  }
+  return invoked;
+}
+
+Result<int64_t> EventSourceMapping::RunUntilIdle(int64_t max_rounds) {
+  int64_t total = 0;
+  for (int64_t i = 0; i < max_rounds; ++i) {
+    DDBLAB_ASSIGN_OR_RETURN(int64_t n, RunOnce());
+    if (n == 0) {
+      // A round can finish a parent shard without invoking; its children
+      // are read in the next round.
+      DDBLAB_ASSIGN_OR_RETURN(int64_t again, RunOnce());
+      if (again == 0) break;
+      n = again;
+    }
+    total += n;
+  }
+  return total;
+}
+
+}  // namespace ddblab::harness::consumer

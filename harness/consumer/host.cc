@@ -1,0 +1,204 @@
+// harness/consumer/host.cc: the hosted mapping API and its delivery loop (see
+// host.h).
+#include "harness/consumer/host.h"
+
+#include <fstream>
+#include <sstream>
+#include <utility>
+#include <vector>
+
+namespace ddblab::harness::consumer {
+namespace {
+
+constexpr std::string_view kPrefix = "/_ddblab/event-source-mappings";
+
+EsmHost::Response ErrorResponse(const Error& e) {
+  std::string name = LambdaErrorName(e);
+  int status = e.type == ErrorType::kResourceNotFound ? 404 : 400;
+  return {status, json{{"__type", name}, {"message", e.message}}};
+}
+
+Error NotFound() {
+  // Lambda's ResourceNotFoundException text for an unknown mapping UUID
+  // (chosen, not verified byte for byte).
+  return Error::ResourceNotFound("The resource you requested does not exist.");
+}
+
+}  // namespace
+
+EsmHost::EsmHost(Backend& backend, uint64_t seed)
+    : backend_(backend), rng_(seed) {}
+
+EsmHost::~EsmHost() { Stop(); }
+
+json EsmHost::DescribeLocked(const Hosted& h) const {
+  json out = h.esm->Describe();
+  out["Function"] = h.function;
+  if (!h.last_error.empty()) out["StateTransitionReason"] = h.last_error;
+  return out;
+}
+
+Result<json> EsmHost::CreateLocked(const json& request) {
+  if (!request.is_object()) {
+    return Error::Serialization("the body must be a JSON object");
+  }
+  auto fn = request.find("Function");
+  if (fn == request.end()) {
+    return InvalidParameter(
+        "Function is required: {\"Command\": [...]} or {\"Url\": \"...\"}");
+  }
+  DDBLAB_ASSIGN_OR_RETURN(std::unique_ptr<Function> function,
+                          FunctionFromJson(*fn));
+  json fields = request;
+  fields.erase("Function");
+  DDBLAB_ASSIGN_OR_RETURN(EsmConfig config, ParseEsmConfig(fields));
+  Hosted h;
+  h.function = *fn;
+  h.esm = std::make_unique<EventSourceMapping>(
+      backend_, std::move(config), std::move(function), rng_.Next());
+  std::string uuid = h.esm->uuid();
+  json out = DescribeLocked(h);
+  mappings_.emplace(uuid, std::move(h));
+  return out;
+}
+
+Result<json> EsmHost::Create(const json& request) {
+  std::lock_guard lock(mu_);
+  return CreateLocked(request);
+}
+
+Status EsmHost::LoadFile(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) return Error::Validation("cannot read " + path);
+  std::stringstream text;
+  text << in.rdbuf();
+  json doc = json::parse(text.str(), nullptr, /*allow_exceptions=*/false);
+  if (doc.is_object() && doc.contains("EventSourceMappings")) {
+    doc = doc["EventSourceMappings"];
+  }
+  if (!doc.is_array()) {
+    return Error::Validation(path +
+                             ": expected a JSON list of event source "
+                             "mappings");
+  }
+  std::lock_guard lock(mu_);
+  std::vector<std::string> added;
+  for (size_t i = 0; i < doc.size(); ++i) {
+    auto made = CreateLocked(doc[i]);
+    if (!made.ok()) {
+      for (const auto& uuid : added) mappings_.erase(uuid);
+      Error e = made.error();
+      e.message = path + ": mapping " + std::to_string(i) + ": " + e.message;
+      return e;
+    }
+    added.push_back((*made)["UUID"]);
+  }
+  return OkStatus();
+}
+
+EsmHost::Response EsmHost::Handle(std::string_view method,
+                                  std::string_view path,
+                                  std::string_view body) {
+  if (!path.starts_with(kPrefix)) return ErrorResponse(NotFound());
+  std::string_view rest = path.substr(kPrefix.size());
+  json parsed;
+  if (method == "POST" || method == "PUT") {
+    parsed = json::parse(body, nullptr, /*allow_exceptions=*/false);
+    if (parsed.is_discarded() || !parsed.is_object()) {
+      return ErrorResponse(
+          Error::Serialization("the body must be a JSON object"));
+    }
+  }
+  std::lock_guard lock(mu_);
+  if (rest.empty() || rest == "/") {
+    if (method == "POST") {
+      auto made = CreateLocked(parsed);
+      if (!made.ok()) return ErrorResponse(made.error());
+      return {202, *made};
+    }
+    if (method == "GET") {
+      json list = json::array();
+      for (const auto& [uuid, h] : mappings_) list.push_back(DescribeLocked(h));
+      return {200, json{{"EventSourceMappings", list}}};
+    }
+    return {405,
+            json{{"__type", "MethodNotAllowed"},
+                 {"message", "use GET or POST on " + std::string(kPrefix)}}};
+  }
+  rest.remove_prefix(1);  // '/'
+  if (rest == "run") {
+    if (method != "POST") {
+      return {405, json{{"__type", "MethodNotAllowed"},
+                        {"message", "use POST on .../run"}}};
+    }
+    return {200, json{{"Invocations", RunDueLocked()}}};
+  }
+  bool failures = false;
+  if (rest.ends_with("/failures")) {
+    failures = true;
+    rest.remove_suffix(std::string_view("/failures").size());
+  }
+  auto it = mappings_.find(std::string(rest));
+  if (it == mappings_.end()) return ErrorResponse(NotFound());
+  Hosted& h = it->second;
+  if (failures) {
+    if (method != "GET") {
+      return {405, json{{"__type", "MethodNotAllowed"},
+                        {"message", "use GET on .../failures"}}};
+    }
+    return {200, json{{"Failures", h.esm->failures()}}};
+  }
+  if (method == "GET") return {200, DescribeLocked(h)};
+  if (method == "PUT") {
+    Status s = h.esm->Update(parsed);
+    if (!s.ok()) return ErrorResponse(s.error());
+    return {202, DescribeLocked(h)};
+  }
+  if (method == "DELETE") {
+    json out = DescribeLocked(h);
+    out["State"] = "Deleting";
+    mappings_.erase(it);
+    return {202, out};
+  }
+  return {405, json{{"__type", "MethodNotAllowed"},
+                    {"message", "use GET, PUT or DELETE on a mapping"}}};
+}
+
+int64_t EsmHost::RunDueLocked() {
+  int64_t total = 0;
+  for (auto& [uuid, h] : mappings_) {
+    auto n = h.esm->RunUntilIdle();
+    if (n.ok()) {
+      total += *n;
+      h.last_error.clear();
+    } else {
+      h.last_error = ToString(n.error());
+    }
+  }
+  return total;
+}
+
+int64_t EsmHost::RunDue() {
+  std::lock_guard lock(mu_);
+  return RunDueLocked();
+}
+
+void EsmHost::Start() {
+  if (runner_.joinable()) return;
+  runner_ = std::jthread([this](std::stop_token stop) {
+    Clock& clock = backend_.clock();
+    while (!stop.stop_requested()) {
+      RunDue();
+      // Lambda polls a shard about 4 times a second.
+      clock.SleepUntil(clock.Now() + std::chrono::milliseconds(250), stop);
+    }
+  });
+}
+
+void EsmHost::Stop() {
+  if (!runner_.joinable()) return;
+  runner_.request_stop();
+  runner_.join();
+}
+
+}  // namespace ddblab::harness::consumer

@@ -1,0 +1,87 @@
+// harness/consumer/host.h: hosts event source mappings behind a small JSON
+// API, the one `ddblab serve` is meant to expose under
+// /_ddblab/event-source-mappings (see docs/consumer.md):
+//
+//   POST   /_ddblab/event-source-mappings          create (202, the mapping)
+//   GET    /_ddblab/event-source-mappings          {"EventSourceMappings":
+//   [...]} GET    /_ddblab/event-source-mappings/{uuid}   the mapping with
+//   Metrics PUT    /_ddblab/event-source-mappings/{uuid}   update (Enabled
+//   false pauses) DELETE /_ddblab/event-source-mappings/{uuid}   delete (202,
+//   State Deleting) GET    /_ddblab/event-source-mappings/{uuid}/failures
+//                                                  {"Failures": [on-failure
+//                                                  records]}
+//
+// A create body takes CreateEventSourceMapping's field names (EventSourceArn
+// or TableName, FunctionName, StartingPosition, ...) plus "Function":
+// {"Command": [argv...], "TimeoutSeconds": n} or {"Url": "http://..."}.
+// Errors answer 400/404 with {"__type": Lambda's exception name, "message"}.
+//
+// Delivery: RunDue() steps every mapping until nothing more is due; Start()
+// runs it on a thread about 4 times a second of the backend's clock (with a
+// ManualClock, each advance of the clock wakes it).
+//
+// Ownership: borrows the Backend (must outlive the host); owns the mappings.
+// Thread-safety: every method may be called from any thread; one mutex
+// serialises API calls and delivery (a slow function delays API calls).
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <string_view>
+#include <thread>
+
+#include "emulator/api/random.h"
+#include "emulator/api/result.h"
+#include "harness/backend/backend.h"
+#include "harness/consumer/esm.h"
+
+namespace ddblab::harness::consumer {
+
+class EsmHost {
+ public:
+  explicit EsmHost(Backend& backend, uint64_t seed = 1);
+  ~EsmHost();
+
+  struct Response {
+    int status = 200;
+    json body;
+  };
+  // `path` is the request path without the query.
+  Response Handle(std::string_view method, std::string_view path,
+                  std::string_view body);
+
+  // Creates one mapping from a create body; returns the mapping object.
+  Result<json> Create(const json& request);
+  // Loads a file holding a JSON list of create bodies (or
+  // {"EventSourceMappings": [...]}); all or nothing.
+  Status LoadFile(const std::string& path);
+
+  // Steps every enabled mapping until none has anything due. Returns the
+  // invocations made. Errors reading a stream are kept on the mapping (its
+  // StateTransitionReason in the listing), not returned.
+  int64_t RunDue();
+  void Start();
+  void Stop();
+
+ private:
+  struct Hosted {
+    std::unique_ptr<EventSourceMapping> esm;
+    json function;
+    std::string last_error;
+  };
+  json DescribeLocked(const Hosted& h) const;
+  Result<json> CreateLocked(const json& request);
+  int64_t RunDueLocked();
+
+  Backend& backend_;
+  mutable std::mutex mu_;
+  Rng rng_;
+  std::map<std::string, Hosted> mappings_;  // by UUID
+  std::jthread runner_;
+};
+
+}  // namespace ddblab::harness::consumer
