@@ -5,6 +5,7 @@ Layers point one way: a folder of emulator/ may include only from itself and
 the folders before it in LAYERS (api is the bottom; fault/ uses api only).
 The harness sees the emulator only through emulator/api/{error,result,clock}.h,
 and only harness/backend/inprocess_backend.cc includes emulator/api/emulator.h.
+harness/patterns uses harness/backend and nothing else of the harness.
 common/ holds leaf libraries (sigv4) that include neither emulator/ nor harness/.
 Exit status 1 lists every violation.
 """
@@ -21,6 +22,8 @@ ALLOWED["engine"].add("fault")
 ALLOWED["server"].add("fault")
 HARNESS_API = {"emulator/api/error.h", "emulator/api/result.h",
                "emulator/api/clock.h", "emulator/api/random.h"}
+# harness/patterns may use these harness folders (and HARNESS_API).
+HARNESS_PATTERNS = {"backend", "patterns"}
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
 
 
@@ -46,6 +49,10 @@ def main(root: pathlib.Path) -> int:
             continue
         rel = str(path.relative_to(root))
         for inc in INCLUDE.findall(path.read_text(errors="replace")):
+            if rel.startswith("harness/patterns/") and inc.startswith(
+                    "harness/") and inc.split("/")[1] not in HARNESS_PATTERNS:
+                problems.append(f"{rel}: includes {inc}; harness/patterns "
+                                "may use only harness/backend and emulator/api")
             if not inc.startswith("emulator/"):
                 continue
             if inc == "emulator/api/emulator.h" or inc == "emulator/api/options.h":

@@ -1,0 +1,166 @@
+// tests/harness/patterns/pattern_backends.cc: pattern test rows and the
+// failure-injecting TestBackend.
+#include "tests/harness/patterns/pattern_backends.h"
+
+#include <map>
+
+#include "tests/harness/backend/test_servers.h"
+
+namespace ddblab::harness::testing {
+namespace {
+
+// The HTTP row's server and the local clock kept in step with it.
+struct HttpRow {
+  std::unique_ptr<ChildServer> server;
+  std::shared_ptr<ManualClock> clock;
+  std::string skip;
+};
+
+HttpRow& SharedHttpRow() {
+  static HttpRow row = [] {
+    HttpRow out;
+    out.server = std::make_unique<ChildServer>();
+    std::string error = out.server->Start(
+        {DDBLAB_BIN, "serve", "--port", "0", "--log-level", "warn", "--clock",
+         "manual=" + std::to_string(ManualClock::kDefaultStartEpochSeconds),
+         "--ttl-delay", "48h"},
+        0);
+    if (!error.empty()) {
+      out.skip = "could not start ddblab serve: " + error;
+      out.server.reset();
+    }
+    out.clock = std::make_shared<ManualClock>();
+    return out;
+  }();
+  return row;
+}
+
+}  // namespace
+
+std::unique_ptr<Backend> OpenPatternRow(const std::string& row,
+                                        std::string* skip) {
+  if (row == "emulator") {
+    auto backend = OpenBackend("emulator?clock=manual&ttl_delay=48h");
+    if (!backend.ok()) {
+      *skip = ToString(backend.error());
+      return nullptr;
+    }
+    return std::make_unique<TestBackend>(std::move(*backend), nullptr);
+  }
+  if (row == "ddblab_http") {
+    HttpRow& http = SharedHttpRow();
+    if (!http.server) {
+      *skip = http.skip;
+      return nullptr;
+    }
+    BackendOptions options;
+    options.environment = AwsEnvironment::FromMap({});
+    options.credentials = AwsCredentials{"AKIDPATTERNS", "secret", "", ""};
+    options.retry = RetryPolicy::Off();
+    options.clock = http.clock;
+    auto backend = OpenBackend(http.server->endpoint(), options);
+    if (!backend.ok()) {
+      *skip = ToString(backend.error());
+      return nullptr;
+    }
+    return std::make_unique<TestBackend>(std::move(*backend), http.clock);
+  }
+  if (row == "ddblocal") {
+    auto endpoint = DynamoDbLocalEndpoint(skip);
+    if (!endpoint) return nullptr;
+    BackendOptions options;
+    options.environment = AwsEnvironment::FromMap({});
+    options.credentials = AwsCredentials{"AKIDPATTERNS", "secret", "", ""};
+    options.retry = RetryPolicy::Off();
+    auto backend = OpenBackend(*endpoint, options);
+    if (!backend.ok()) {
+      *skip = ToString(backend.error());
+      return nullptr;
+    }
+    return std::make_unique<TestBackend>(std::move(*backend), nullptr);
+  }
+  *skip = "unknown row " + row;
+  return nullptr;
+}
+
+TestBackend::TestBackend(std::unique_ptr<Backend> inner,
+                         std::shared_ptr<ManualClock> local_clock)
+    : inner_(std::move(inner)), local_clock_(std::move(local_clock)) {}
+
+Result<json> TestBackend::Call(std::string_view operation,
+                               const json& request) {
+  ++calls_[std::string(operation)];
+  if (operation == "BatchWriteItem" && unprocessed_countdown_ > 0 &&
+      --unprocessed_countdown_ == 0) {
+    json sent = request;
+    json unprocessed = json::object();
+    int left = unprocessed_count_;
+    for (auto& [table, writes] : sent["RequestItems"].items()) {
+      json kept = json::array();
+      for (json& write : writes) {
+        if (left > 0) {
+          unprocessed[table].push_back(write);
+          --left;
+        } else {
+          kept.push_back(write);
+        }
+      }
+      writes = kept;
+    }
+    json remaining = json::object();
+    for (auto& [table, writes] : sent["RequestItems"].items()) {
+      if (!writes.empty()) remaining[table] = writes;
+    }
+    json out = {{"UnprocessedItems", json::object()}};
+    if (!remaining.empty()) {
+      sent["RequestItems"] = remaining;
+      auto applied = inner_->Call(operation, sent);
+      if (!applied.ok()) return applied;
+      out = *applied;
+    }
+    for (auto& [table, writes] : unprocessed.items()) {
+      for (json& write : writes) {
+        out["UnprocessedItems"][table].push_back(write);
+      }
+    }
+    return out;
+  }
+  auto out = inner_->Call(operation, request);
+  if (operation == lose_operation_ && lose_countdown_ > 0 &&
+      --lose_countdown_ == 0 && out.ok()) {
+    return Error::Of(ErrorType::kOutcomeUnknown,
+                     "connection closed before the response (test: lost "
+                     "response of " +
+                         lose_operation_ + ")");
+  }
+  return out;
+}
+
+Status TestBackend::AdvanceClock(Duration d) {
+  Status status = inner_->AdvanceClock(d);
+  if (status.ok() && local_clock_) local_clock_->Advance(d);
+  return status;
+}
+
+Status TestBackend::SetClock(TimePoint t) {
+  Status status = inner_->SetClock(t);
+  if (status.ok() && local_clock_) local_clock_->Set(t);
+  return status;
+}
+
+void TestBackend::LoseResponse(std::string operation, int nth) {
+  lose_operation_ = std::move(operation);
+  lose_countdown_ = nth;
+}
+
+void TestBackend::LeaveUnprocessed(int nth, int count) {
+  unprocessed_countdown_ = nth;
+  unprocessed_count_ = count;
+}
+
+int TestBackend::calls(std::string_view operation) const {
+  auto it = calls_.find(operation);
+  return it == calls_.end() ? 0 : it->second;
+}
+
+}  // namespace ddblab::harness::testing
