@@ -2,6 +2,7 @@
 #include "harness/patterns/common.h"
 
 #include <algorithm>
+#include <cctype>
 #include <chrono>
 #include <cstdio>
 #include <ctime>
@@ -29,6 +30,21 @@ std::optional<int64_t> AsInt(const json& value) {
   }
   if (used != text.size()) return std::nullopt;
   return out;
+}
+
+Status CheckTableName(std::string_view pattern, const std::string& table) {
+  bool ok = table.size() >= 3 && table.size() <= 255;
+  for (char c : table) {
+    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_' && c != '-' &&
+        c != '.') {
+      ok = false;
+    }
+  }
+  if (ok) return Status();
+  return Error::Validation(std::string(pattern) +
+                           ": table name must be 3 to 255 characters of a-z, "
+                           "A-Z, 0-9, '_', '-' and '.', got \"" +
+                           table + "\"");
 }
 
 namespace {

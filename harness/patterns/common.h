@@ -33,6 +33,11 @@ json N(int64_t n);
 // The integer in {"N": "..."}; nullopt when `value` is not a whole N.
 std::optional<int64_t> AsInt(const json& value);
 
+// A ValidationException "<pattern>: table name must be 3 to 255
+// characters of a-z, A-Z, 0-9, '_', '-' and '.', got \"<table>\"" unless
+// `table` is a valid DynamoDB table name.
+Status CheckTableName(std::string_view pattern, const std::string& table);
+
 // Creates the table described by `create_table` (a CreateTable request) and
 // waits until it is ACTIVE. A table that already exists is accepted when
 // its key schema matches; otherwise a ValidationException says what

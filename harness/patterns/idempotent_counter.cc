@@ -54,11 +54,7 @@ std::string HistoryEntry(const Increment& increment) {
 
 Result<IdempotentCounter> IdempotentCounter::Open(Backend& backend,
                                                   CounterConfig config) {
-  if (config.table.size() < 3 || config.table.size() > 255) {
-    return Error::Validation(
-        "idempotent counter: table name must be 3 to 255 characters, got \"" +
-        config.table + "\"");
-  }
+  DDBLAB_RETURN_IF_ERROR(CheckTableName("idempotent counter", config.table));
   if (config.window <= Duration::zero()) {
     return Error::Validation(
         "idempotent counter: window must be positive (default 5 minutes)");

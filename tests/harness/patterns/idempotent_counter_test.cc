@@ -199,8 +199,8 @@ TEST(CounterConfigTest, BadParametersAreRefused) {
   config = CounterConfig();
   config.table = "ab";
   EXPECT_EQ(IdempotentCounter::Open(**backend, config).error().message,
-            "idempotent counter: table name must be 3 to 255 characters, got "
-            "\"ab\"");
+            "idempotent counter: table name must be 3 to 255 characters of "
+            "a-z, A-Z, 0-9, '_', '-' and '.', got \"ab\"");
   auto counter = IdempotentCounter::Open(**backend, CounterConfig());
   ASSERT_TRUE(counter.ok());
   EXPECT_EQ(counter->Add(Increment{"c", "", 1, {}}).error().message,
