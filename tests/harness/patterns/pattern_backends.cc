@@ -90,8 +90,9 @@ TestBackend::TestBackend(std::unique_ptr<Backend> inner,
 Result<json> TestBackend::Call(std::string_view operation,
                                const json& request) {
   ++calls_[std::string(operation)];
-  if (operation == "BatchWriteItem" && unprocessed_countdown_ > 0 &&
-      --unprocessed_countdown_ == 0) {
+  if (operation == "BatchWriteItem" && unprocessed_times_ > 0 &&
+      --unprocessed_countdown_ <= 0) {
+    --unprocessed_times_;
     json sent = request;
     json unprocessed = json::object();
     int left = unprocessed_count_;
@@ -153,9 +154,10 @@ void TestBackend::LoseResponse(std::string operation, int nth) {
   lose_countdown_ = nth;
 }
 
-void TestBackend::LeaveUnprocessed(int nth, int count) {
+void TestBackend::LeaveUnprocessed(int nth, int count, int times) {
   unprocessed_countdown_ = nth;
   unprocessed_count_ = count;
+  unprocessed_times_ = times;
 }
 
 int TestBackend::calls(std::string_view operation) const {

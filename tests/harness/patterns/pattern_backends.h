@@ -64,9 +64,9 @@ class TestBackend final : public Backend {
   // Loses the answer of the `nth` (1-based, counted from now) call of
   // `operation`.
   void LoseResponse(std::string operation, int nth);
-  // The `nth` BatchWriteItem from now leaves its first `count` requests
-  // unprocessed.
-  void LeaveUnprocessed(int nth, int count);
+  // The `nth` BatchWriteItem from now, and the `times` - 1 after it, leave
+  // their first `count` requests unprocessed.
+  void LeaveUnprocessed(int nth, int count, int times = 1);
 
   int calls(std::string_view operation) const;
 
@@ -77,6 +77,7 @@ class TestBackend final : public Backend {
   int lose_countdown_ = 0;
   int unprocessed_countdown_ = 0;
   int unprocessed_count_ = 0;
+  int unprocessed_times_ = 0;
   std::map<std::string, int, std::less<>> calls_;
 };
 
