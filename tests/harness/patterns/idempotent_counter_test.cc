@@ -6,7 +6,7 @@
 
 #include <gtest/gtest.h>
 
-#include "tests/harness/patterns/pattern_backends.h"
+#include "tests/harness/patterns/pattern_test.h"
 
 namespace ddblab::harness::patterns {
 namespace {
@@ -15,35 +15,17 @@ using std::chrono::minutes;
 using std::chrono::seconds;
 using testing::TestBackend;
 
-class CounterTest : public ::testing::TestWithParam<std::string> {
+class CounterTest : public testing::PatternTest {
  protected:
-  void SetUp() override {
-    std::string skip;
-    auto backend = testing::OpenPatternRow(GetParam(), &skip);
-    if (!backend) FAIL() << skip;
-    backend_.reset(static_cast<TestBackend*>(backend.release()));
-  }
-
   // A counter of `variant` on a table named after the test.
   IdempotentCounter Open(CounterVariant variant) {
     CounterConfig config;
-    config.table =
-        std::string("counter_") +
-        ::testing::UnitTest::GetInstance()->current_test_info()->name();
-    for (char& c : config.table) {
-      if (c == '/') c = '_';
-    }
+    config.table = TableName("counter");
     config.variant = variant;
     auto counter = IdempotentCounter::Open(*backend_, config);
     EXPECT_TRUE(counter.ok()) << ToString(counter.error());
     EXPECT_TRUE(counter->Setup().ok());
     return *counter;
-  }
-
-  // Tests that move time run only where the clock can be moved.
-  bool NeedsClock() {
-    if (backend_->Has(Capability::kClock)) return true;
-    return false;
   }
 
   Increment Inc(std::string key, int64_t amount = 1) {
@@ -57,8 +39,6 @@ class CounterTest : public ::testing::TestWithParam<std::string> {
     EXPECT_TRUE(out.ok());
     return out.ok() ? out->value("Item", json()) : json();
   }
-
-  std::unique_ptr<TestBackend> backend_;
 };
 
 TEST_P(CounterTest, CorrectCountsEachIncrementOnce) {
@@ -99,7 +79,7 @@ TEST_P(CounterTest, NoIdempotencyKeyCountsALostResponseTwice) {
 }
 
 TEST_P(CounterTest, CorrectTrimsTheHistoryToTheWindow) {
-  if (!NeedsClock()) GTEST_SKIP() << "needs clock control";
+  if (!HasClock()) GTEST_SKIP() << "needs clock control";
   IdempotentCounter counter = Open(CounterVariant::kCorrect);
   Increment first = Inc("req-0");
   ASSERT_EQ(*counter.Add(first), IncrementOutcome::kApplied);
@@ -170,7 +150,7 @@ TEST_P(CounterTest, UnboundedHistoryReachesTheItemSizeLimit) {
 }
 
 TEST_P(CounterTest, CorrectStaysSmallUnderTheSameLoad) {
-  if (!NeedsClock()) GTEST_SKIP() << "needs clock control";
+  if (!HasClock()) GTEST_SKIP() << "needs clock control";
   IdempotentCounter counter = Open(CounterVariant::kCorrect);
   const std::string pad(990, 'k');
   for (int i = 0; i < 450; ++i) {
@@ -214,9 +194,7 @@ TEST(CounterConfigTest, BadParametersAreRefused) {
             "remove_repair)");
 }
 
-INSTANTIATE_TEST_SUITE_P(Rows, CounterTest,
-                         ::testing::Values("emulator", "ddblab_http",
-                                           "ddblocal"),
+INSTANTIATE_TEST_SUITE_P(Rows, CounterTest, testing::PatternRows(),
                          [](const auto& row) { return row.param; });
 
 }  // namespace

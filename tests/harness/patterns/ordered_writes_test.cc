@@ -6,30 +6,18 @@
 
 #include <gtest/gtest.h>
 
-#include "tests/harness/patterns/pattern_backends.h"
+#include "tests/harness/patterns/pattern_test.h"
 
 namespace ddblab::harness::patterns {
 namespace {
 
 using testing::TestBackend;
 
-class OrderedTest : public ::testing::TestWithParam<std::string> {
+class OrderedTest : public testing::PatternTest {
  protected:
-  void SetUp() override {
-    std::string skip;
-    auto backend = testing::OpenPatternRow(GetParam(), &skip);
-    if (!backend) FAIL() << skip;
-    backend_.reset(static_cast<TestBackend*>(backend.release()));
-  }
-
   OrderedWrites Open(OrderedVariant variant) {
     OrderedConfig config;
-    config.table =
-        std::string("ordered_") +
-        ::testing::UnitTest::GetInstance()->current_test_info()->name();
-    for (char& c : config.table) {
-      if (c == '/') c = '_';
-    }
+    config.table = TableName("ordered");
     config.variant = variant;
     auto writes = OrderedWrites::Open(*backend_, config);
     EXPECT_TRUE(writes.ok()) << ToString(writes.error());
@@ -67,7 +55,6 @@ class OrderedTest : public ::testing::TestWithParam<std::string> {
     return out.ok() ? out->value("Item", json()) : json();
   }
 
-  std::unique_ptr<TestBackend> backend_;
   OrderedLedger ledger_;
 };
 
@@ -127,9 +114,7 @@ TEST_P(OrderedTest, CorrectDeleteLeavesATombstoneThatOlderWritesCannotPass) {
 }
 
 TEST_P(OrderedTest, TombstoneGoesThroughDynamoDbTtl) {
-  if (!backend_->Has(Capability::kClock)) {
-    GTEST_SKIP() << "needs clock control";
-  }
+  if (!HasClock()) GTEST_SKIP() << "needs clock control";
   OrderedWrites writes = Open(OrderedVariant::kCorrect);
   Put(writes, "cart", 100, "3 items");
   Delete(writes, "cart", 300);
@@ -211,9 +196,7 @@ TEST(OrderedConfigTest, BadParametersAreRefused) {
             "unconditional_puts, hard_deletes)");
 }
 
-INSTANTIATE_TEST_SUITE_P(Rows, OrderedTest,
-                         ::testing::Values("emulator", "ddblab_http",
-                                           "ddblocal"),
+INSTANTIATE_TEST_SUITE_P(Rows, OrderedTest, testing::PatternRows(),
                          [](const auto& row) { return row.param; });
 
 }  // namespace

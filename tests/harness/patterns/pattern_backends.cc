@@ -2,12 +2,24 @@
 // failure-injecting TestBackend.
 #include "tests/harness/patterns/pattern_backends.h"
 
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
 #include <map>
 
+#include "emulator/api/random.h"
 #include "tests/harness/backend/test_servers.h"
 
 namespace ddblab::harness::testing {
 namespace {
+
+const char kAwsHowTo[] =
+    "Amazon DynamoDB row skipped. To run it: DDBLAB_TEST_AWS=1 with AWS "
+    "credentials and a region (as for the backend contract suite), then "
+    "`DDBLAB_TEST_AWS=1 ctest --test-dir build -R patterns.aws "
+    "--output-on-failure`. It creates on-demand tables named "
+    "ddblab_patterns_<random>_* and deletes them after each test; the tests "
+    "that move the clock or sweep TTL skip themselves there.";
 
 // The HTTP row's server and the local clock kept in step with it.
 struct HttpRow {
@@ -79,6 +91,25 @@ std::unique_ptr<Backend> OpenPatternRow(const std::string& row,
     }
     return std::make_unique<TestBackend>(std::move(*backend), nullptr);
   }
+  if (row == "aws") {
+    const char* flag = std::getenv("DDBLAB_TEST_AWS");
+    if (flag == nullptr || std::string(flag) != "1") {
+      *skip = kAwsHowTo;
+      return nullptr;
+    }
+    BackendOptions options;
+    options.environment = AwsEnvironment::Process();
+    std::string spec = "aws";
+    auto region = ResolveRegion(options.environment);
+    if (region.ok() && !region->has_value()) spec = "aws:us-east-1";
+    auto backend = OpenBackend(spec, options);
+    if (!backend.ok()) {
+      *skip = "cannot open " + spec + ": " + ToString(backend.error()) + "\n" +
+              kAwsHowTo;
+      return nullptr;
+    }
+    return std::make_unique<TestBackend>(std::move(*backend), nullptr);
+  }
   *skip = "unknown row " + row;
   return nullptr;
 }
@@ -127,6 +158,9 @@ Result<json> TestBackend::Call(std::string_view operation,
     return out;
   }
   auto out = inner_->Call(operation, request);
+  if (operation == "CreateTable" && out.ok()) {
+    created_.push_back(request.value("TableName", ""));
+  }
   if (operation == lose_operation_ && lose_countdown_ > 0 &&
       --lose_countdown_ == 0 && out.ok()) {
     return Error::Of(ErrorType::kOutcomeUnknown,
@@ -158,6 +192,25 @@ void TestBackend::LeaveUnprocessed(int nth, int count, int times) {
   unprocessed_countdown_ = nth;
   unprocessed_count_ = count;
   unprocessed_times_ = times;
+}
+
+void TestBackend::DeleteCreatedTables() {
+  for (const std::string& table : created_) {
+    (void)inner_->Call("DeleteTable", {{"TableName", table}});
+  }
+  created_.clear();
+}
+
+const std::string& TablePrefix() {
+  static const std::string prefix = [] {
+    Rng rng(static_cast<uint64_t>(
+        std::chrono::system_clock::now().time_since_epoch().count()));
+    char buf[40];
+    std::snprintf(buf, sizeof(buf), "ddblab_patterns_%08llx_",
+                  static_cast<unsigned long long>(rng.Next() & 0xffffffffULL));
+    return std::string(buf);
+  }();
+  return prefix;
 }
 
 int TestBackend::calls(std::string_view operation) const {

@@ -7,7 +7,8 @@
 // serve --clock manual --ttl-delay 48h`, started once per test binary,
 // shared by the tests, which use distinct table names) and "ddblocal"
 // (Amazon DynamoDB Local in memory: no clock control, so the tests that
-// move time skip themselves there; the others check our texts against it).
+// move time skip themselves there; the others check our texts against it)
+// and "aws" (Amazon DynamoDB, only with DDBLAB_TEST_AWS=1).
 //
 // TestBackend forwards to a row's backend and can:
 //   * lose the response of the nth matching call: the request IS applied,
@@ -28,6 +29,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "emulator/api/clock.h"
 #include "harness/backend/backend.h"
@@ -37,6 +39,10 @@ namespace ddblab::harness::testing {
 // Opens the row; nullptr with `*skip` set when it cannot run here.
 std::unique_ptr<Backend> OpenPatternRow(const std::string& row,
                                         std::string* skip);
+
+// "ddblab_patterns_<random>_": a prefix per test binary run, so tables on
+// a shared endpoint (or an AWS account) never clash between runs.
+const std::string& TablePrefix();
 
 class TestBackend final : public Backend {
  public:
@@ -70,6 +76,9 @@ class TestBackend final : public Backend {
 
   int calls(std::string_view operation) const;
 
+  // Deletes every table this wrapper created (test teardown).
+  void DeleteCreatedTables();
+
  private:
   std::unique_ptr<Backend> inner_;
   std::shared_ptr<ManualClock> local_clock_;
@@ -79,6 +88,7 @@ class TestBackend final : public Backend {
   int unprocessed_count_ = 0;
   int unprocessed_times_ = 0;
   std::map<std::string, int, std::less<>> calls_;
+  std::vector<std::string> created_;
 };
 
 }  // namespace ddblab::harness::testing

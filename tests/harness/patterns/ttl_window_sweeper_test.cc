@@ -7,7 +7,7 @@
 
 #include <gtest/gtest.h>
 
-#include "tests/harness/patterns/pattern_backends.h"
+#include "tests/harness/patterns/pattern_test.h"
 
 namespace ddblab::harness::patterns {
 namespace {
@@ -17,22 +17,10 @@ using std::chrono::milliseconds;
 using std::chrono::seconds;
 using testing::TestBackend;
 
-class SweeperTest : public ::testing::TestWithParam<std::string> {
+class SweeperTest : public testing::PatternTest {
  protected:
-  void SetUp() override {
-    std::string skip;
-    auto backend = testing::OpenPatternRow(GetParam(), &skip);
-    if (!backend) FAIL() << skip;
-    backend_.reset(static_cast<TestBackend*>(backend.release()));
-  }
-
   TtlWindowSweeper Open(SweeperConfig config) {
-    config.table =
-        std::string("sweeper_") +
-        ::testing::UnitTest::GetInstance()->current_test_info()->name();
-    for (char& c : config.table) {
-      if (c == '/') c = '_';
-    }
+    config.table = TableName("sweeper");
     auto sweeper = TtlWindowSweeper::Open(*backend_, config);
     EXPECT_TRUE(sweeper.ok()) << ToString(sweeper.error());
     Status setup = sweeper->Setup();
@@ -41,8 +29,6 @@ class SweeperTest : public ::testing::TestWithParam<std::string> {
     EXPECT_TRUE(setup.ok()) << ToString(setup.error());
     return *sweeper;
   }
-
-  bool HasClock() { return backend_->Has(Capability::kClock); }
 
   // Moves the clock to the first minute boundary at least 10 minutes ahead
   // plus `offset`, and returns that boundary (epoch seconds).
@@ -82,8 +68,6 @@ class SweeperTest : public ::testing::TestWithParam<std::string> {
     EXPECT_TRUE(items.ok());
     return items.ok() ? static_cast<int>(items->size()) : -1;
   }
-
-  std::unique_ptr<TestBackend> backend_;
 };
 
 TEST_P(SweeperTest, CorrectLeavesNothingExpiredAfterAnyTrigger) {
@@ -284,9 +268,7 @@ TEST(SweeperWindowTest, BadParametersAreRefused) {
   EXPECT_FALSE(ParseSweeperVariant("x").ok());
 }
 
-INSTANTIATE_TEST_SUITE_P(Rows, SweeperTest,
-                         ::testing::Values("emulator", "ddblab_http",
-                                           "ddblocal"),
+INSTANTIATE_TEST_SUITE_P(Rows, SweeperTest, testing::PatternRows(),
                          [](const auto& row) { return row.param; });
 
 }  // namespace
