@@ -1,0 +1,58 @@
+// harness/patterns/common.h: what the DynamoDB patterns share: the list of
+// invariant violations, idempotent table setup, attribute-value helpers,
+// backoff waits and the epoch/ISO time formats.
+//
+// Everything goes through a Backend; nothing here knows which one.
+//
+// Thread-safety: free functions; each is as thread-safe as the Backend it is
+// given.
+#pragma once
+
+#include <cstdint>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "emulator/api/clock.h"
+#include "emulator/api/result.h"
+#include "harness/backend/backend.h"
+
+namespace ddblab::harness::patterns {
+
+using json = nlohmann::json;
+
+// What an invariant check found wrong, one readable sentence per problem.
+// Empty means the invariant holds.
+using Problems = std::vector<std::string>;
+
+// {"S": s} and {"N": "<n>"}.
+json S(std::string_view s);
+json N(int64_t n);
+// The integer in {"N": "..."}; nullopt when `value` is not a whole N.
+std::optional<int64_t> AsInt(const json& value);
+
+// A ValidationException "<pattern>: table name must be 3 to 255
+// characters of a-z, A-Z, 0-9, '_', '-' and '.', got \"<table>\"" unless
+// `table` is a valid DynamoDB table name.
+Status CheckTableName(std::string_view pattern, const std::string& table);
+
+// Creates the table described by `create_table` (a CreateTable request) and
+// waits until it is ACTIVE. A table that already exists is accepted when
+// its key schema matches; otherwise a ValidationException says what
+// differs. Waiting uses the backend's clock (instant on the emulator).
+Status EnsureTable(Backend& backend, const json& create_table);
+
+// Waits `d` on the backend's time: advances the clock where the backend has
+// clock control (a simulated wait, deterministic), sleeps on its clock
+// otherwise.
+void WaitFor(Backend& backend, Duration d);
+
+// "2024-01-01T00:01:30Z" (UTC, whole seconds).
+std::string IsoSeconds(int64_t epoch_seconds);
+
+// Every item of `table` (Scan, all pages, consistent reads).
+Result<std::vector<json>> ScanAll(Backend& backend, std::string_view table);
+
+}  // namespace ddblab::harness::patterns

@@ -1,0 +1,270 @@
+// harness/patterns/ttl_window_sweeper.cc: the TTL-window sweeper's requests.
+#include "harness/patterns/ttl_window_sweeper.h"
+
+#include <algorithm>
+#include <utility>
+
+namespace ddblab::harness::patterns {
+namespace {
+
+using namespace std::chrono_literals;
+
+constexpr const char* kVariantNames[] = {
+    "correct", "window_not_multiple_of_frequency", "no_pagination",
+    "no_unprocessed_retry"};
+
+// "2024-01-01T00:01:00.000Z", as JavaScript's toISOString writes it.
+std::string IsoMillis(int64_t epoch_seconds) {
+  std::string text = IsoSeconds(epoch_seconds);
+  text.pop_back();
+  return text + ".000Z";
+}
+
+int64_t FloorDiv(int64_t a, int64_t b) {
+  int64_t q = a / b;
+  if ((a % b != 0) && ((a < 0) != (b < 0))) --q;
+  return q;
+}
+
+std::string SecondsText(Duration d) {
+  return std::to_string(
+             std::chrono::duration_cast<std::chrono::seconds>(d).count()) +
+         "s";
+}
+
+}  // namespace
+
+std::string_view SweeperVariantName(SweeperVariant variant) {
+  return kVariantNames[static_cast<int>(variant)];
+}
+
+Result<SweeperVariant> ParseSweeperVariant(std::string_view name) {
+  for (int i = 0; i < 4; ++i) {
+    if (name == kVariantNames[i]) return static_cast<SweeperVariant>(i);
+  }
+  return Error::Validation(
+      "unknown TTL window sweeper variant \"" + std::string(name) +
+      "\" (correct, window_not_multiple_of_frequency, no_pagination, "
+      "no_unprocessed_retry)");
+}
+
+Result<TtlWindowSweeper> TtlWindowSweeper::Open(Backend& backend,
+                                                SweeperConfig config) {
+  DDBLAB_RETURN_IF_ERROR(CheckTableName("TTL window sweeper", config.table));
+  if (config.index.size() < 3 || config.index.size() > 255) {
+    return Error::Validation(
+        "TTL window sweeper: index name must be 3 to 255 characters, got \"" +
+        config.index + "\"");
+  }
+  const auto whole = [](Duration d) {
+    return d >= std::chrono::seconds(1) && d % std::chrono::seconds(1) == 0s;
+  };
+  if (!whole(config.window)) {
+    return Error::Validation(
+        "TTL window sweeper: window must be a positive whole number of "
+        "seconds (default 1 minute)");
+  }
+  if (!whole(config.frequency)) {
+    return Error::Validation(
+        "TTL window sweeper: frequency must be a positive whole number of "
+        "seconds (default 1 minute)");
+  }
+  if (config.variant != SweeperVariant::kWindowNotMultipleOfFrequency &&
+      config.window % config.frequency != 0s) {
+    return Error::Validation("TTL window sweeper: window (" +
+                             SecondsText(config.window) +
+                             ") must be a multiple of the frequency (" +
+                             SecondsText(config.frequency) +
+                             "), or items are left until DynamoDB's own TTL");
+  }
+  if (config.chunk < 1 || config.chunk > 25) {
+    return Error::Validation(
+        "TTL window sweeper: chunk must be 1 to 25 (BatchWriteItem takes at "
+        "most 25 requests), got " +
+        std::to_string(config.chunk));
+  }
+  if (config.max_retries < 0 || config.max_retries > 10) {
+    return Error::Validation(
+        "TTL window sweeper: max_retries must be 0 to 10, got " +
+        std::to_string(config.max_retries));
+  }
+  if (config.backoff < Duration::zero()) {
+    return Error::Validation(
+        "TTL window sweeper: backoff must not be negative");
+  }
+  if (config.projection != "ALL" && config.projection != "KEYS_ONLY") {
+    return Error::Validation(
+        "TTL window sweeper: projection must be ALL or KEYS_ONLY, got \"" +
+        config.projection + "\"");
+  }
+  return TtlWindowSweeper(backend, std::move(config));
+}
+
+Status TtlWindowSweeper::Setup() {
+  DDBLAB_RETURN_IF_ERROR(EnsureTable(
+      *backend_,
+      {{"TableName", config_.table},
+       {"KeySchema", {{{"AttributeName", "pk"}, {"KeyType", "HASH"}}}},
+       {"AttributeDefinitions",
+        {{{"AttributeName", "pk"}, {"AttributeType", "S"}},
+         {{"AttributeName", "expirationWindow"}, {"AttributeType", "S"}},
+         {{"AttributeName", "ttl"}, {"AttributeType", "N"}}}},
+       {"GlobalSecondaryIndexes",
+        {{{"IndexName", config_.index},
+          {"KeySchema",
+           {{{"AttributeName", "expirationWindow"}, {"KeyType", "HASH"}},
+            {{"AttributeName", "ttl"}, {"KeyType", "RANGE"}}}},
+          {"Projection", {{"ProjectionType", config_.projection}}}}}},
+       {"BillingMode", "PAY_PER_REQUEST"}}));
+  if (!config_.native_ttl) return Status();
+  auto ttl =
+      backend_->Call("DescribeTimeToLive", {{"TableName", config_.table}});
+  if (!ttl.ok()) return ttl.error();
+  const std::string status =
+      (*ttl)["TimeToLiveDescription"].value("TimeToLiveStatus", "");
+  if (status == "ENABLED" || status == "ENABLING") return Status();
+  auto enabled = backend_->Call(
+      "UpdateTimeToLive", {{"TableName", config_.table},
+                           {"TimeToLiveSpecification",
+                            {{"Enabled", true}, {"AttributeName", "ttl"}}}});
+  if (!enabled.ok()) return enabled.error();
+  return Status();
+}
+
+std::string TtlWindowSweeper::WindowOf(int64_t epoch_seconds) const {
+  const int64_t length =
+      std::chrono::duration_cast<std::chrono::seconds>(config_.window).count();
+  const int64_t start = FloorDiv(epoch_seconds, length) * length;
+  return IsoMillis(start) + "_" + IsoMillis(start + length);
+}
+
+Status TtlWindowSweeper::PutItem(std::string_view pk, int64_t ttl_epoch_seconds,
+                                 const json& attributes) {
+  if (!attributes.is_object()) {
+    return Error::Validation(
+        "TTL window sweeper: attributes must be an object of AttributeValues");
+  }
+  json item = attributes;
+  item["pk"] = S(pk);
+  item["ttl"] = N(ttl_epoch_seconds);
+  item["expirationWindow"] = S(WindowOf(ttl_epoch_seconds));
+  auto out =
+      backend_->Call("PutItem", {{"TableName", config_.table}, {"Item", item}});
+  if (!out.ok()) return out.error();
+  return Status();
+}
+
+Result<SweepReport> TtlWindowSweeper::Sweep() {
+  SweepReport report;
+  report.now = backend_->clock().Now();
+  const int64_t now = ToEpochSeconds(report.now);
+  const int64_t length =
+      std::chrono::duration_cast<std::chrono::seconds>(config_.window).count();
+  if (config_.variant != SweeperVariant::kWindowNotMultipleOfFrequency) {
+    // The window that closed since the last trigger may still hold items
+    // whose ttl passed after that trigger.
+    report.windows.push_back(WindowOf(now - length));
+  }
+  report.windows.push_back(WindowOf(now));
+  for (const std::string& window : report.windows) {
+    DDBLAB_RETURN_IF_ERROR(SweepWindow(window, now, &report));
+  }
+  return report;
+}
+
+Status TtlWindowSweeper::SweepWindow(const std::string& window, int64_t now,
+                                     SweepReport* report) {
+  json request = {
+      {"TableName", config_.table},
+      {"IndexName", config_.index},
+      {"KeyConditionExpression", "#window = :window AND #ttl < :now"},
+      {"ProjectionExpression", "#pk"},
+      {"ExpressionAttributeNames",
+       {{"#window", "expirationWindow"}, {"#ttl", "ttl"}, {"#pk", "pk"}}},
+      {"ExpressionAttributeValues",
+       {{":window", S(window)}, {":now", N(now)}}}};
+  std::vector<json> keys;
+  while (true) {
+    auto page = backend_->Call("Query", request);
+    if (!page.ok()) return page.error();
+    ++report->pages;
+    for (const json& item : (*page)["Items"]) {
+      keys.push_back({{"pk", item["pk"]}});
+    }
+    if (!page->contains("LastEvaluatedKey") ||
+        config_.variant == SweeperVariant::kNoPagination) {
+      break;
+    }
+    request["ExclusiveStartKey"] = (*page)["LastEvaluatedKey"];
+  }
+  report->found += static_cast<int>(keys.size());
+  return Delete(std::move(keys), report);
+}
+
+Status TtlWindowSweeper::Delete(std::vector<json> keys, SweepReport* report) {
+  for (size_t begin = 0; begin < keys.size();
+       begin += static_cast<size_t>(config_.chunk)) {
+    const size_t end =
+        std::min(keys.size(), begin + static_cast<size_t>(config_.chunk));
+    json writes = json::array();
+    for (size_t i = begin; i < end; ++i) {
+      writes.push_back({{"DeleteRequest", {{"Key", keys[i]}}}});
+    }
+    json request_items = {{config_.table, writes}};
+    for (int attempt = 0;; ++attempt) {
+      const int sent = static_cast<int>(request_items[config_.table].size());
+      auto out =
+          backend_->Call("BatchWriteItem", {{"RequestItems", request_items}});
+      if (!out.ok()) return out.error();
+      ++report->batches;
+      if (attempt > 0) ++report->retries;
+      json unprocessed = out->value("UnprocessedItems", json::object());
+      const int left = unprocessed.contains(config_.table)
+                           ? static_cast<int>(unprocessed[config_.table].size())
+                           : 0;
+      report->deleted += sent - left;
+      if (left == 0) break;
+      if (config_.variant == SweeperVariant::kNoUnprocessedRetry ||
+          attempt >= config_.max_retries) {
+        report->unprocessed_left += left;
+        break;
+      }
+      const Duration wait = config_.backoff * (int64_t{1} << attempt);
+      WaitFor(*backend_, wait);
+      report->waited += wait;
+      request_items = unprocessed;
+    }
+  }
+  return Status();
+}
+
+Result<Problems> TtlWindowSweeper::Check(TimePoint swept_at) {
+  auto items = ScanAll(*backend_, config_.table);
+  if (!items.ok()) return items.error();
+  const int64_t at = ToEpochSeconds(swept_at);
+  Problems problems;
+  for (const json& item : *items) {
+    const std::string pk = item["pk"].value("S", item["pk"].dump());
+    auto ttl = AsInt(item.value("ttl", json()));
+    if (!ttl) {
+      problems.push_back("item " + pk + " has no numeric ttl");
+      continue;
+    }
+    const std::string window = item.value("expirationWindow", json())
+                                   .value("S", std::string("(none)"));
+    if (window != WindowOf(*ttl)) {
+      problems.push_back("item " + pk + " has expirationWindow " + window +
+                         " but its ttl " + std::to_string(*ttl) +
+                         " is in window " + WindowOf(*ttl) +
+                         " (no sweep will find it)");
+    }
+    if (*ttl < at) {
+      problems.push_back("item " + pk + " expired at " + IsoSeconds(*ttl) +
+                         " (window " + window + ") and is still there at " +
+                         IsoSeconds(at));
+    }
+  }
+  return problems;
+}
+
+}  // namespace ddblab::harness::patterns

@@ -1,0 +1,58 @@
+// tests/harness/patterns/pattern_test.h: the fixture every pattern test
+// runs on: one row (see pattern_backends.h) per parameter, a table name per
+// test, and the test's tables deleted afterwards.
+//
+// Thread-safety: test thread only.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <memory>
+#include <string>
+
+#include "tests/harness/patterns/pattern_backends.h"
+
+namespace ddblab::harness::testing {
+
+class PatternTest : public ::testing::TestWithParam<std::string> {
+ protected:
+  void SetUp() override {
+    std::string skip;
+    auto backend = OpenPatternRow(GetParam(), &skip);
+    if (!backend) {
+      // Only the AWS row may be absent; the local rows must run.
+      if (GetParam() == "aws") GTEST_SKIP() << skip;
+      FAIL() << skip;
+    }
+    backend_.reset(static_cast<TestBackend*>(backend.release()));
+  }
+  void TearDown() override {
+    if (backend_) backend_->DeleteCreatedTables();
+  }
+
+  // "<prefix><kind>_<test name>" with the row's "/" made "_".
+  static std::string TableName(const std::string& kind) {
+    std::string name =
+        TablePrefix() + kind + "_" +
+        ::testing::UnitTest::GetInstance()->current_test_info()->name();
+    for (char& c : name) {
+      if (c == '/') c = '_';
+    }
+    return name;
+  }
+
+  // Tests that move the clock or sweep TTL run only where they can.
+  bool HasClock() const {
+    return backend_->Has(Capability::kClock) &&
+           backend_->Has(Capability::kTtlSweep);
+  }
+
+  std::unique_ptr<TestBackend> backend_;
+};
+
+// The rows every pattern suite is instantiated on.
+inline auto PatternRows() {
+  return ::testing::Values("emulator", "ddblab_http", "ddblocal", "aws");
+}
+
+}  // namespace ddblab::harness::testing
