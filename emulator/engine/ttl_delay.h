@@ -26,9 +26,6 @@
 
 namespace ddblab::engine {
 
-// "90s" -> 90 s. Errors are ValidationExceptions saying what is wrong.
-Result<Duration> ParseDuration(std::string_view text);
-
 class TtlDelay {
  public:
   enum class Kind { kNone, kFixed, kUniform, kAws };

@@ -4,7 +4,7 @@
 #include <optional>
 #include <string>
 
-#include "emulator/engine/ttl_delay.h"
+#include "emulator/api/duration.h"
 #include "emulator/server/emulator_handler.h"
 
 namespace ddblab::server {
@@ -67,7 +67,7 @@ Status AddStreamsRoutes(Emulator& emulator, Protocol& protocol) {
 Status AddStreamsControl(const ServeConfig& config, ServeHooks& hooks) {
   Duration rollover = Duration::zero();
   if (config.shard_rollover != "off") {
-    Result<Duration> parsed = engine::ParseDuration(config.shard_rollover);
+    Result<Duration> parsed = ParseDuration(config.shard_rollover);
     if (!parsed.ok()) {
       return Error::Validation("--shard-rollover: " + parsed.error().message);
     }

@@ -7,6 +7,7 @@
 #include <string>
 #include <utility>
 
+#include "emulator/api/duration.h"
 #include "emulator/engine/ttl_delay.h"
 #include "emulator/server/emulator_handler.h"
 
@@ -72,7 +73,7 @@ Result<Json> ParseBody(const WireRequest& request) {
 // The delay an "advance" value asks for.
 Result<Duration> AdvanceAmount(const Json& v) {
   if (v.is_string()) {
-    Result<Duration> d = engine::ParseDuration(v.get<std::string>());
+    Result<Duration> d = ParseDuration(v.get<std::string>());
     if (!d.ok()) return Error::Validation("\"advance\": " + d.error().message);
     return d;
   }
@@ -234,7 +235,7 @@ Status AddTtlControl(const ServeConfig& config, ServeHooks& hooks) {
       !delay.ok()) {
     return Error::Validation("--ttl-delay: " + delay.error().message);
   }
-  Result<Duration> interval = engine::ParseDuration(config.ttl_sweep_interval);
+  Result<Duration> interval = ParseDuration(config.ttl_sweep_interval);
   if (!interval.ok()) {
     return Error::Validation("--ttl-sweep-interval: " +
                              interval.error().message);
@@ -244,7 +245,7 @@ Status AddTtlControl(const ServeConfig& config, ServeHooks& hooks) {
   }
   Duration cooldown = std::chrono::hours(1);
   if (config.ttl_change_cooldown != "aws") {
-    Result<Duration> parsed = engine::ParseDuration(config.ttl_change_cooldown);
+    Result<Duration> parsed = ParseDuration(config.ttl_change_cooldown);
     if (!parsed.ok()) {
       return Error::Validation("--ttl-change-cooldown: " +
                                parsed.error().message);
