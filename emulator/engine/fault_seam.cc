@@ -41,7 +41,7 @@ fault::TableResolver Resolver(EmulatorImpl& impl) {
   return [&impl](std::string_view name) {
     fault::TableFacts facts;
     auto lock = impl.Lock();
-    Catalog::Entry* entry = impl.catalog().Find(name);
+    Catalog::Entry* entry = lock.catalog().Find(name);
     if (entry == nullptr) return facts;
     const Table& table = *entry->table;
     facts.found = true;

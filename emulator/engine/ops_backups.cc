@@ -38,9 +38,9 @@ Json Describe(const Table& t, TimePoint now) {
                 {"PointInTimeRecoveryDescription", std::move(pitr)}}}};
 }
 
-Result<Catalog::Entry*> FindBackupTable(EmulatorImpl& impl,
+Result<Catalog::Entry*> FindBackupTable(const EngineLock& lock,
                                         const std::string& name) {
-  Result<Catalog::Entry*> entry = impl.FindTable(name, TableLookup::kControl);
+  Result<Catalog::Entry*> entry = lock.FindTable(name, TableLookup::kControl);
   if (!entry.ok() && entry.error().type == ErrorType::kResourceNotFound) {
     return Error::Of(ErrorType::kTableNotFound, "Table not found: " + name);
   }
@@ -53,7 +53,7 @@ Result<Json> DescribeContinuousBackups(EmulatorImpl& impl,
   std::optional<std::string> name = ReadTableName(p, request);
   DDBLAB_RETURN_IF_ERROR(p.Finish());
   auto lock = impl.Lock();
-  DDBLAB_ASSIGN_OR_RETURN(Catalog::Entry * entry, FindBackupTable(impl, *name));
+  DDBLAB_ASSIGN_OR_RETURN(Catalog::Entry * entry, FindBackupTable(lock, *name));
   return Describe(*entry->table, impl.Now());
 }
 
@@ -78,7 +78,7 @@ Result<Json> UpdateContinuousBackups(EmulatorImpl& impl, const Json& request) {
   DDBLAB_RETURN_IF_ERROR(p.Finish());
 
   auto lock = impl.Lock();
-  DDBLAB_ASSIGN_OR_RETURN(Catalog::Entry * entry, FindBackupTable(impl, *name));
+  DDBLAB_ASSIGN_OR_RETURN(Catalog::Entry * entry, FindBackupTable(lock, *name));
   std::shared_ptr<const Table> current = entry->table;
   if (days && !*enabled) {
     // Unverified text: DynamoDB refuses a period with recovery off.
@@ -92,7 +92,7 @@ Result<Json> UpdateContinuousBackups(EmulatorImpl& impl, const Json& request) {
   next.pitr_enabled = *enabled;
   next.pitr_recovery_days =
       days.value_or(*enabled ? current->pitr_recovery_days : int64_t{35});
-  DDBLAB_ASSIGN_OR_RETURN(auto txn, impl.store().Begin());
+  DDBLAB_ASSIGN_OR_RETURN(auto txn, lock.store().Begin());
   DDBLAB_RETURN_IF_ERROR(EmulatorImpl::SaveTable(next, *txn));
   DDBLAB_RETURN_IF_ERROR(txn->Commit());
   entry->table = std::make_shared<const Table>(std::move(next));

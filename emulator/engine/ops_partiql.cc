@@ -68,6 +68,10 @@ partiql::KeySchema PartiqlKeys(const KeySchema& key) {
   partiql::KeySchema out;
   out.hash = key.hash.name;
   if (key.range) out.range = key.range->name;
+  // A multi-attribute GSI key: the other HASH, then the other RANGE
+  // attributes, in KeySchema order.
+  for (const KeyElement& k : key.more_hash) out.more.push_back(k.name);
+  for (const KeyElement& k : key.more_range) out.more.push_back(k.name);
   return out;
 }
 

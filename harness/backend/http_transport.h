@@ -31,7 +31,7 @@ namespace ddblab::harness {
 using HttpHeaders = std::vector<std::pair<std::string, std::string>>;
 
 struct HttpRequest {
-  std::string method = "POST";
+  std::string method = "POST";  // GET, POST, PUT or DELETE
   std::string path = "/";
   HttpHeaders headers;
   std::string body;

@@ -101,8 +101,9 @@ EsmHost::Response EsmHost::Handle(std::string_view method,
                                   std::string_view body) {
   if (!path.starts_with(kPrefix)) return ErrorResponse(NotFound());
   std::string_view rest = path.substr(kPrefix.size());
-  json parsed;
-  if (method == "POST" || method == "PUT") {
+  json parsed = json::object();
+  if ((method == "POST" || method == "PUT") && !body.empty()) {
+    // An empty body is an empty object (POST .../run takes none).
     parsed = json::parse(body, nullptr, /*allow_exceptions=*/false);
     if (parsed.is_discarded() || !parsed.is_object()) {
       return ErrorResponse(

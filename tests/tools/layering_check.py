@@ -60,6 +60,8 @@ LINKS = {
     "harness/backend": {"emulator/api", "emulator/engine", "common/sigv4"},
     "common/sigv4": set(),
     "harness/*": {"harness/backend"},
+    # ddblab-consume: event-source mappings from a file against any backend.
+    "harness/consumer:ddblab-consume": {"harness/consumer"},
 }
 # Optional edges: a folder may link to these when they exist (fault/ is
 # wired into the engine and the server by the faults work).
@@ -95,6 +97,7 @@ def closure(key: str, folder: str, present: set[str]) -> set[str]:
     seen, todo = set(), [key]
     while todo:
         k = todo.pop()
+        k = k if k in LINKS else (map_key(k) or k)
         for dep in LINKS.get(k, set()) | (OPTIONAL_LINKS.get(k, set()) & present):
             if dep not in seen:
                 seen.add(dep)

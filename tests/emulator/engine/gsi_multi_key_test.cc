@@ -229,11 +229,12 @@ TEST_F(MultiKeyGsiTest, MalformedKeySchemas) {
   table3["KeySchema"] = {Key("pk", "HASH"), Key("c", "RANGE"),
                          Key("a", "RANGE")};
   EXPECT_EQ(FailText("CreateTable", table3),
-            VE("1 validation error detected: Value '[{AttributeName=pk, "
-               "KeyType=HASH}, {AttributeName=c, KeyType=RANGE}, "
-               "{AttributeName=a, KeyType=RANGE}]' at 'keySchema' failed to "
-               "satisfy constraint: Member must have length less than or "
-               "equal to 2"));
+            VE("1 validation error detected: Value "
+               "'[KeySchemaElement(attributeName=pk, keyType=HASH), "
+               "KeySchemaElement(attributeName=c, keyType=RANGE), "
+               "KeySchemaElement(attributeName=a, keyType=RANGE)]' at "
+               "'keySchema' failed to satisfy constraint: Member must have "
+               "length less than or equal to 2"));
   Json lsi3 = {{"TableName", "bad"},
                {"BillingMode", "PAY_PER_REQUEST"},
                {"AttributeDefinitions", defs},

@@ -10,9 +10,9 @@
 
 #include <sstream>
 
+#include "common/sigv4/sigv4.h"
 #include "emulator/server/crc32.h"
 #include "emulator/server/protocol.h"
-#include "common/sigv4/sigv4.h"
 #include "fake_handler.h"
 
 namespace ddblab::server {

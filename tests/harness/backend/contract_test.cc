@@ -617,7 +617,8 @@ TEST(DdblabControlsOverHttpTest, FaultPlanThrottlesAndLostResponses) {
       "GetItem", {{"TableName", "faulted"}, {"Key", {{"pk", {{"S", "a"}}}}}});
   ASSERT_TRUE(got.ok());
   EXPECT_EQ((*got)["Item"]["n"], json({{"N", "1"}}));
-  ASSERT_TRUE(b.SetFaultPlan(json()).ok());
+  Status cleared = b.SetFaultPlan(json());
+  ASSERT_TRUE(cleared.ok()) << ToString(cleared.error());
 }
 
 INSTANTIATE_TEST_SUITE_P(Backends, ContractTest,

@@ -212,11 +212,16 @@ TEST(HttpBackendTest, DecodesErrorShapes) {
   EXPECT_EQ(tce.error().type, ErrorType::kTransactionCanceled);
   EXPECT_EQ(tce.error().message, "Transaction cancelled");
   EXPECT_EQ(tce.error().extra["CancellationReasons"][0]["Code"], "None");
-  auto unknown = DecodeResponse(
+  auto unavailable = DecodeResponse(
       Answer(503, R"({"__type":"x#ServiceUnavailable","message":"down"})"));
+  ASSERT_FALSE(unavailable.ok());
+  EXPECT_EQ(unavailable.error().type, ErrorType::kServiceUnavailable);
+  EXPECT_EQ(unavailable.error().message, "down");
+  auto unknown = DecodeResponse(
+      Answer(500, R"({"__type":"x#SomethingNewException","message":"new"})"));
   ASSERT_FALSE(unknown.ok());
   EXPECT_EQ(unknown.error().type, ErrorType::kInternalServerError);
-  EXPECT_EQ(unknown.error().extra["__type"], "ServiceUnavailable");
+  EXPECT_EQ(unknown.error().extra["__type"], "SomethingNewException");
   HttpResponse html;
   html.status = 503;
   html.body = "<html>busy</html>";
