@@ -215,10 +215,20 @@ Status TtlWindowSweeper::Delete(std::vector<json> keys, SweepReport* report) {
       const int sent = static_cast<int>(request_items[config_.table].size());
       auto out =
           backend_->Call("BatchWriteItem", {{"RequestItems", request_items}});
-      if (!out.ok()) return out.error();
+      // When DynamoDB can process none of a batch it throttles the whole
+      // call instead of answering with UnprocessedItems: every request of
+      // it is unprocessed.
+      const bool throttled =
+          !out.ok() &&
+          (out.error().type == ErrorType::kProvisionedThroughputExceeded ||
+           out.error().type == ErrorType::kThrottling ||
+           out.error().type == ErrorType::kRequestLimitExceeded);
+      if (!out.ok() && !throttled) return out.error();
       ++report->batches;
       if (attempt > 0) ++report->retries;
-      json unprocessed = out->value("UnprocessedItems", json::object());
+      json unprocessed = throttled
+                             ? request_items
+                             : out->value("UnprocessedItems", json::object());
       const int left = unprocessed.contains(config_.table)
                            ? static_cast<int>(unprocessed[config_.table].size())
                            : 0;
