@@ -46,6 +46,19 @@ class ListenerTest : public testing::PatternTest {
     ASSERT_TRUE(out.ok()) << ToString(out.error());
   }
 
+  // Polls until the mapping has read `records` stream records (delivered or
+  // filtered out): at the first poll on ddblab and DynamoDB Local; on AWS a
+  // record shows up in the stream a moment after its write.
+  void Drain(TtlExpiryListener& listener, int64_t records) {
+    for (int attempt = 0; attempt < 60; ++attempt) {
+      Poll(listener);
+      const consumer::EsmMetrics& m = listener.mapping().metrics();
+      if (m.records_delivered + m.records_filtered >= records) return;
+      WaitFor(*backend_, std::chrono::seconds(1));
+    }
+    FAIL() << "the mapping did not read " << records << " records";
+  }
+
   // The carts the sink got, sorted.
   static std::vector<std::string> Sunk(const TtlExpiryListener& listener) {
     std::vector<std::string> carts;
@@ -76,7 +89,7 @@ TEST_P(ListenerTest, CorrectFilterIgnoresAnOrderPlaced) {
   ASSERT_TRUE(listener.PutCart("a", {"p1"}, Now() + 3600).ok());
   ASSERT_TRUE(listener.PutCart("b", {"p2"}, Now() + 3600).ok());
   ASSERT_TRUE(listener.PlaceOrder("a").ok());
-  Poll(listener);
+  Drain(listener, 3);
   EXPECT_EQ(Sunk(listener), std::vector<std::string>());
   // The INSERTs and the REMOVE were read and filtered out.
   EXPECT_EQ(listener.mapping().metrics().records_filtered, 3);
@@ -89,7 +102,7 @@ TEST_P(ListenerTest, RemoveOnlyTreatsAnOrderAsAnAbandonedCart) {
   ASSERT_TRUE(listener.PutCart("a", {"p1"}, Now() + 3600).ok());
   ASSERT_TRUE(listener.PutCart("b", {"p2"}, Now() + 3600).ok());
   ASSERT_TRUE(listener.PlaceOrder("a").ok());
-  Poll(listener);
+  Drain(listener, 3);
   EXPECT_EQ(Sunk(listener), std::vector<std::string>{"a"});
   EXPECT_EQ(listener.Delivered()[0]["productids"], json({{"SS", {"p1"}}}));
   EXPECT_EQ(*listener.Check(),
@@ -157,6 +170,25 @@ TEST_P(ListenerTest, AFailingSinkGetsTheCartAgainAndNoOtherTwice) {
             (std::vector<std::string>{"k0", "k1", "k2", "k3", "k4"}));
   EXPECT_EQ(listener.mapping().metrics().partial_failures, 1);
   EXPECT_EQ(*listener.Check(), Problems());
+}
+
+// The invariant catches a lost cart: a consumer that stops for longer than
+// the stream's 24-hour retention never sees the deletions made meanwhile.
+TEST_P(ListenerTest, ConsumerDownLongerThanTheStreamRetentionLosesCarts) {
+  if (!HasClock()) GTEST_SKIP() << "needs clock control and TTL sweeps";
+  TtlExpiryListener listener = Open(ListenerVariant::kCorrect);
+  ASSERT_TRUE(listener.PutCart("gone", {"p1"}, Now() + 60).ok());
+  Poll(listener);
+  // Deleted by TTL 48 hours after expiry; the consumer is down until 25
+  // hours after that.
+  Advance(hours(49));
+  ASSERT_TRUE(backend_->SweepTtl().ok());
+  Advance(hours(25));
+  Poll(listener);
+  EXPECT_EQ(Sunk(listener), std::vector<std::string>());
+  EXPECT_EQ(
+      *listener.Check(),
+      Problems{"cart gone was deleted by TTL but never reached the sink"});
 }
 
 // The `aws` TTL delay model (most deletions within minutes, a tail up to 48
