@@ -36,8 +36,10 @@ class StreamFaultsTest : public testing::PatternTest {
     ASSERT_TRUE(status.ok()) << ToString(status.error());
   }
 
-  RollupAggregator Aggregator(RollupVariant variant) {
+  RollupAggregator Aggregator(RollupVariant variant,
+                              json mapping = json::object()) {
     RollupConfig config;
+    config.mapping = std::move(mapping);
     config.source_table = TableName("transfers");
     config.rollup_table = TableName("rollup");
     config.dedupe_table = TableName("dedupe");
@@ -124,6 +126,26 @@ TEST_P(StreamFaultsTest, CorrectIsExactUnderThrottlesAndLostResponses) {
   EXPECT_EQ(aggregator.stats().duplicates, 1);
   EXPECT_EQ(aggregator.stats().failed_records, 2);
   EXPECT_EQ(*aggregator.Check(), Problems());
+}
+
+// Exact only while Lambda keeps retrying: with MaximumRetryAttempts 1, a
+// record throttled on every delivery is discarded (an on-failure record)
+// with the rest of its batch, and Check reports what is missing.
+TEST_P(StreamFaultsTest, CorrectLosesWhatTheMappingDiscards) {
+  RollupAggregator aggregator =
+      Aggregator(RollupVariant::kCorrect, {{"MaximumRetryAttempts", 1}});
+  Plan(json::array(
+      {Rule(aggregator, "TransactWriteItems", {2, 3, 4, 5}, "throttle")}));
+  ASSERT_TRUE(aggregator.Poll().ok());
+  ASSERT_EQ(aggregator.mapping().failures().size(), 1u);
+  const json& failure = aggregator.mapping().failures()[0];
+  EXPECT_EQ(failure["requestContext"]["condition"], "RetryAttemptsExhausted");
+  EXPECT_EQ(failure["DDBStreamBatchInfo"]["batchSize"], 3);
+  EXPECT_EQ(*aggregator.Check(),
+            (Problems{Carol("TotalBytes is 1, expected 1111 (undercounted by "
+                            "1110)"),
+                      Carol("CombinedRecords is 1, expected 4 (undercounted "
+                            "by 3)")}));
 }
 
 TEST_P(StreamFaultsTest, ThrottledStreamReadsDelayButLoseNoCart) {
