@@ -105,6 +105,63 @@ Status EnsureTable(Backend& backend, const json& create_table) {
                            " did not become ACTIVE within 5 minutes");
 }
 
+Status EnsureStream(Backend& backend, const std::string& table,
+                    std::string_view view_type) {
+  bool updated = false;
+  // At most ~5 minutes of the backend's time for the table to be ACTIVE
+  // again after enabling the stream, polling every 2 s.
+  for (int attempt = 0; attempt < 150; ++attempt) {
+    auto described = backend.Call("DescribeTable", {{"TableName", table}});
+    if (!described.ok()) return described.error();
+    const json& desc = (*described)["Table"];
+    const json spec = desc.value("StreamSpecification", json::object());
+    const bool enabled = spec.value("StreamEnabled", false);
+    if (enabled && spec.value("StreamViewType", "") != view_type) {
+      return Error::Validation(
+          "table " + table + " has a " + spec.value("StreamViewType", "") +
+          " stream; this pattern needs " + std::string(view_type) +
+          ": delete it or choose another table name");
+    }
+    if (!enabled && !updated) {
+      auto out = backend.Call("UpdateTable",
+                              {{"TableName", table},
+                               {"StreamSpecification",
+                                {{"StreamEnabled", true},
+                                 {"StreamViewType", std::string(view_type)}}}});
+      if (!out.ok()) return out.error();
+      updated = true;
+      continue;
+    }
+    if (enabled && desc.value("TableStatus", "") == "ACTIVE") return Status();
+    backend.clock().SleepUntil(backend.clock().Now() + std::chrono::seconds(2),
+                               std::stop_token());
+  }
+  return Error::Validation("table " + table +
+                           " did not become ACTIVE with its stream within 5 "
+                           "minutes");
+}
+
+Status EnsureTtl(Backend& backend, const std::string& table,
+                 std::string_view attribute) {
+  auto ttl = backend.Call("DescribeTimeToLive", {{"TableName", table}});
+  if (!ttl.ok()) return ttl.error();
+  const json desc = (*ttl).value("TimeToLiveDescription", json::object());
+  const std::string status = desc.value("TimeToLiveStatus", "");
+  if (status == "ENABLED" || status == "ENABLING") {
+    if (desc.value("AttributeName", "") == attribute) return Status();
+    return Error::Validation(
+        "table " + table + " has TTL on " + desc.value("AttributeName", "") +
+        "; this pattern needs it on " + std::string(attribute));
+  }
+  auto enabled = backend.Call(
+      "UpdateTimeToLive",
+      {{"TableName", table},
+       {"TimeToLiveSpecification",
+        {{"Enabled", true}, {"AttributeName", std::string(attribute)}}}});
+  if (!enabled.ok()) return enabled.error();
+  return Status();
+}
+
 void WaitFor(Backend& backend, Duration d) {
   if (d <= Duration::zero()) return;
   if (backend.Has(Capability::kClock) && backend.AdvanceClock(d).ok()) return;

@@ -44,6 +44,19 @@ Status CheckTableName(std::string_view pattern, const std::string& table);
 // differs. Waiting uses the backend's clock (instant on the emulator).
 Status EnsureTable(Backend& backend, const json& create_table);
 
+// Makes sure `table` has a stream of `view_type` (NEW_AND_OLD_IMAGES,
+// NEW_IMAGE, ...): enables one with UpdateTable where it has none and waits
+// until the table is ACTIVE again. A table whose stream has another view
+// type is a ValidationException saying so (changing it would break the
+// table's other consumers).
+Status EnsureStream(Backend& backend, const std::string& table,
+                    std::string_view view_type);
+
+// Makes sure DynamoDB's TTL is on for `table` on `attribute` (ENABLED or
+// ENABLING). TTL on another attribute is a ValidationException.
+Status EnsureTtl(Backend& backend, const std::string& table,
+                 std::string_view attribute);
+
 // Waits `d` on the backend's time: advances the clock where the backend has
 // clock control (a simulated wait, deterministic), sleeps on its clock
 // otherwise.

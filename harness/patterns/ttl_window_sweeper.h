@@ -19,7 +19,9 @@
 //                       one (the one that closed since the last trigger),
 //                       every page of each Query, and retries
 //                       UnprocessedItems up to max_retries times with
-//                       exponential backoff, reporting what is left.
+//                       exponential backoff (a batch DynamoDB throttles
+//                       whole counts as all unprocessed), reporting what
+//                       is left.
 //   window_not_multiple_of_frequency  the published sweep of the current
 //                       window only, with a window that is not a multiple
 //                       of the frequency: items whose window closed between

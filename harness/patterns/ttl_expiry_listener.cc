@@ -1,0 +1,268 @@
+// harness/patterns/ttl_expiry_listener.cc: the abandoned-cart listener's
+// table, mapping, handler and invariant.
+#include "harness/patterns/ttl_expiry_listener.h"
+
+#include <map>
+#include <utility>
+
+#include "harness/consumer/config.h"
+
+namespace ddblab::harness::patterns {
+
+struct TtlExpiryListener::State {
+  struct Cart {
+    bool has_products = false;
+    bool placed = false;
+  };
+
+  Backend* backend = nullptr;
+  ListenerConfig config;
+  CartSink sink;
+  std::vector<json> delivered;
+  std::map<std::string, Cart> carts;
+};
+
+namespace {
+
+constexpr const char* kVariantNames[] = {"correct", "remove_only"};
+// Attempts of an idempotent write whose answer was lost.
+constexpr int kAttempts = 3;
+
+// The mapping's function: hands each record's OldImage to the sink, in
+// order; the first refusal is reported as the batch's failed item (Lambda
+// retries from it).
+Result<json> Handle(TtlExpiryListener::State& state, const json& event) {
+  json failures = json::array();
+  for (const json& record : event.value("Records", json::array())) {
+    const json& dynamodb = record.value("dynamodb", json::object());
+    json image = dynamodb.value("OldImage", json::object());
+    Status accepted = state.sink ? state.sink(image) : Status();
+    if (!accepted.ok()) {
+      failures.push_back(
+          {{"itemIdentifier", dynamodb.value("SequenceNumber", "")}});
+      break;
+    }
+    state.delivered.push_back(std::move(image));
+  }
+  return json{{"batchItemFailures", failures}};
+}
+
+// Calls `operation`, again while the outcome is unknown (the request is
+// idempotent).
+Result<json> CallIdempotent(Backend& backend, std::string_view operation,
+                            const json& request) {
+  for (int attempt = 1;; ++attempt) {
+    auto out = backend.Call(operation, request);
+    if (out.ok() || out.error().type != ErrorType::kOutcomeUnknown ||
+        attempt >= kAttempts) {
+      return out;
+    }
+  }
+}
+
+}  // namespace
+
+std::string_view ListenerVariantName(ListenerVariant variant) {
+  return kVariantNames[static_cast<int>(variant)];
+}
+
+Result<ListenerVariant> ParseListenerVariant(std::string_view name) {
+  for (int i = 0; i < 2; ++i) {
+    if (name == kVariantNames[i]) return static_cast<ListenerVariant>(i);
+  }
+  return Error::Validation("unknown TTL expiry listener variant \"" +
+                           std::string(name) + "\" (correct, remove_only)");
+}
+
+std::vector<std::string> TtlExpiryListener::FilterPatterns(
+    ListenerVariant variant, std::string_view required_attribute) {
+  if (variant == ListenerVariant::kRemoveOnly) {
+    return {R"({"eventName":["REMOVE"]})"};
+  }
+  json pattern = {
+      {"userIdentity",
+       {{"type", {"Service"}}, {"principalId", {"dynamodb.amazonaws.com"}}}},
+      {"dynamodb",
+       {{"OldImage",
+         {{std::string(required_attribute),
+           {{"SS", json::array({{{"exists", true}}})}}}}}}}};
+  return {pattern.dump()};
+}
+
+Result<TtlExpiryListener> TtlExpiryListener::Open(Backend& backend,
+                                                  ListenerConfig config) {
+  DDBLAB_RETURN_IF_ERROR(CheckTableName("TTL expiry listener", config.table));
+  if (config.required_attribute.empty() || config.required_attribute == "pk" ||
+      config.required_attribute == "ttl") {
+    return Error::Validation(
+        "TTL expiry listener: required_attribute must be a non-key attribute "
+        "other than ttl (default productids), got \"" +
+        config.required_attribute + "\"");
+  }
+  if (!config.mapping.is_object()) {
+    return Error::Validation(
+        "TTL expiry listener: mapping must be an object of "
+        "CreateEventSourceMapping fields, got " +
+        config.mapping.dump());
+  }
+  for (const char* own :
+       {"TableName", "EventSourceArn", "FunctionName", "StartingPosition",
+        "FilterCriteria", "FunctionResponseTypes"}) {
+    if (config.mapping.contains(own)) {
+      return Error::Validation(std::string("TTL expiry listener: mapping ") +
+                               own + " is set by the pattern");
+    }
+  }
+  json request = config.mapping;
+  request["TableName"] = config.table;
+  request["FunctionName"] = config.function_name;
+  request["StartingPosition"] = "TRIM_HORIZON";
+  request["FunctionResponseTypes"] = {"ReportBatchItemFailures"};
+  json filters = json::array();
+  for (const std::string& pattern :
+       FilterPatterns(config.variant, config.required_attribute)) {
+    filters.push_back({{"Pattern", pattern}});
+  }
+  request["FilterCriteria"] = {{"Filters", filters}};
+  auto esm_config = consumer::ParseEsmConfig(request);
+  if (!esm_config.ok()) return esm_config.error();
+
+  auto state = std::make_shared<State>();
+  state->backend = &backend;
+  state->config = std::move(config);
+  State* raw = state.get();
+  auto esm = std::make_unique<consumer::EventSourceMapping>(
+      backend, *esm_config,
+      std::make_unique<consumer::CallableFunction>(
+          [raw](const json& event) { return Handle(*raw, event); }),
+      state->config.seed);
+  return TtlExpiryListener(std::move(state), std::move(esm));
+}
+
+Status TtlExpiryListener::Setup() {
+  Backend& backend = *state_->backend;
+  const std::string& table = state_->config.table;
+  DDBLAB_RETURN_IF_ERROR(EnsureTable(
+      backend,
+      {{"TableName", table},
+       {"KeySchema", {{{"AttributeName", "pk"}, {"KeyType", "HASH"}}}},
+       {"AttributeDefinitions",
+        {{{"AttributeName", "pk"}, {"AttributeType", "S"}}}},
+       {"BillingMode", "PAY_PER_REQUEST"},
+       {"StreamSpecification",
+        {{"StreamEnabled", true}, {"StreamViewType", "NEW_AND_OLD_IMAGES"}}}}));
+  DDBLAB_RETURN_IF_ERROR(EnsureStream(backend, table, "NEW_AND_OLD_IMAGES"));
+  return EnsureTtl(backend, table, "ttl");
+}
+
+Status TtlExpiryListener::PutCart(std::string_view cart,
+                                  const std::vector<std::string>& product_ids,
+                                  int64_t ttl_epoch_seconds,
+                                  const json& attributes) {
+  const ListenerConfig& config = state_->config;
+  if (cart.empty()) {
+    return Error::Validation("TTL expiry listener: cart must not be empty");
+  }
+  if (!attributes.is_object()) {
+    return Error::Validation(
+        "TTL expiry listener: attributes must be an object of "
+        "AttributeValues");
+  }
+  json item = attributes;
+  for (const std::string& own :
+       {std::string("pk"), std::string("ttl"), config.required_attribute}) {
+    if (item.contains(own)) {
+      return Error::Validation("TTL expiry listener: attribute " + own +
+                               " is the pattern's own");
+    }
+  }
+  item["pk"] = S(cart);
+  item["ttl"] = N(ttl_epoch_seconds);
+  if (!product_ids.empty()) {
+    item[config.required_attribute] = {{"SS", product_ids}};
+  }
+  auto out = CallIdempotent(*state_->backend, "PutItem",
+                            {{"TableName", config.table}, {"Item", item}});
+  if (!out.ok()) return out.error();
+  state_->carts[std::string(cart)] = State::Cart{!product_ids.empty(), false};
+  return Status();
+}
+
+Status TtlExpiryListener::PlaceOrder(std::string_view cart) {
+  auto out = CallIdempotent(
+      *state_->backend, "DeleteItem",
+      {{"TableName", state_->config.table}, {"Key", {{"pk", S(cart)}}}});
+  if (!out.ok()) return out.error();
+  state_->carts[std::string(cart)].placed = true;
+  return Status();
+}
+
+const ListenerConfig& TtlExpiryListener::config() const {
+  return state_->config;
+}
+
+const std::vector<json>& TtlExpiryListener::Delivered() const {
+  return state_->delivered;
+}
+
+void TtlExpiryListener::SetSink(CartSink sink) {
+  state_->sink = std::move(sink);
+}
+
+Result<int64_t> TtlExpiryListener::Poll(int64_t max_rounds) {
+  return esm_->RunUntilIdle(max_rounds);
+}
+
+Result<Problems> TtlExpiryListener::Check() {
+  std::map<std::string, int> sunk;
+  for (const json& image : state_->delivered) {
+    std::string cart = image.contains("pk") ? image["pk"].value("S", "") : "";
+    ++sunk[cart];
+  }
+  Problems problems;
+  for (const auto& [cart, facts] : state_->carts) {
+    const int count = sunk.count(cart) ? sunk[cart] : 0;
+    auto out =
+        state_->backend->Call("GetItem", {{"TableName", state_->config.table},
+                                          {"Key", {{"pk", S(cart)}}},
+                                          {"ConsistentRead", true}});
+    if (!out.ok()) return out.error();
+    const bool present = out->contains("Item");
+    const std::string times =
+        count == 1 ? "once" : std::to_string(count) + " times";
+    if (present) {
+      if (count > 0) {
+        problems.push_back("cart " + cart +
+                           " is still in the table but reached the sink " +
+                           times);
+      }
+    } else if (facts.placed) {
+      if (count > 0) {
+        problems.push_back("cart " + cart +
+                           " was deleted by the user (an order placed) but "
+                           "reached the sink " +
+                           times + " as expired");
+      }
+    } else if (!facts.has_products) {
+      if (count > 0) {
+        problems.push_back("cart " + cart + " expired without " +
+                           state_->config.required_attribute +
+                           " but reached the sink " + times);
+      }
+    } else if (count == 0) {
+      problems.push_back("cart " + cart +
+                         " was deleted by TTL but never reached the sink");
+    } else if (count > 1) {
+      problems.push_back("cart " + cart + " reached the sink " + times);
+    }
+  }
+  for (const auto& [cart, count] : sunk) {
+    if (!state_->carts.count(cart)) {
+      problems.push_back("the sink got cart \"" + cart +
+                         "\", which this listener never wrote");
+    }
+  }
+  return problems;
+}
+
+}  // namespace ddblab::harness::patterns
