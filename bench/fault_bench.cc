@@ -3,7 +3,7 @@
 // SetFaultPlan (the seam's one atomic load), and a one-rule plan that
 // matches no GetItem (every call is described and matched, nothing fires).
 //
-//   ./build/bench/fault_bench --benchmark_min_time=2s --benchmark_repetitions=5
+//   ./build/bench/fault_bench --benchmark_min_time=2 --benchmark_repetitions=5
 //
 // Thread-safety: single-threaded benchmarks.
 #include <benchmark/benchmark.h>
