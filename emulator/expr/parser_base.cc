@@ -1,5 +1,6 @@
 // emulator/expr/parser_base.cc
 #include <cstdint>
+#include <string>
 
 #include "emulator/expr/parser.h"
 #include "emulator/expr/parser_internal.h"
@@ -132,10 +133,17 @@ bool ParserBase::ParsePathTail(DocumentPath* out, bool* resolved) {
     } else if (cur_.kind == TokenKind::kLBracket) {
       Advance();
       if (cur_.kind != TokenKind::kInteger) return SyntaxError();
+      // DynamoDB reads the index as a 32-bit signed integer; a larger one is
+      // refused naming the digits as written. (The text is DynamoDB's; the
+      // exact bound, INT32_MAX, is inferred from it and unverified.)
       uint64_t index = 0;
       for (char c : cur_.text) {
         index = index * 10 + static_cast<uint64_t>(c - '0');
-        if (index > UINT32_MAX) return SyntaxError();
+        if (index > INT32_MAX) {
+          return Fail(InvalidExpression(
+              kind_, "List index is not within the allowable range; index: [" +
+                         std::string(cur_.text) + "]"));
+        }
       }
       Advance();
       if (!Expect(TokenKind::kRBracket)) return false;

@@ -50,6 +50,15 @@ TEST(ParseProjectionTest, Errors) {
   EXPECT_TRUE(IsValidation(Projection(deep + ".b"),
                            "Invalid ProjectionExpression: The document path "
                            "has too many nesting levels; nesting levels: 33"));
+  // A list index beyond a 32-bit signed integer (DynamoDB's text).
+  EXPECT_TRUE(Projection("l[2147483647]").ok());
+  EXPECT_TRUE(IsValidation(Projection("l[2147483648]"),
+                           "Invalid ProjectionExpression: List index is not "
+                           "within the allowable range; index: [2147483648]"));
+  EXPECT_TRUE(IsValidation(Projection("l[99999999999999]"),
+                           "Invalid ProjectionExpression: List index is not "
+                           "within the allowable range; index: "
+                           "[99999999999999]"));
   EXPECT_TRUE(Projection(std::string(4096, 'x')).ok());
   EXPECT_TRUE(IsValidation(Projection(std::string(4097, 'x')),
                            "Invalid ProjectionExpression: Expression size has "
