@@ -1,12 +1,12 @@
 // emulator/engine/query_multi_key.cc: Query on multi-attribute GSI keys.
 //
-// DynamoDB's texts for a condition that breaks the multi-attribute rules are
-// not published; we reuse its single-key texts (our choice, see the spec
-// notes): a HASH attribute without a condition, or a RANGE attribute skipped
-// before one that has a condition, is "Query condition missed key schema
-// element: <attr>"; a non-equality on a HASH attribute, or on a RANGE
-// attribute followed by another RANGE condition, or a condition on an
-// attribute outside the key, is "Query key condition not supported".
+// A condition that breaks the multi-attribute rules gets DynamoDB's texts, in
+// DynamoDB's order: HASH attributes without an equality ("HASH key attributes
+// a, b must have equality conditions specified in the query"), then RANGE
+// attributes without an equality before the last RANGE attribute that has a
+// condition ("RANGE key attributes ... because a condition is present on key
+// attribute <last>"), then a condition on any other attribute ("Query
+// condition missed key schema element", no name).
 #include "emulator/engine/query_multi_key.h"
 
 #include "emulator/engine/multi_key.h"
@@ -20,8 +20,14 @@ namespace {
 using value::AttributeValue;
 using value::Item;
 
-constexpr char kNotSupported[] = "Query key condition not supported";
-constexpr char kMissed[] = "Query condition missed key schema element: ";
+std::string JoinNames(const std::vector<std::string>& names) {
+  std::string out;
+  for (const std::string& n : names) {
+    if (!out.empty()) out += ", ";
+    out += n;
+  }
+  return out;
+}
 
 const KeyTerm* FindTerm(const std::vector<KeyTerm>& terms,
                         const std::string& attr) {
@@ -155,43 +161,66 @@ bool MultiKeyCountDeferred(const Error& e, size_t conditions) {
 Result<MultiKeyCondition> AnalyzeMultiKeyTerms(
     const KeySchema& key, const std::vector<KeyTerm>& terms, const Item* esk) {
   MultiKeyCondition out;
-  size_t used = 0;
+  // Every HASH attribute needs an equality; DynamoDB names all that lack one.
+  std::vector<std::string> unequal;
   for (const KeyElement* k : key.HashElements()) {
     DDBLAB_RETURN_IF_ERROR(CheckStartElement(esk, *k, true));
     const KeyTerm* t = FindTerm(terms, k->name);
-    if (t == nullptr) return Error::Validation(kMissed + k->name);
+    if (t != nullptr && !t->op) return CheckTerm(*t, k->type).error();
+    if (t == nullptr || *t->op != expr::RangeOp::kEq) {
+      unequal.push_back(k->name);
+    }
+  }
+  if (!unequal.empty()) {
+    return Error::Validation("HASH key attributes " + JoinNames(unequal) +
+                             " must have equality conditions specified in "
+                             "the query");
+  }
+  // RANGE attributes before the last one with a condition need equalities.
+  std::vector<const KeyElement*> ranges = key.RangeElements();
+  for (const KeyElement* k : ranges) {
+    DDBLAB_RETURN_IF_ERROR(CheckStartElement(esk, *k, false));
+  }
+  size_t named = 0;  // RANGE attributes up to the last one with a condition
+  for (size_t i = 0; i < ranges.size(); ++i) {
+    if (FindTerm(terms, ranges[i]->name) != nullptr) named = i + 1;
+  }
+  for (size_t i = 0; i + 1 < named; ++i) {
+    const KeyTerm* t = FindTerm(terms, ranges[i]->name);
+    if (t != nullptr && !t->op) return CheckTerm(*t, ranges[i]->type).error();
+    if (t == nullptr || *t->op != expr::RangeOp::kEq) {
+      unequal.push_back(ranges[i]->name);
+    }
+  }
+  if (!unequal.empty()) {
+    return Error::Validation(
+        "RANGE key attributes " + JoinNames(unequal) +
+        " must have equality conditions specified in the query because a "
+        "condition is present on key attribute " +
+        ranges[named - 1]->name);
+  }
+  // A condition on anything else.
+  if (key.HashElements().size() + named != terms.size()) {
+    return Error::Validation("Query condition missed key schema element");
+  }
+  for (const KeyElement* k : key.HashElements()) {
+    const KeyTerm* t = FindTerm(terms, k->name);
     DDBLAB_RETURN_IF_ERROR(CheckTerm(*t, k->type));
-    if (*t->op != expr::RangeOp::kEq) return Error::Validation(kNotSupported);
     if (key.MultiHash()) {
       AppendKeyComponent(value::EncodeKey(t->values[0]), &out.partition);
     } else {
       out.partition = value::EncodeKey(t->values[0]);
     }
-    ++used;
-  }
-  std::vector<const KeyElement*> ranges = key.RangeElements();
-  for (const KeyElement* k : ranges) {
-    DDBLAB_RETURN_IF_ERROR(CheckStartElement(esk, *k, false));
   }
   std::string prefix;
   std::optional<expr::RangeCondition> last;
-  const KeyElement* first_missing = nullptr;
-  for (const KeyElement* k : ranges) {
-    const KeyTerm* t = FindTerm(terms, k->name);
-    if (t == nullptr) {
-      if (first_missing == nullptr) first_missing = k;
-      continue;
-    }
-    if (first_missing != nullptr) {
-      return Error::Validation(kMissed + first_missing->name);
-    }
-    DDBLAB_RETURN_IF_ERROR(CheckTerm(*t, k->type));
-    if (last) return Error::Validation(kNotSupported);  // after a range op
-    ++used;
-    if (*t->op == expr::RangeOp::kEq && k != ranges.back() &&
+  for (size_t i = 0; i < named; ++i) {
+    const KeyTerm* t = FindTerm(terms, ranges[i]->name);
+    DDBLAB_RETURN_IF_ERROR(CheckTerm(*t, ranges[i]->type));
+    if (*t->op == expr::RangeOp::kEq && i + 1 < ranges.size() &&
         key.MultiRange()) {
       // An equality that may be followed by more: part of the prefix,
-      // unless it turns out to be the last condition (handled below).
+      // unless it turns out to be the last condition (SetBounds).
       prefix += Component(true, t->values[0]);
       continue;
     }
@@ -200,12 +229,6 @@ Result<MultiKeyCondition> AnalyzeMultiKeyTerms(
     rc.a = t->values[0];
     if (t->values.size() > 1) rc.b = t->values[1];
     last = std::move(rc);
-  }
-  if (used != terms.size()) {
-    if (first_missing != nullptr) {
-      return Error::Validation(kMissed + first_missing->name);
-    }
-    return Error::Validation(kNotSupported);
   }
   SetBounds(key.MultiRange(), prefix, last, &out);
   return out;

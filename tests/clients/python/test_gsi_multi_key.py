@@ -124,11 +124,16 @@ class MultiKeyGsiTest(ClientTest, unittest.TestCase):
         del only_tenant["ExpressionAttributeValues"][":r"]
         del only_tenant["ExpressionAttributeNames"]
         refused(only_tenant,
-                "Query condition missed key schema element: region")
+                "HASH key attributes region must have equality conditions "
+                "specified in the query")
         refused(self.query("#m = :m", m=1),
-                "Query condition missed key schema element: year")
+                "RANGE key attributes year must have equality conditions "
+                "specified in the query because a condition is present on "
+                "key attribute month")
         refused(self.query("#y > :y AND #m = :m", y=2024, m=1),
-                "Query key condition not supported")
+                "RANGE key attributes year must have equality conditions "
+                "specified in the query because a condition is present on "
+                "key attribute month")
         refused(self.query("#y = :y", y="2024"),
                 "One or more parameter values were invalid: Condition "
                 "parameter type does not match schema type")

@@ -373,38 +373,50 @@ TEST_F(MultiKeyGsiTest, EveryLegalKeyConditionShape) {
             Json({{{"pk", S("q2")}, {"a", S("x")}, {"b", N("2")}}}));
 }
 
+// DynamoDB's texts and order (HASH, then RANGE, then other attributes), the
+// same as Amazon DynamoDB Local 2026-05-28 answers.
 TEST_F(MultiKeyGsiTest, RefusedKeyConditionShapes) {
   Json req = Place("");
   req["KeyConditionExpression"] = "tenant = :t";
   req["ExpressionAttributeValues"].erase(":r");
   req.erase("ExpressionAttributeNames");
   EXPECT_EQ(QueryError(req),
-            VE("Query condition missed key schema element: region"));
+            VE("HASH key attributes region must have equality conditions "
+               "specified in the query"));
   EXPECT_EQ(QueryError(Place("#m = :m", {{":m", N("1")}})),
-            VE("Query condition missed key schema element: year"));
+            VE("RANGE key attributes year must have equality conditions "
+               "specified in the query because a condition is present on "
+               "key attribute month"));
   EXPECT_EQ(QueryError(Place("#y = :y AND #d = :d",
                              {{":y", N("2024")}, {":d", S("05")}})),
-            VE("Query condition missed key schema element: month"));
+            VE("RANGE key attributes month must have equality conditions "
+               "specified in the query because a condition is present on "
+               "key attribute day"));
   EXPECT_EQ(QueryError(Place("#y > :y AND #m = :m",
                              {{":y", N("2024")}, {":m", N("1")}})),
-            VE("Query key condition not supported"));
+            VE("RANGE key attributes year must have equality conditions "
+               "specified in the query because a condition is present on "
+               "key attribute month"));
   req = Place("");
   req["KeyConditionExpression"] = "tenant = :t AND #r > :r";
-  EXPECT_EQ(QueryError(req), VE("Query key condition not supported"));
+  EXPECT_EQ(QueryError(req),
+            VE("HASH key attributes region must have equality conditions "
+               "specified in the query"));
   EXPECT_EQ(QueryError(Place("#y = :y", {{":y", S("2024")}})),
             VE("One or more parameter values were invalid: Condition "
                "parameter type does not match schema type"));
   EXPECT_EQ(QueryError(Place("x = :o", {{":o", S("x")}})),
-            VE("Query condition missed key schema element: year"));
+            VE("Query condition missed key schema element"));
   Json pair = {{"TableName", "mkt"},
                {"IndexName", "pair"},
                {"KeyConditionExpression", "a = :a"},
                {"ExpressionAttributeValues", {{":a", S("x")}}}};
   EXPECT_EQ(QueryError(pair),
-            VE("Query condition missed key schema element: b"));
+            VE("HASH key attributes b must have equality conditions "
+               "specified in the query"));
   pair["KeyConditionExpression"] = "a = :a AND b = :b AND pk = :a";
   pair["ExpressionAttributeValues"][":b"] = N("1");
-  EXPECT_EQ(QueryError(pair), VE("Query key condition not supported"));
+  EXPECT_EQ(QueryError(pair), VE("Query condition missed key schema element"));
   // Key attributes are not allowed in a filter.
   req = Place("");
   req["FilterExpression"] = "#d = :d";
