@@ -115,7 +115,7 @@ void BM_TtlSweep(benchmark::State& state) {
     // Load through the engine's write path (the TTL sink enqueues every
     // item), 1,000 items per transaction to keep the setup short.
     {
-      ddblab::engine::EmulatorImpl& impl = emu->impl();
+      ddblab::engine::EmulatorImpl& impl = ddblab::engine::ImplOf(*emu);
       auto lock = impl.Lock();
       auto table = impl.catalog().Find("bench")->table;
       for (int64_t start = 0; start < n; start += kBatch) {

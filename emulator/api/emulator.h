@@ -27,9 +27,15 @@
 
 namespace ddblab {
 
+class Emulator;
 namespace engine {
 class EmulatorImpl;
-}
+// The engine behind an Emulator, for the layers that extend it (tests and
+// benchmarks of the engine). Declared here only so that Emulator can befriend
+// it; it is the engine's internal API (emulator/engine/emulator_impl.h), not
+// part of the public surface.
+EmulatorImpl& ImplOf(Emulator& emulator);
+}  // namespace engine
 
 // TTL deletions waiting in one table (Emulator::TtlStatus).
 struct TtlTableStatus {
@@ -103,11 +109,8 @@ class Emulator {
   // The plan in force with, per rule, "matched" and "fired" counts.
   nlohmann::json FaultStatus() const;
 
-  // The engine behind the facade, for the layers that extend it (server
-  // control endpoints, TTL and streams controls). Not for harness code.
-  engine::EmulatorImpl& impl() { return *impl_; }
-
  private:
+  friend engine::EmulatorImpl& engine::ImplOf(Emulator& emulator);
   explicit Emulator(std::unique_ptr<engine::EmulatorImpl> impl);
   std::unique_ptr<engine::EmulatorImpl> impl_;
 };

@@ -10,6 +10,10 @@
 
 namespace ddblab {
 
+engine::EmulatorImpl& engine::ImplOf(Emulator& emulator) {
+  return *emulator.impl_;
+}
+
 Emulator::Emulator(std::unique_ptr<engine::EmulatorImpl> impl)
     : impl_(std::move(impl)) {}
 

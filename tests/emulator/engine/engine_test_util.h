@@ -70,7 +70,7 @@ class EngineTest : public ::testing::Test {
     return Ok("DescribeTable", {{"TableName", name}})["Table"];
   }
 
-  EmulatorImpl& impl() { return emu_->impl(); }
+  EmulatorImpl& impl() { return ImplOf(*emu_); }
 
   std::shared_ptr<ManualClock> clock_;
   std::unique_ptr<Emulator> emu_;

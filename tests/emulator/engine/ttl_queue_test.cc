@@ -205,11 +205,11 @@ std::map<std::string, int64_t> DueTimes(uint64_t seed, const std::string& delay,
                        {"exp", {{"N", std::to_string(kT0 + 1000 + i)}}}}}});
   }
   std::map<std::string, int64_t> out;
-  auto lock = emu->impl().Lock();
-  int64_t id = emu->impl().catalog().Find("ttl")->table->id;
+  auto lock = ImplOf(*emu).Lock();
+  int64_t id = ImplOf(*emu).catalog().Find("ttl")->table->id;
   for (int i = 0; i < n; ++i) {
     std::string pk = "k" + std::to_string(i);
-    auto due = emu->impl().ttl().queue().DueOf(
+    auto due = ImplOf(*emu).ttl().queue().DueOf(
         id, EncodeKeyValue(value::AttributeValue::S(pk)), "");
     out[pk] = due.ok() && *due ? **due : -1;
   }

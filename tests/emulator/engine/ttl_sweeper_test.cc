@@ -302,7 +302,7 @@ TEST_F(TtlSweeperTest, SystemClockEmulatorStopsCleanly) {
   options.ttl_sweep_interval = std::chrono::milliseconds(1);
   auto emu = Emulator::Open(options);
   ASSERT_TRUE(emu.ok());
-  EXPECT_TRUE((*emu)->impl().ttl().has_thread());
+  EXPECT_TRUE(ImplOf(**emu).ttl().has_thread());
   emu->reset();
 }
 
