@@ -17,6 +17,7 @@
 #include "emulator/api/result.h"
 #include "emulator/engine/capacity.h"
 #include "emulator/engine/expression_params.h"
+#include "emulator/engine/key_term.h"
 #include "emulator/engine/read_common.h"
 #include "emulator/engine/request.h"
 #include "emulator/engine/table.h"
@@ -26,14 +27,6 @@
 namespace ddblab::engine {
 
 class EmulatorImpl;
-
-// One condition of the key condition, from either form. `op` is empty for a
-// legacy operator that cannot use the key (NE, NULL, CONTAINS, ...).
-struct KeyTerm {
-  std::string attr;
-  std::optional<expr::RangeOp> op;
-  std::vector<value::AttributeValue> values;
-};
 
 struct QueryRequest {
   std::string table_name;  // as given (name or ARN)

@@ -17,20 +17,13 @@
 #include <vector>
 
 #include "emulator/api/result.h"
+#include "emulator/engine/key_term.h"
 #include "emulator/engine/table.h"
 #include "emulator/expr/key_condition.h"
 #include "emulator/storage/item_store.h"
 #include "emulator/value/attribute_value.h"
 
 namespace ddblab::engine {
-
-// One condition of a Query key condition, from either form. `op` is empty
-// for a legacy operator that cannot use the key (NE, NULL, CONTAINS, ...).
-struct KeyTerm {
-  std::string attr;
-  std::optional<expr::RangeOp> op;
-  std::vector<value::AttributeValue> values;
-};
 
 struct MultiKeyCondition {
   std::string partition;
