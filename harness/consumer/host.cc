@@ -38,7 +38,16 @@ json EsmHost::DescribeLocked(const Hosted& h) const {
   return out;
 }
 
-Result<json> EsmHost::CreateLocked(const json& request) {
+namespace {
+
+// What a create body holds, checked.
+struct CreateRequest {
+  json function_spec;
+  std::unique_ptr<Function> function;
+  EsmConfig config;
+};
+
+Result<CreateRequest> ParseCreate(const json& request) {
   if (!request.is_object()) {
     return Error::Serialization("the body must be a JSON object");
   }
@@ -47,15 +56,55 @@ Result<json> EsmHost::CreateLocked(const json& request) {
     return InvalidParameter(
         "Function is required: {\"Command\": [...]} or {\"Url\": \"...\"}");
   }
-  DDBLAB_ASSIGN_OR_RETURN(std::unique_ptr<Function> function,
-                          FunctionFromJson(*fn));
+  CreateRequest out;
+  out.function_spec = *fn;
+  DDBLAB_ASSIGN_OR_RETURN(out.function, FunctionFromJson(*fn));
   json fields = request;
   fields.erase("Function");
-  DDBLAB_ASSIGN_OR_RETURN(EsmConfig config, ParseEsmConfig(fields));
+  DDBLAB_ASSIGN_OR_RETURN(out.config, ParseEsmConfig(fields));
+  return out;
+}
+
+Error NameEntry(Error e, std::string_view source, size_t index) {
+  e.message = std::string(source) + ": mapping " + std::to_string(index) +
+              ": " + e.message;
+  return e;
+}
+
+}  // namespace
+
+Result<std::vector<json>> ReadMappingsFile(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) return Error::Validation("cannot read " + path);
+  std::stringstream text;
+  text << in.rdbuf();
+  json doc = json::parse(text.str(), nullptr, /*allow_exceptions=*/false);
+  if (doc.is_discarded()) return Error::Validation(path + ": not valid JSON");
+  if (doc.is_object() && doc.contains("EventSourceMappings")) {
+    doc = doc["EventSourceMappings"];
+  }
+  if (!doc.is_array()) {
+    return Error::Validation(path +
+                             ": expected a JSON list of event source "
+                             "mappings");
+  }
+  std::vector<json> bodies;
+  for (size_t i = 0; i < doc.size(); ++i) {
+    if (auto parsed = ParseCreate(doc[i]); !parsed.ok()) {
+      return NameEntry(parsed.error(), path, i);
+    }
+    bodies.push_back(doc[i]);
+  }
+  return bodies;
+}
+
+Result<json> EsmHost::CreateLocked(const json& request) {
+  DDBLAB_ASSIGN_OR_RETURN(CreateRequest parsed, ParseCreate(request));
   Hosted h;
-  h.function = *fn;
+  h.function = std::move(parsed.function_spec);
   h.esm = std::make_unique<EventSourceMapping>(
-      backend_, std::move(config), std::move(function), rng_.Next());
+      backend_, std::move(parsed.config), std::move(parsed.function),
+      rng_.Next());
   std::string uuid = h.esm->uuid();
   json out = DescribeLocked(h);
   mappings_.emplace(uuid, std::move(h));
@@ -68,28 +117,19 @@ Result<json> EsmHost::Create(const json& request) {
 }
 
 Status EsmHost::LoadFile(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) return Error::Validation("cannot read " + path);
-  std::stringstream text;
-  text << in.rdbuf();
-  json doc = json::parse(text.str(), nullptr, /*allow_exceptions=*/false);
-  if (doc.is_object() && doc.contains("EventSourceMappings")) {
-    doc = doc["EventSourceMappings"];
-  }
-  if (!doc.is_array()) {
-    return Error::Validation(path +
-                             ": expected a JSON list of event source "
-                             "mappings");
-  }
+  DDBLAB_ASSIGN_OR_RETURN(std::vector<json> bodies, ReadMappingsFile(path));
+  return LoadMappings(bodies, path);
+}
+
+Status EsmHost::LoadMappings(const std::vector<json>& bodies,
+                             std::string_view source) {
   std::lock_guard lock(mu_);
   std::vector<std::string> added;
-  for (size_t i = 0; i < doc.size(); ++i) {
-    auto made = CreateLocked(doc[i]);
+  for (size_t i = 0; i < bodies.size(); ++i) {
+    auto made = CreateLocked(bodies[i]);
     if (!made.ok()) {
       for (const auto& uuid : added) mappings_.erase(uuid);
-      Error e = made.error();
-      e.message = path + ": mapping " + std::to_string(i) + ": " + e.message;
-      return e;
+      return NameEntry(made.error(), source, i);
     }
     added.push_back((*made)["UUID"]);
   }
@@ -101,8 +141,10 @@ EsmHost::Response EsmHost::Handle(std::string_view method,
                                   std::string_view body) {
   if (!path.starts_with(kPrefix)) return ErrorResponse(NotFound());
   std::string_view rest = path.substr(kPrefix.size());
+  const bool root = rest.empty() || rest == "/";
   json parsed;
-  if (method == "POST" || method == "PUT") {
+  // Create and update take a body; .../run takes none (any is ignored).
+  if ((method == "POST" && root) || method == "PUT") {
     parsed = json::parse(body, nullptr, /*allow_exceptions=*/false);
     if (parsed.is_discarded() || !parsed.is_object()) {
       return ErrorResponse(
@@ -110,7 +152,7 @@ EsmHost::Response EsmHost::Handle(std::string_view method,
     }
   }
   std::lock_guard lock(mu_);
-  if (rest.empty() || rest == "/") {
+  if (root) {
     if (method == "POST") {
       auto made = CreateLocked(parsed);
       if (!made.ok()) return ErrorResponse(made.error());
