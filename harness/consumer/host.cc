@@ -206,10 +206,60 @@ EsmHost::Response EsmHost::Handle(std::string_view method,
                     {"message", "use GET, PUT or DELETE on a mapping"}}};
 }
 
+namespace {
+
+// What a round can move: the checkpoint of every shard (discovering a shard
+// moves nothing), and the records filtered or discarded.
+struct Progress {
+  std::vector<std::pair<std::string, std::string>> checkpoints;  // set ones
+  int64_t filtered = 0;
+  int64_t discarded = 0;
+  bool operator==(const Progress&) const = default;
+};
+
+Progress ProgressOf(const EventSourceMapping& esm) {
+  Progress p;
+  for (const std::string& shard : esm.Shards()) {
+    if (auto c = esm.Checkpoint(shard)) p.checkpoints.emplace_back(shard, *c);
+  }
+  p.filtered = esm.metrics().records_filtered;
+  p.discarded = esm.metrics().records_discarded;
+  return p;
+}
+
+// One delivery pass of one mapping: rounds until nothing is due. A batch
+// that fails again and again is always due again at once (ddblab has no
+// retry backoff), so the pass also ends after kMaxStuckRounds rounds in a
+// row that invoked the function and moved nothing; those retries continue
+// at the next pass (the next clock move). Lambda spaces such retries out
+// in time; this keeps one clock move from running thousands of them.
+Result<int64_t> DeliveryPass(EventSourceMapping& esm) {
+  int64_t total = 0;
+  int64_t stuck = 0;
+  int64_t idle = 0;
+  for (int64_t round = 0; round < kMaxRoundsPerPass; ++round) {
+    Progress before = ProgressOf(esm);
+    DDBLAB_ASSIGN_OR_RETURN(int64_t n, esm.RunOnce());
+    if (n == 0) {
+      // A round can finish a parent shard without invoking; its children
+      // are read in the next one.
+      if (++idle == 2) break;
+      continue;
+    }
+    idle = 0;
+    total += n;
+    stuck = ProgressOf(esm) == before ? stuck + 1 : 0;
+    if (stuck == kMaxStuckRounds) break;
+  }
+  return total;
+}
+
+}  // namespace
+
 int64_t EsmHost::RunDueLocked() {
   int64_t total = 0;
   for (auto& [uuid, h] : mappings_) {
-    auto n = h.esm->RunUntilIdle();
+    auto n = DeliveryPass(*h.esm);
     if (n.ok()) {
       total += *n;
       h.last_error.clear();

@@ -20,7 +20,12 @@
 //
 // Delivery: RunDue() steps every mapping until nothing more is due; Start()
 // runs it on a thread about 4 times a second of the backend's clock (with a
-// ManualClock, each advance of the clock wakes it).
+// ManualClock, each advance of the clock wakes it). A batch that keeps
+// failing is due again at once, so one RunDue stops retrying a mapping after
+// kMaxStuckRounds rounds in a row that invoked it without moving anything
+// (no checkpoint moved, nothing filtered or discarded); the next RunDue
+// goes on. Rounds that make progress are not limited (up to
+// kMaxRoundsPerPass, a backstop).
 //
 // Ownership: borrows the Backend (must outlive the host); owns the mappings.
 // Thread-safety: every method may be called from any thread; one mutex
@@ -43,6 +48,9 @@
 #include "harness/consumer/esm.h"
 
 namespace ddblab::harness::consumer {
+
+inline constexpr int64_t kMaxStuckRounds = 32;
+inline constexpr int64_t kMaxRoundsPerPass = 100000;
 
 // Reads a mappings file (see EsmHost::LoadFile) and checks every entry as
 // Create would (configuration and Function), without a backend. Errors:
