@@ -141,10 +141,9 @@ EsmHost::Response EsmHost::Handle(std::string_view method,
                                   std::string_view body) {
   if (!path.starts_with(kPrefix)) return ErrorResponse(NotFound());
   std::string_view rest = path.substr(kPrefix.size());
-  const bool root = rest.empty() || rest == "/";
-  json parsed;
-  // Create and update take a body; .../run takes none (any is ignored).
-  if ((method == "POST" && root) || method == "PUT") {
+  json parsed = json::object();
+  if ((method == "POST" || method == "PUT") && !body.empty()) {
+    // An empty body is an empty object (POST .../run takes none).
     parsed = json::parse(body, nullptr, /*allow_exceptions=*/false);
     if (parsed.is_discarded() || !parsed.is_object()) {
       return ErrorResponse(
@@ -152,7 +151,7 @@ EsmHost::Response EsmHost::Handle(std::string_view method,
     }
   }
   std::lock_guard lock(mu_);
-  if (root) {
+  if (rest.empty() || rest == "/") {
     if (method == "POST") {
       auto made = CreateLocked(parsed);
       if (!made.ok()) return ErrorResponse(made.error());

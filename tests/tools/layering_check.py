@@ -68,7 +68,7 @@ LINKS = {
     "harness/backend": {"emulator/api", "emulator/engine", "common/sigv4"},
     "common/sigv4": set(),
     "harness/*": {"harness/backend"},
-    # ddblab-consume: the consumer's mappings against any backend.
+    # ddblab-consume: event-source mappings from a file against any backend.
     "harness/consumer:ddblab-consume": {"harness/consumer"},
 }
 # Optional edges: a folder may link to these when they exist (fault/ is
@@ -104,11 +104,11 @@ def closure(key: str, folder: str, present: set[str]) -> set[str]:
     seen, todo = set(), [key]
     while todo:
         k = todo.pop()
+        k = k if k in LINKS else (map_key(k) or k)
         for dep in LINKS.get(k, set()) | (OPTIONAL_LINKS.get(k, set()) & present):
             if dep not in seen:
                 seen.add(dep)
-                # harness/consumer links what "harness/*" says.
-                todo.append(map_key(dep) or dep)
+                todo.append(dep)
     seen.add(folder)
     if key == "harness/*":
         seen |= {p for p in present if p.startswith("harness/")}
