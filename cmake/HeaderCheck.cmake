@@ -1,4 +1,4 @@
-# Header self-containment: every header under emulator/, harness/, common/ is
+# Header self-containment: every header under emulator/, harness/, common/, cli/ is
 # compiled alone (and twice, to prove #pragma once), as its own translation
 # unit, with the warnings of ddblab's own code and only the usage
 # requirements of the library built in its folder. A header that leans on an
@@ -10,10 +10,16 @@
 function(ddblab_add_header_check)
   file(GLOB_RECURSE headers CONFIGURE_DEPENDS RELATIVE ${PROJECT_SOURCE_DIR}
        ${PROJECT_SOURCE_DIR}/emulator/*.h ${PROJECT_SOURCE_DIR}/harness/*.h
-       ${PROJECT_SOURCE_DIR}/common/*.h)
+       ${PROJECT_SOURCE_DIR}/common/*.h ${PROJECT_SOURCE_DIR}/cli/*.h)
   set(folders "")
   foreach(h ${headers})
-    string(REGEX MATCH "^[^/]+/[^/]+" folder ${h})
+    # emulator/engine/x.h -> emulator/engine; cli/x.h -> cli.
+    string(REGEX MATCH "^[^/]+/[^/]+/" folder ${h})
+    if(folder)
+      string(REGEX REPLACE "/$" "" folder ${folder})
+    else()
+      string(REGEX MATCH "^[^/]+" folder ${h})
+    endif()
     string(REPLACE "/" "_" id ${folder})
     list(APPEND folders ${folder})
     string(REPLACE "/" "__" stem ${h})

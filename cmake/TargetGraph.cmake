@@ -1,6 +1,6 @@
 # Writes the build's own target graph to ${CMAKE_BINARY_DIR}/ddblab_targets.json
 # at the end of configuration: for every library and executable defined under
-# emulator/, harness/ or common/, its folder, its source files and the ddblab targets it
+# emulator/, harness/, common/ or cli/, its folder, its source files and the ddblab targets it
 # links to. tests/tools/layering_check.py compares its allow-map with this file,
 # so the map cannot drift from the CMake graph.
 
@@ -24,7 +24,7 @@ function(ddblab_write_target_graph)
     endif()
     get_target_property(dir ${t} SOURCE_DIR)
     file(RELATIVE_PATH rel ${PROJECT_SOURCE_DIR} ${dir})
-    if(NOT rel MATCHES "^(emulator|harness|common)(/|$)")
+    if(NOT rel MATCHES "^(emulator|harness|common|cli)(/|$)")
       continue()
     endif()
     set(sources "")

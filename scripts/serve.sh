@@ -6,9 +6,9 @@ cd "$(dirname "$0")/.."
 
 scripts/setup.sh
 scripts/build.sh
-if [ ! -x build/emulator/server/ddblab ]; then
-  echo "ddblab: build/emulator/server/ddblab was not built (it needs the engine," >&2
-  echo "emulator/engine; see the output of scripts/build.sh above)." >&2
+if [ ! -x build/cli/ddblab ]; then
+  echo "ddblab: build/cli/ddblab was not built (it needs the engine" >&2
+  echo "and harness/consumer; see the output of scripts/build.sh above)." >&2
   exit 1
 fi
-exec build/emulator/server/ddblab serve "$@"
+exec build/cli/ddblab serve "$@"

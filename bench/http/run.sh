@@ -8,14 +8,14 @@
 #                     [--peer dynamodb-local] [--no-ddblab]
 #                     [--stream NEW_AND_OLD_IMAGES]  (tables with a stream)
 #
-# Env: DDBLAB_BIN (default build/emulator/server/ddblab), PEERS_DIR (where
+# Env: DDBLAB_BIN (default build/cli/ddblab), PEERS_DIR (where
 # dynalite is npm-installed, default /tmp/ddblab-peers), DYNAMODB_LOCAL_DIR
 # (a folder holding DynamoDBLocal.jar and DynamoDBLocal_lib/).
 set -u -o pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 repo="$(cd "$here/../.." && pwd)"
-ddblab_bin="${DDBLAB_BIN:-$repo/build/emulator/server/ddblab}"
+ddblab_bin="${DDBLAB_BIN:-$repo/build/cli/ddblab}"
 peers_dir="${PEERS_DIR:-/tmp/ddblab-peers}"
 py=/usr/bin/python3
 [[ -x $py ]] || py=python3

@@ -66,7 +66,8 @@ bool IsKnownFlag(std::string_view flag) {
                                  "--idle-timeout",
                                  "--https-cert",
                                  "--https-key",
-                                 "--faults"}) {
+                                 "--faults",
+                                 "--event-source-mappings"}) {
     if (flag == known) return true;
   }
   return false;
@@ -121,7 +122,7 @@ Status SetFlag(ServeConfig& config, std::string_view flag,
     auto seed = ParseNumber<uint64_t>(value);
     if (!seed) return bad("an unsigned integer");
     config.seed = *seed;
-  } else if (flag == "--clock") {  // checked by control_ttl.cc
+  } else if (flag == "--clock") {  // checked by cli/control_ttl.cc
     if (value.empty()) return bad("system, manual or manual=EPOCH_SECONDS");
     config.clock = value;
   } else if (flag == "--ttl-delay") {
@@ -140,10 +141,13 @@ Status SetFlag(ServeConfig& config, std::string_view flag,
                  std::to_string(kMaxStreamShards));
     }
     config.stream_shards = *n;
-  } else if (flag == "--faults") {  // read by control_faults.cc
+  } else if (flag == "--faults") {  // read by cli/control_faults.cc
     if (value.empty()) return bad("a fault plan file (JSON)");
     config.faults_file = value;
-  } else if (flag == "--shard-rollover") {  // checked by control_streams.cc
+  } else if (flag == "--event-source-mappings") {  // read by cli/control_esm.cc
+    if (value.empty()) return bad("a file of event source mappings (JSON)");
+    config.event_source_mappings_file = value;
+  } else if (flag == "--shard-rollover") {  // checked by cli/control_streams.cc
     if (value.empty()) return bad("a duration (4h, 90m) or off");
     config.shard_rollover = value;
   } else if (flag == "--max-connections") {
@@ -273,6 +277,15 @@ Flags of ddblab serve:
   --https-key FILE         certificate (chain) and private key
   --faults FILE            fault plan (JSON) in force from the start; replace
                            it with POST /_ddblab/faults, read it with GET
+  --event-source-mappings FILE
+                           host these event source mappings (a JSON list of
+                           CreateEventSourceMapping bodies, each with
+                           "Function": {"Command": [...]} or {"Url": "..."})
+                           from the start; manage them at
+                           /_ddblab/event-source-mappings. Delivery runs on
+                           the server's clock: with --clock manual, each
+                           POST /_ddblab/clock delivers what is due before
+                           it answers
 
 Once started, point any AWS SDK or the AWS CLI at the printed endpoint, e.g.
   aws dynamodb list-tables --endpoint-url http://127.0.0.1:8000

@@ -10,7 +10,8 @@
 //                [--ttl-change-cooldown 0|1h|aws]
 //                [--stream-shards 1] [--shard-rollover 4h|off]
 //                [--max-connections 10000] [--idle-timeout 60s]
-//                [--https-cert FILE --https-key FILE]
+//                [--https-cert FILE --https-key FILE] [--faults FILE]
+//                [--event-source-mappings FILE]
 //   ddblab --help | --version
 //
 // Flags take "--flag value" or "--flag=value". A bad command line is an
@@ -41,16 +42,19 @@ struct ServeConfig {
   std::string credentials_file;
   LogLevel log_level = LogLevel::kInfo;
   uint64_t seed = 0;  // the emulator's and the request ids' seed
-  // Clock and TTL, as given; checked and applied by control_ttl.h.
+  // Clock and TTL, as given; checked and applied by cli/control_ttl.h.
   std::string clock = "system";  // system | manual | manual=EPOCH_SECONDS
   std::string ttl_delay = "0";
   std::string ttl_sweep_interval = "1s";
   std::string ttl_change_cooldown = "0";  // a duration, or aws (1 h)
-  // Streams, as given; checked and applied by control_streams.h.
+  // Streams, as given; checked and applied by cli/control_streams.h.
   int stream_shards = 1;              // open shards of each new stream
   std::string shard_rollover = "4h";  // a duration, or off (also 0)
-  // A fault plan file, read by control_faults.h ("" : none).
+  // A fault plan file, read by cli/control_faults.h ("" : none).
   std::string faults_file;
+  // Event source mappings to host from the start, read by cli/control_esm.h
+  // ("" : none).
+  std::string event_source_mappings_file;
   // HTTP front end.
   size_t max_connections = 10000;  // open connections; more get a 503
   int idle_timeout_seconds = 60;   // idle keep-alive connections closed

@@ -190,9 +190,12 @@ WireResponse Protocol::Dispatch(const WireRequest& request) {
     auto it = routes_.find(std::make_pair(
         request.method == "HEAD" ? std::string("GET") : request.method,
         request.path));
-    if (it == routes_.end()) return NotFound();
+    const RouteHandler* route = it != routes_.end()
+                                    ? &it->second
+                                    : extensions_.FindPrefixRoute(request.path);
+    if (route == nullptr) return NotFound();
     try {
-      return it->second(request);
+      return (*route)(request);
     } catch (const std::exception& e) {
       logger_.Log(LogLevel::kError, std::string("control endpoint ") +
                                         request.path + " threw: " + e.what());

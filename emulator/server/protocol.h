@@ -8,7 +8,8 @@
 // unknown X-Amz-Target -> UnknownOperationException; authentication; empty
 // or non-object body -> SerializationException; then the RequestHandler.
 // Paths under /_ddblab/ are reserved for control endpoints: GET
-// /_ddblab/health is the health check and AddRoute() registers others.
+// /_ddblab/health is the health check, AddRoute() registers others and
+// extensions() holds routes by path prefix.
 //
 // Every response carries x-amzn-RequestId, an exact x-amz-crc32 of its body
 // as sent (the compressed bytes when compressed, which is what botocore
@@ -34,6 +35,7 @@
 #include "emulator/api/clock.h"
 #include "emulator/api/result.h"
 #include "emulator/server/authenticator.h"
+#include "emulator/server/extensions.h"
 #include "emulator/server/logger.h"
 #include "emulator/server/request_handler.h"
 #include "emulator/server/request_id.h"
@@ -45,9 +47,6 @@ inline constexpr size_t kMaxRequestBytes = 16 * 1024 * 1024;
 // Deeper JSON bodies are refused with a SerializationException before any
 // recursive code sees them (an item may nest 32 levels, about 70 JSON levels).
 inline constexpr size_t kMaxJsonDepth = 512;
-inline constexpr std::string_view kControlPrefix = "/_ddblab/";
-
-using RouteHandler = std::function<WireResponse(const WireRequest&)>;
 
 struct ProtocolConfig {
   std::string region = "us-east-1";
@@ -63,6 +62,11 @@ class Protocol {
   // Registers a control endpoint. `path` must start with "/_ddblab/" and
   // not be taken. The handler's response is stamped like any other.
   Status AddRoute(std::string method, std::string path, RouteHandler handler);
+
+  // Prefix routes, clock and stop hooks added by the program that composes
+  // the server (extensions.h). A request under /_ddblab/ that matches no
+  // exact route goes to the prefix route covering its path.
+  ControlExtensions& extensions() { return extensions_; }
 
   WireResponse Handle(const WireRequest& request);
 
@@ -87,6 +91,7 @@ class Protocol {
   ProtocolConfig config_;
   RequestIdGenerator request_ids_;
   std::map<std::pair<std::string, std::string>, RouteHandler> routes_;
+  ControlExtensions extensions_;
 };
 
 // True when `body` nests objects/arrays deeper than `max_depth` (strings are

@@ -3,7 +3,7 @@
 // The server parses the wire request, authenticates it and hands the
 // operation name and JSON body to a RequestHandler; the answer (a JSON body
 // or an Error) goes back on the wire. The engine's Emulator is adapted to it
-// by EmulatorHandler (emulator_handler.h); tests use fakes.
+// by EmulatorHandler (cli/emulator_handler.h); tests use fakes.
 //
 // Thread-safety: implementations must accept concurrent calls.
 #pragma once

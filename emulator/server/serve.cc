@@ -154,6 +154,7 @@ int RunServe(const ServeConfig& config, const ServeHooks& hooks,
   if (hooks.add_routes) {
     if (Status status = hooks.add_routes(handler.get(), protocol);
         !status.ok()) {
+      protocol.extensions().Stop();
       err << "ddblab: " << status.error().message << "\n";
       return 1;
     }
@@ -189,7 +190,8 @@ int RunServe(const ServeConfig& config, const ServeHooks& hooks,
   }
   logger.Log(LogLevel::kInfo, "shutting down");
   server.Shutdown();
-  handler.Reset();  // closes the database
+  protocol.extensions().Stop();  // extensions let go of the engine
+  handler.Reset();               // closes the database
   logger.Log(LogLevel::kDebug,
              "database closed; waiting for open connections to finish");
   // Consume any signal already pending, then let a second signal end the

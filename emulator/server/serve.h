@@ -3,9 +3,10 @@
 // Blocks SIGINT/SIGTERM (before any thread starts), binds, opens the
 // handler through the hooks (Options.endpoint_address set), prints the endpoint
 // and an AWS CLI hint on `out`, serves until SIGINT or SIGTERM, then shuts down
-// gracefully: stop accepting, finish in-flight requests, destroy the handler
-// (closing the database), and wait for open connections (a second signal exits
-// at once).
+// gracefully: stop accepting, finish in-flight requests, run the stop hooks
+// of the Protocol's extensions (extensions.h), destroy the handler (closing
+// the database), and wait for open connections (a second signal exits at
+// once).
 //
 // Thread-safety: call once per process, from the main thread.
 #pragma once

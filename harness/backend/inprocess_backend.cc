@@ -46,11 +46,18 @@ Result<int64_t> ParseInteger(std::string_view key, std::string_view text) {
   return value;
 }
 
+// Owns its Emulator (OpenInProcessBackend) or borrows one (BorrowEmulator).
 class InProcessBackend final : public Backend {
  public:
   InProcessBackend(std::unique_ptr<Emulator> emulator,
                    std::shared_ptr<ManualClock> manual)
-      : emulator_(std::move(emulator)), manual_(std::move(manual)) {}
+      : owned_(std::move(emulator)),
+        emulator_(owned_.get()),
+        manual_(manual.get()) {}
+  // The clock is kept alive by the emulator's Options.
+  explicit InProcessBackend(Emulator& emulator)
+      : emulator_(&emulator),
+        manual_(dynamic_cast<ManualClock*>(&emulator.clock())) {}
 
   const std::string& name() const override { return name_; }
   Result<json> Call(std::string_view operation, const json& request) override {
@@ -104,8 +111,9 @@ class InProcessBackend final : public Backend {
 
  private:
   std::string name_ = "emulator";
-  std::unique_ptr<Emulator> emulator_;
-  std::shared_ptr<ManualClock> manual_;
+  std::unique_ptr<Emulator> owned_;  // null when borrowed
+  Emulator* emulator_;
+  ManualClock* manual_;  // null on any other clock
 };
 
 }  // namespace
@@ -176,6 +184,10 @@ Result<std::unique_ptr<Backend>> OpenInProcessBackend(std::string_view query) {
                           Emulator::Open(std::move(options)));
   return std::unique_ptr<Backend>(
       new InProcessBackend(std::move(emulator), std::move(manual)));
+}
+
+std::unique_ptr<Backend> BorrowEmulator(Emulator& emulator) {
+  return std::make_unique<InProcessBackend>(emulator);
 }
 
 }  // namespace ddblab::harness

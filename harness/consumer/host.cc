@@ -38,7 +38,16 @@ json EsmHost::DescribeLocked(const Hosted& h) const {
   return out;
 }
 
-Result<json> EsmHost::CreateLocked(const json& request) {
+namespace {
+
+// What a create body holds, checked.
+struct CreateRequest {
+  json function_spec;
+  std::unique_ptr<Function> function;
+  EsmConfig config;
+};
+
+Result<CreateRequest> ParseCreate(const json& request) {
   if (!request.is_object()) {
     return Error::Serialization("the body must be a JSON object");
   }
@@ -47,15 +56,55 @@ Result<json> EsmHost::CreateLocked(const json& request) {
     return InvalidParameter(
         "Function is required: {\"Command\": [...]} or {\"Url\": \"...\"}");
   }
-  DDBLAB_ASSIGN_OR_RETURN(std::unique_ptr<Function> function,
-                          FunctionFromJson(*fn));
+  CreateRequest out;
+  out.function_spec = *fn;
+  DDBLAB_ASSIGN_OR_RETURN(out.function, FunctionFromJson(*fn));
   json fields = request;
   fields.erase("Function");
-  DDBLAB_ASSIGN_OR_RETURN(EsmConfig config, ParseEsmConfig(fields));
+  DDBLAB_ASSIGN_OR_RETURN(out.config, ParseEsmConfig(fields));
+  return out;
+}
+
+Error NameEntry(Error e, std::string_view source, size_t index) {
+  e.message = std::string(source) + ": mapping " + std::to_string(index) +
+              ": " + e.message;
+  return e;
+}
+
+}  // namespace
+
+Result<std::vector<json>> ReadMappingsFile(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) return Error::Validation("cannot read " + path);
+  std::stringstream text;
+  text << in.rdbuf();
+  json doc = json::parse(text.str(), nullptr, /*allow_exceptions=*/false);
+  if (doc.is_discarded()) return Error::Validation(path + ": not valid JSON");
+  if (doc.is_object() && doc.contains("EventSourceMappings")) {
+    doc = doc["EventSourceMappings"];
+  }
+  if (!doc.is_array()) {
+    return Error::Validation(path +
+                             ": expected a JSON list of event source "
+                             "mappings");
+  }
+  std::vector<json> bodies;
+  for (size_t i = 0; i < doc.size(); ++i) {
+    if (auto parsed = ParseCreate(doc[i]); !parsed.ok()) {
+      return NameEntry(parsed.error(), path, i);
+    }
+    bodies.push_back(doc[i]);
+  }
+  return bodies;
+}
+
+Result<json> EsmHost::CreateLocked(const json& request) {
+  DDBLAB_ASSIGN_OR_RETURN(CreateRequest parsed, ParseCreate(request));
   Hosted h;
-  h.function = *fn;
+  h.function = std::move(parsed.function_spec);
   h.esm = std::make_unique<EventSourceMapping>(
-      backend_, std::move(config), std::move(function), rng_.Next());
+      backend_, std::move(parsed.config), std::move(parsed.function),
+      rng_.Next());
   std::string uuid = h.esm->uuid();
   json out = DescribeLocked(h);
   mappings_.emplace(uuid, std::move(h));
@@ -68,28 +117,19 @@ Result<json> EsmHost::Create(const json& request) {
 }
 
 Status EsmHost::LoadFile(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) return Error::Validation("cannot read " + path);
-  std::stringstream text;
-  text << in.rdbuf();
-  json doc = json::parse(text.str(), nullptr, /*allow_exceptions=*/false);
-  if (doc.is_object() && doc.contains("EventSourceMappings")) {
-    doc = doc["EventSourceMappings"];
-  }
-  if (!doc.is_array()) {
-    return Error::Validation(path +
-                             ": expected a JSON list of event source "
-                             "mappings");
-  }
+  DDBLAB_ASSIGN_OR_RETURN(std::vector<json> bodies, ReadMappingsFile(path));
+  return LoadMappings(bodies, path);
+}
+
+Status EsmHost::LoadMappings(const std::vector<json>& bodies,
+                             std::string_view source) {
   std::lock_guard lock(mu_);
   std::vector<std::string> added;
-  for (size_t i = 0; i < doc.size(); ++i) {
-    auto made = CreateLocked(doc[i]);
+  for (size_t i = 0; i < bodies.size(); ++i) {
+    auto made = CreateLocked(bodies[i]);
     if (!made.ok()) {
       for (const auto& uuid : added) mappings_.erase(uuid);
-      Error e = made.error();
-      e.message = path + ": mapping " + std::to_string(i) + ": " + e.message;
-      return e;
+      return NameEntry(made.error(), source, i);
     }
     added.push_back((*made)["UUID"]);
   }
@@ -165,10 +205,60 @@ EsmHost::Response EsmHost::Handle(std::string_view method,
                     {"message", "use GET, PUT or DELETE on a mapping"}}};
 }
 
+namespace {
+
+// What a round can move: the checkpoint of every shard (discovering a shard
+// moves nothing), and the records filtered or discarded.
+struct Progress {
+  std::vector<std::pair<std::string, std::string>> checkpoints;  // set ones
+  int64_t filtered = 0;
+  int64_t discarded = 0;
+  bool operator==(const Progress&) const = default;
+};
+
+Progress ProgressOf(const EventSourceMapping& esm) {
+  Progress p;
+  for (const std::string& shard : esm.Shards()) {
+    if (auto c = esm.Checkpoint(shard)) p.checkpoints.emplace_back(shard, *c);
+  }
+  p.filtered = esm.metrics().records_filtered;
+  p.discarded = esm.metrics().records_discarded;
+  return p;
+}
+
+// One delivery pass of one mapping: rounds until nothing is due. A batch
+// that fails again and again is always due again at once (ddblab has no
+// retry backoff), so the pass also ends after kMaxStuckRounds rounds in a
+// row that invoked the function and moved nothing; those retries continue
+// at the next pass (the next clock move). Lambda spaces such retries out
+// in time; this keeps one clock move from running thousands of them.
+Result<int64_t> DeliveryPass(EventSourceMapping& esm) {
+  int64_t total = 0;
+  int64_t stuck = 0;
+  int64_t idle = 0;
+  for (int64_t round = 0; round < kMaxRoundsPerPass; ++round) {
+    Progress before = ProgressOf(esm);
+    DDBLAB_ASSIGN_OR_RETURN(int64_t n, esm.RunOnce());
+    if (n == 0) {
+      // A round can finish a parent shard without invoking; its children
+      // are read in the next one.
+      if (++idle == 2) break;
+      continue;
+    }
+    idle = 0;
+    total += n;
+    stuck = ProgressOf(esm) == before ? stuck + 1 : 0;
+    if (stuck == kMaxStuckRounds) break;
+  }
+  return total;
+}
+
+}  // namespace
+
 int64_t EsmHost::RunDueLocked() {
   int64_t total = 0;
   for (auto& [uuid, h] : mappings_) {
-    auto n = h.esm->RunUntilIdle();
+    auto n = DeliveryPass(*h.esm);
     if (n.ok()) {
       total += *n;
       h.last_error.clear();

@@ -1,15 +1,17 @@
 // harness/consumer/host.h: hosts event source mappings behind a small JSON
-// API, the one `ddblab serve` is meant to expose under
-// /_ddblab/event-source-mappings (see docs/consumer.md):
+// API, the one `ddblab serve` (cli/control_esm.h) and `ddblab-consume`
+// expose under /_ddblab/event-source-mappings (see docs/consumer.md):
 //
-//   POST   /_ddblab/event-source-mappings          create (202, the mapping)
-//   GET    /_ddblab/event-source-mappings          {"EventSourceMappings":
-//   [...]} GET    /_ddblab/event-source-mappings/{uuid}   the mapping with
-//   Metrics PUT    /_ddblab/event-source-mappings/{uuid}   update (Enabled
-//   false pauses) DELETE /_ddblab/event-source-mappings/{uuid}   delete (202,
-//   State Deleting) GET    /_ddblab/event-source-mappings/{uuid}/failures
-//                                                  {"Failures": [on-failure
-//                                                  records]}
+//   POST   .../event-source-mappings          create: 202, the mapping
+//   GET    .../event-source-mappings          {"EventSourceMappings": [...]}
+//   GET    .../event-source-mappings/{uuid}   the mapping, with Metrics
+//   PUT    .../event-source-mappings/{uuid}   update (Enabled false pauses)
+//   DELETE .../event-source-mappings/{uuid}   delete: 202, State Deleting
+//   GET    .../event-source-mappings/{uuid}/failures
+//                                             {"Failures": [on-failure
+//                                             records]}
+//   POST   .../event-source-mappings/run      deliver what is due now:
+//                                             {"Invocations": n}
 //
 // A create body takes CreateEventSourceMapping's field names (EventSourceArn
 // or TableName, FunctionName, StartingPosition, ...) plus "Function":
@@ -18,7 +20,12 @@
 //
 // Delivery: RunDue() steps every mapping until nothing more is due; Start()
 // runs it on a thread about 4 times a second of the backend's clock (with a
-// ManualClock, each advance of the clock wakes it).
+// ManualClock, each advance of the clock wakes it). A batch that keeps
+// failing is due again at once, so one RunDue stops retrying a mapping after
+// kMaxStuckRounds rounds in a row that invoked it without moving anything
+// (no checkpoint moved, nothing filtered or discarded); the next RunDue
+// goes on. Rounds that make progress are not limited (up to
+// kMaxRoundsPerPass, a backstop).
 //
 // Ownership: borrows the Backend (must outlive the host); owns the mappings.
 // Thread-safety: every method may be called from any thread; one mutex
@@ -33,6 +40,7 @@
 #include <string>
 #include <string_view>
 #include <thread>
+#include <vector>
 
 #include "emulator/api/random.h"
 #include "emulator/api/result.h"
@@ -40,6 +48,16 @@
 #include "harness/consumer/esm.h"
 
 namespace ddblab::harness::consumer {
+
+inline constexpr int64_t kMaxStuckRounds = 32;
+inline constexpr int64_t kMaxRoundsPerPass = 100000;
+
+// Reads a mappings file (see EsmHost::LoadFile) and checks every entry as
+// Create would (configuration and Function), without a backend. Errors:
+// "cannot read <path>", "<path>: not valid JSON", "<path>: expected a JSON
+// list of event source mappings", "<path>: mapping <index>: <what is
+// wrong>" (index from 0), each a ValidationException.
+Result<std::vector<json>> ReadMappingsFile(const std::string& path);
 
 class EsmHost {
  public:
@@ -57,8 +75,12 @@ class EsmHost {
   // Creates one mapping from a create body; returns the mapping object.
   Result<json> Create(const json& request);
   // Loads a file holding a JSON list of create bodies (or
-  // {"EventSourceMappings": [...]}); all or nothing.
+  // {"EventSourceMappings": [...]}); all or nothing (ReadMappingsFile, then
+  // LoadMappings).
   Status LoadFile(const std::string& path);
+  // Creates every mapping of `bodies` or none; an error names the entry as
+  // "<source>: mapping <index>: ...".
+  Status LoadMappings(const std::vector<json>& bodies, std::string_view source);
 
   // Steps every enabled mapping until none has anything due. Returns the
   // invocations made. Errors reading a stream are kept on the mapping (its

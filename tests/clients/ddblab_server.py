@@ -5,7 +5,7 @@
     ...
     server.stop()   # SIGTERM, waits, returns the exit status
 
-The binary is $DDBLAB_BIN, or build/emulator/server/ddblab in the repo.
+The binary is $DDBLAB_BIN, or build/cli/ddblab in the repo.
 The server listens on a free loopback port (--port 0); its endpoint is read
 from the first line it prints. Its stderr goes to a temporary file that
 `stderr_text()` returns (shown when a test module fails).
@@ -20,7 +20,7 @@ import threading
 import time
 
 REPO = pathlib.Path(__file__).resolve().parents[2]
-DEFAULT_BIN = REPO / "build" / "emulator" / "server" / "ddblab"
+DEFAULT_BIN = REPO / "build" / "cli" / "ddblab"
 ENDPOINT_RE = re.compile(r"(https?://\S+)")
 
 ACCESS_KEY_ID = "AKIDDDBLABTEST"

@@ -13,7 +13,7 @@ SUITE is one of:
   durability  tests/clients/durability/test_*.py (kill -9 mid-load)
   all         every suite above
 
-BIN defaults to $DDBLAB_BIN, else build/emulator/server/ddblab. Exit status:
+BIN defaults to $DDBLAB_BIN, else build/cli/ddblab. Exit status:
 0 all passed, 1 a test failed, 77 the suite's client is not installed
 (ctest reports it as skipped).
 

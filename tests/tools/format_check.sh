@@ -9,7 +9,7 @@ fi
 if git rev-parse --is-inside-work-tree >/dev/null 2>&1; then
   list() { git ls-files -z --cached --others --exclude-standard -- '*.h' '*.cc'; }
 else
-  list() { find emulator harness tests bench fuzz \( -name '*.h' -o -name '*.cc' \) -print0 2>/dev/null; }
+  list() { find emulator harness common cli tests bench fuzz \( -name '*.h' -o -name '*.cc' \) -print0 2>/dev/null; }
 fi
 # Deleted-but-tracked files are dropped; --Werror makes any change an error.
 out=$(list | xargs -0 -r sh -c 'for f; do [ -f "$f" ] && printf "%s\0" "$f"; done' sh |

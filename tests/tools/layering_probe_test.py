@@ -3,7 +3,7 @@
 
 Usage: layering_probe_test.py ROOT BUILD_DIR/ddblab_targets.json
 
-Each case copies emulator/ (and harness/ when present) into a temp directory,
+Each case copies emulator/ (and harness/, common/, cli/ when present) into a temp directory,
 adds one probe file or edits the target graph, runs the checker, and asserts
 its exit status and the violation it prints. The unchanged copy must pass.
 """
@@ -22,7 +22,7 @@ def run_case(root, graph, name, probes, graph_edit=None, expect_fail=True,
              expect_text=None):
     with tempfile.TemporaryDirectory() as tmp:
         tmp = pathlib.Path(tmp)
-        for top in ("emulator", "harness", "common"):
+        for top in ("emulator", "harness", "common", "cli"):
             if (root / top).is_dir():
                 shutil.copytree(root / top, tmp / top)
         for rel, text in probes.items():
@@ -66,6 +66,20 @@ def main(argv):
         root, graph, "server library file including engine/ fails",
         {"emulator/server/probe.cc": '#include "emulator/engine/table.h"\n'},
         expect_text="emulator/server/probe.cc: includes emulator/engine/table.h"))
+    # The server library is extended through its seam (extensions.h), never
+    # by including the composition point or the harness.
+    results.append(run_case(
+        root, graph, "server library file including cli/ fails",
+        {"emulator/server/probe.cc": '#include "cli/control_esm.h"\n'},
+        expect_text="emulator/server/probe.cc: includes cli/control_esm.h"))
+    results.append(run_case(
+        root, graph, "server library file including harness/ fails",
+        {"emulator/server/probe.cc": '#include "harness/consumer/host.h"\n'},
+        expect_text="emulator/server/probe.cc: includes harness/consumer/host.h"))
+    results.append(run_case(
+        root, graph, "harness including cli/ fails",
+        {"harness/consumer/probe.h": '#pragma once\n#include "cli/control_esm.h"\n'},
+        expect_text="harness/consumer/probe.h: includes cli/control_esm.h"))
     results.append(run_case(
         root, graph, "fault/ including anything but api/ fails",
         {"emulator/fault/probe.h": '#pragma once\n#include "emulator/value/number.h"\n'},

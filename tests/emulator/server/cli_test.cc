@@ -146,5 +146,23 @@ TEST(CliTest, Errors) {
                    "together");
 }
 
+TEST(CliTest, EventSourceMappingsFile) {
+  auto defaults = Parse({"serve"});
+  ASSERT_TRUE(defaults.ok());
+  EXPECT_EQ(defaults->serve.event_source_mappings_file, "");
+  auto given = Parse({"serve", "--event-source-mappings", "esm.json"});
+  ASSERT_TRUE(given.ok());
+  EXPECT_EQ(given->serve.event_source_mappings_file, "esm.json");
+  auto joined = Parse({"serve", "--event-source-mappings=a/b.json"});
+  ASSERT_TRUE(joined.ok());
+  EXPECT_EQ(joined->serve.event_source_mappings_file, "a/b.json");
+  ExpectUsageError({"serve", "--event-source-mappings="},
+                   "invalid value '' for --event-source-mappings: expected a "
+                   "file of event source mappings (JSON)");
+  ExpectUsageError({"serve", "--event-source-mappings"},
+                   "flag --event-source-mappings needs a value");
+  EXPECT_NE(HelpText().find("--event-source-mappings FILE"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace ddblab::server

@@ -130,5 +130,38 @@ TEST_F(EsmTest, HostLoadsAFileAllOrNothing) {
   fs::remove(file);
 }
 
+TEST_F(EsmTest, HostPassRetriesAFailingBatchABoundedNumberOfTimes) {
+  EsmHost host(backend());
+  auto created =
+      host.Handle("POST", kPath, CreateBody("cat >/dev/null; exit 1").dump());
+  ASSERT_EQ(created.status, 202) << created.body.dump();
+  std::string uuid = created.body["UUID"];
+  Put("poison");
+  Put("after");
+  // MaximumRetryAttempts -1: the batch is due again after every failure;
+  // one pass stops after kMaxStuckRounds fruitless invocations.
+  EXPECT_EQ(host.RunDue(), kMaxStuckRounds);
+  auto m = host.Handle("GET", std::string(kPath) + "/" + uuid, "").body;
+  EXPECT_EQ(m["Metrics"]["Invocations"], kMaxStuckRounds);
+  EXPECT_EQ(m["Metrics"]["FunctionErrors"], kMaxStuckRounds);
+  EXPECT_EQ(m["Metrics"]["Retries"], kMaxStuckRounds);
+  EXPECT_EQ(m["Metrics"]["RecordsDiscarded"], 0);
+  // The next pass goes on retrying the same batch.
+  EXPECT_EQ(host.RunDue(), kMaxStuckRounds);
+  m = host.Handle("GET", std::string(kPath) + "/" + uuid, "").body;
+  EXPECT_EQ(m["Metrics"]["Retries"], 2 * kMaxStuckRounds);
+}
+
+TEST_F(EsmTest, HostPassIsNotLimitedWhileDeliveryProgresses) {
+  EsmHost host(backend());
+  json body = CreateBody("cat >/dev/null");
+  body["BatchSize"] = 1;
+  ASSERT_EQ(host.Handle("POST", kPath, body.dump()).status, 202);
+  const int n = static_cast<int>(kMaxStuckRounds) + 8;
+  for (int i = 0; i < n; ++i) Put("k" + std::to_string(i));
+  EXPECT_EQ(host.RunDue(), n);  // one invocation per record, all in one pass
+  EXPECT_EQ(host.RunDue(), 0);
+}
+
 }  // namespace
 }  // namespace ddblab::harness::consumer

@@ -1,13 +1,13 @@
 // Fault-plan flag and control endpoints of `ddblab serve` (control_faults.h).
-#include "emulator/server/control_faults.h"
+#include "cli/control_faults.h"
 
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
 
+#include "cli/emulator_handler.h"
 #include "emulator/fault/plan.h"
-#include "emulator/server/emulator_handler.h"
 
 namespace ddblab::server {
 namespace {

@@ -1,11 +1,11 @@
-#include "emulator/server/control_streams.h"
+#include "cli/control_streams.h"
 
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 
+#include "cli/emulator_handler.h"
 #include "emulator/api/duration.h"
-#include "emulator/server/emulator_handler.h"
 
 namespace ddblab::server {
 namespace {

@@ -1,4 +1,4 @@
-// emulator/server/control_ttl.h: `ddblab serve` clock and TTL controls.
+// cli/control_ttl.h: `ddblab serve` clock and TTL controls.
 //
 // Flags (parsed into ServeConfig by cli.cc, checked and applied here):
 //   --clock system|manual[=EPOCH_SECONDS]   manual: a ManualClock starting at
@@ -11,12 +11,16 @@
 //
 // Control endpoints (JSON bodies; a bad request gets 400 and
 // {"message": "<what is wrong>"}):
-//   GET  /_ddblab/clock      -> {"now": <epoch seconds>, "mode":
-//   "manual"|"system"} POST /_ddblab/clock      {"advance": "90s"} (units ms,
-//   s, m, h, d; a bare
-//                            number is seconds) or {"set": <epoch seconds>}
+//   GET  /_ddblab/clock      -> {"now": <epoch seconds>,
+//                            "mode": "manual"|"system"}
+//   POST /_ddblab/clock      {"advance": "90s"} (units ms, s, m, h, d; a
+//                            bare number is seconds) or {"set": <epoch
+//                            seconds>}
 //                            -> {"now": ..., "deleted": <TTL deletions run>};
-//                            every due TTL sweep runs before the answer.
+//                            every due TTL sweep, then every after-clock-move
+//                            hook of the Protocol's extensions (hosted event
+//                            source mappings deliver what is due), runs
+//                            before the answer.
 //                            Moving backwards, or a system clock -> 400.
 //   POST /_ddblab/ttl/sweep  -> {"deleted": N}
 //   GET  /_ddblab/ttl        -> {"now": ..., "delay": "<model>", "tables":

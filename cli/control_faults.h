@@ -1,4 +1,4 @@
-// emulator/server/control_faults.h: `ddblab serve` fault-plan controls.
+// cli/control_faults.h: `ddblab serve` fault-plan controls.
 //
 // Flag (cli.h): --faults FILE loads a fault plan (JSON, {"rules": [...]},
 // format in emulator/fault/plan.h) at startup; a bad file stops the server

@@ -1,4 +1,4 @@
-// emulator/server/emulator_handler.h: the engine's Emulator as the server's
+// cli/emulator_handler.h: the engine's Emulator as the server's
 // RequestHandler.
 //
 // Owns the Emulator; destroying the handler closes the database.

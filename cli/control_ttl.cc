@@ -1,4 +1,4 @@
-#include "emulator/server/control_ttl.h"
+#include "cli/control_ttl.h"
 
 #include <charconv>
 #include <cmath>
@@ -7,9 +7,9 @@
 #include <string>
 #include <utility>
 
+#include "cli/emulator_handler.h"
 #include "emulator/api/duration.h"
 #include "emulator/engine/ttl_delay.h"
-#include "emulator/server/emulator_handler.h"
 
 namespace ddblab::server {
 namespace {
@@ -97,8 +97,9 @@ Result<Duration> AdvanceAmount(const Json& v) {
 
 class TtlRoutes {
  public:
-  explicit TtlRoutes(Emulator& emulator)
+  TtlRoutes(Emulator& emulator, ControlExtensions& extensions)
       : emulator_(emulator),
+        extensions_(extensions),
         manual_(dynamic_cast<ManualClock*>(&emulator.clock())) {}
 
   WireResponse GetClock() const {
@@ -150,6 +151,9 @@ class TtlRoutes {
     if (!deleted.ok()) {
       return JsonResponse(500, Json{{"message", deleted.error().message}});
     }
+    // Extensions (hosted event source mappings) catch up with the new time
+    // before the caller hears of it.
+    extensions_.AfterClockMove();
     return JsonResponse(
         200, Json{{"now", EpochJson(manual_->Now())}, {"deleted", *deleted}});
   }
@@ -180,6 +184,7 @@ class TtlRoutes {
 
  private:
   Emulator& emulator_;
+  ControlExtensions& extensions_;
   ManualClock* manual_;  // null on any other clock
 };
 
@@ -212,7 +217,7 @@ Result<std::optional<TimePoint>> ParseClockFlag(const std::string& value) {
 }  // namespace
 
 Status AddTtlRoutes(Emulator& emulator, Protocol& protocol) {
-  auto routes = std::make_shared<TtlRoutes>(emulator);
+  auto routes = std::make_shared<TtlRoutes>(emulator, protocol.extensions());
   DDBLAB_RETURN_IF_ERROR(protocol.AddRoute(
       "GET", "/_ddblab/clock",
       [routes](const WireRequest&) { return routes->GetClock(); }));

@@ -1,4 +1,4 @@
-// emulator/server/control_streams.h: `ddblab serve` DynamoDB Streams
+// cli/control_streams.h: `ddblab serve` DynamoDB Streams
 // controls.
 //
 // Control endpoint (JSON bodies):

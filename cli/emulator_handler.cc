@@ -1,4 +1,4 @@
-#include "emulator/server/emulator_handler.h"
+#include "cli/emulator_handler.h"
 
 #include <utility>
 

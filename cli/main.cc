@@ -1,0 +1,79 @@
+// cli/main.cc: the `ddblab` executable (usage: emulator/server/cli.h).
+//
+// Dispatch: `ddblab <subcommand> args...` runs the entry of kSubcommands
+// named by the first argument, with every argument (the name included);
+// anything else (--help, --version, a mistake) goes to ParseCommandLine.
+// To add a subcommand: write `int NameMain(const std::vector<std::string>&)`
+// and add one row to kSubcommands (and its line to HelpText in
+// emulator/server/cli.cc).
+#include <iostream>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "cli/control_esm.h"
+#include "cli/control_faults.h"
+#include "cli/control_streams.h"
+#include "cli/control_ttl.h"
+#include "cli/emulator_handler.h"
+#include "emulator/server/cli.h"
+#include "emulator/server/serve.h"
+
+namespace {
+
+using namespace ddblab::server;
+using Args = std::vector<std::string>;
+
+// Prints a parse result that is not kServe; returns its exit status.
+int HelpOrVersion(const ddblab::Result<Command>& command) {
+  if (!command.ok()) {
+    std::cerr << "ddblab: " << command.error().message << "\n";
+    return 2;
+  }
+  if (command->kind == CommandKind::kVersion) {
+    std::cout << VersionText() << "\n";
+  } else {
+    std::cout << HelpText();
+  }
+  return 0;
+}
+
+// `ddblab serve ...`: the engine behind the HTTP server, with its control
+// endpoints and hosted event source mappings.
+int ServeMain(const Args& args) {
+  auto command = ParseCommandLine(args);
+  if (!command.ok() || command->kind != CommandKind::kServe) {
+    return HelpOrVersion(command);
+  }
+  ServeHooks hooks;
+  hooks.open = &EmulatorHandler::Open;
+  for (auto add :
+       {&AddTtlControl, &AddStreamsControl, &AddFaultControl, &AddEsmControl}) {
+    if (ddblab::Status s = add(command->serve, hooks); !s.ok()) {
+      std::cerr << "ddblab: " << s.error().message << "\n";
+      return 2;
+    }
+  }
+  return RunServe(command->serve, hooks, std::cout, std::cerr);
+}
+
+struct Subcommand {
+  std::string_view name;
+  int (*run)(const Args& args);
+};
+
+constexpr Subcommand kSubcommands[] = {
+    {"serve", &ServeMain},
+};
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  Args args(argv + 1, argv + argc);
+  if (!args.empty()) {
+    for (const Subcommand& sub : kSubcommands) {
+      if (args[0] == sub.name) return sub.run(args);
+    }
+  }
+  return HelpOrVersion(ParseCommandLine(args));
+}
