@@ -8,7 +8,7 @@ from the server), and a ListTables POST is sent; the wall time until its
 200 answer is one sample. The
 server is then stopped with SIGTERM and reaped before the next start.
 
-  bench/startup.py [--binary build/emulator/server/ddblab] [--starts 20]
+  bench/startup.py [--binary build/cli/ddblab] [--starts 20]
                    [-- extra serve flags]
 
 Prints every sample and the median, min and max in milliseconds. Figures:
@@ -70,7 +70,7 @@ def main():
     parser = argparse.ArgumentParser()
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     parser.add_argument("--binary",
-                        default=os.path.join(root, "build/emulator/server/ddblab"))
+                        default=os.path.join(root, "build/cli/ddblab"))
     parser.add_argument("--starts", type=int, default=20)
     parser.add_argument("extra", nargs="*")
     args = parser.parse_args()
