@@ -6,6 +6,7 @@
 #include <sstream>
 #include <string>
 
+#include "cli/control_response.h"
 #include "cli/emulator_handler.h"
 #include "emulator/fault/plan.h"
 
@@ -14,35 +15,22 @@ namespace {
 
 using Json = nlohmann::json;
 
-WireResponse JsonResponse(int status, const Json& body) {
-  WireResponse response;
-  response.status = status;
-  response.content_type = "application/json";
-  response.body = body.dump();
-  return response;
-}
-
-WireResponse ErrorResponse(const Error& error) {
-  return JsonResponse(400, Json{{"type", std::string(error.Name())},
-                                {"message", error.message}});
-}
-
 WireResponse Replace(Emulator& emulator, const WireRequest& request) {
   Json plan = Json::parse(request.body, nullptr, /*allow_exceptions=*/false);
   if (plan.is_discarded()) {
-    return ErrorResponse(Error::Validation("the plan is not valid JSON"));
+    return ControlError(Error::Validation("the plan is not valid JSON"));
   }
   if (Status status = emulator.SetFaultPlan(plan); !status.ok()) {
-    return ErrorResponse(status.error());
+    return ControlError(status.error());
   }
-  return JsonResponse(200, emulator.FaultStatus());
+  return ControlJson(200, emulator.FaultStatus());
 }
 
 WireResponse Clear(Emulator& emulator) {
   if (Status status = emulator.SetFaultPlan(nullptr); !status.ok()) {
-    return ErrorResponse(status.error());
+    return ControlError(status.error());
   }
-  return JsonResponse(200, emulator.FaultStatus());
+  return ControlJson(200, emulator.FaultStatus());
 }
 
 WireResponse Log(Emulator& emulator) {
@@ -56,7 +44,7 @@ WireResponse Log(Emulator& emulator) {
                       {"rule", e.rule_id},
                       {"effect", e.effect}});
   }
-  return JsonResponse(200, Json{{"faults", std::move(faults)}});
+  return ControlJson(200, Json{{"faults", std::move(faults)}});
 }
 
 }  // namespace
@@ -68,7 +56,7 @@ Status AddFaultRoutes(Emulator& emulator, Protocol& protocol) {
                         [e](const WireRequest& r) { return Replace(*e, r); }));
   DDBLAB_RETURN_IF_ERROR(protocol.AddRoute(
       "GET", "/_ddblab/faults",
-      [e](const WireRequest&) { return JsonResponse(200, e->FaultStatus()); }));
+      [e](const WireRequest&) { return ControlJson(200, e->FaultStatus()); }));
   DDBLAB_RETURN_IF_ERROR(
       protocol.AddRoute("DELETE", "/_ddblab/faults",
                         [e](const WireRequest&) { return Clear(*e); }));

@@ -4,6 +4,7 @@
 #include <optional>
 #include <string>
 
+#include "cli/control_response.h"
 #include "cli/emulator_handler.h"
 #include "emulator/api/duration.h"
 
@@ -12,47 +13,34 @@ namespace {
 
 using Json = nlohmann::json;
 
-WireResponse JsonResponse(int status, const Json& body) {
-  WireResponse response;
-  response.status = status;
-  response.content_type = "application/json";
-  response.body = body.dump();
-  return response;
-}
-
-WireResponse ErrorResponse(const Error& error) {
-  return JsonResponse(400, Json{{"type", std::string(error.Name())},
-                                {"message", error.message}});
-}
-
 WireResponse Split(Emulator& emulator, const WireRequest& request) {
   Json body = Json::parse(request.body, nullptr, /*allow_exceptions=*/false);
   if (body.is_discarded() || !body.is_object()) {
-    return ErrorResponse(Error::Validation("the body must be a JSON object"));
+    return ControlError(Error::Validation("the body must be a JSON object"));
   }
   for (const auto& [key, value] : body.items()) {
     if (key != "TableName" && key != "ShardId") {
-      return ErrorResponse(Error::Validation("unknown field \"" + key +
-                                             "\": expected \"TableName\" and "
-                                             "optionally \"ShardId\""));
+      return ControlError(Error::Validation("unknown field \"" + key +
+                                            "\": expected \"TableName\" and "
+                                            "optionally \"ShardId\""));
     }
   }
   auto table = body.find("TableName");
   if (table == body.end() || !table->is_string()) {
-    return ErrorResponse(
+    return ControlError(
         Error::Validation("\"TableName\" (a string) is required"));
   }
   std::optional<std::string> shard;
   if (auto it = body.find("ShardId"); it != body.end()) {
     if (!it->is_string()) {
-      return ErrorResponse(Error::Validation("\"ShardId\" must be a string"));
+      return ControlError(Error::Validation("\"ShardId\" must be a string"));
     }
     shard = it->get<std::string>();
   }
   Result<StreamShardSplit> split =
       emulator.SplitStreamShards(table->get<std::string>(), shard);
-  if (!split.ok()) return ErrorResponse(split.error());
-  return JsonResponse(
+  if (!split.ok()) return ControlError(split.error());
+  return ControlJson(
       200, Json{{"closed", split->closed}, {"created", split->created}});
 }
 

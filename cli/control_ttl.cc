@@ -7,6 +7,7 @@
 #include <string>
 #include <utility>
 
+#include "cli/control_response.h"
 #include "cli/emulator_handler.h"
 #include "emulator/api/duration.h"
 #include "emulator/engine/ttl_delay.h"
@@ -21,16 +22,8 @@ constexpr int64_t kNanosPerSecond = 1'000'000'000;
 // a nanosecond TimePoint.
 constexpr int64_t kMaxEpochSeconds = 9'000'000'000;
 
-WireResponse JsonResponse(int status, const Json& body) {
-  WireResponse response;
-  response.status = status;
-  response.content_type = "application/json";
-  response.body = body.dump();
-  return response;
-}
-
 WireResponse BadRequest(const std::string& message) {
-  return JsonResponse(400, Json{{"message", message}});
+  return ControlJson(400, Json{{"message", message}});
 }
 
 // Whole seconds as an integer, otherwise a fraction.
@@ -103,8 +96,8 @@ class TtlRoutes {
         manual_(dynamic_cast<ManualClock*>(&emulator.clock())) {}
 
   WireResponse GetClock() const {
-    return JsonResponse(200, Json{{"now", EpochJson(emulator_.clock().Now())},
-                                  {"mode", manual_ ? "manual" : "system"}});
+    return ControlJson(200, Json{{"now", EpochJson(emulator_.clock().Now())},
+                                 {"mode", manual_ ? "manual" : "system"}});
   }
 
   WireResponse PostClock(const WireRequest& request) {
@@ -149,27 +142,27 @@ class TtlRoutes {
     }
     Result<int64_t> deleted = emulator_.SweepTtl();
     if (!deleted.ok()) {
-      return JsonResponse(500, Json{{"message", deleted.error().message}});
+      return ControlJson(500, Json{{"message", deleted.error().message}});
     }
     // Extensions (hosted event source mappings) catch up with the new time
     // before the caller hears of it.
     extensions_.AfterClockMove();
-    return JsonResponse(
+    return ControlJson(
         200, Json{{"now", EpochJson(manual_->Now())}, {"deleted", *deleted}});
   }
 
   WireResponse Sweep() {
     Result<int64_t> deleted = emulator_.SweepTtl();
     if (!deleted.ok()) {
-      return JsonResponse(500, Json{{"message", deleted.error().message}});
+      return ControlJson(500, Json{{"message", deleted.error().message}});
     }
-    return JsonResponse(200, Json{{"deleted", *deleted}});
+    return ControlJson(200, Json{{"deleted", *deleted}});
   }
 
   WireResponse Status() {
     Result<std::vector<TtlTableStatus>> status = emulator_.TtlStatus();
     if (!status.ok()) {
-      return JsonResponse(500, Json{{"message", status.error().message}});
+      return ControlJson(500, Json{{"message", status.error().message}});
     }
     Json tables = Json::object();
     for (const TtlTableStatus& s : *status) {
@@ -177,9 +170,9 @@ class TtlRoutes {
           Json{{"waiting", s.waiting},
                {"next_due", s.next_due ? Json(*s.next_due) : Json(nullptr)}};
     }
-    return JsonResponse(200, Json{{"now", EpochJson(emulator_.clock().Now())},
-                                  {"delay", emulator_.options().ttl_delay},
-                                  {"tables", std::move(tables)}});
+    return ControlJson(200, Json{{"now", EpochJson(emulator_.clock().Now())},
+                                 {"delay", emulator_.options().ttl_delay},
+                                 {"tables", std::move(tables)}});
   }
 
  private:

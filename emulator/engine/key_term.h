@@ -2,13 +2,15 @@
 // typed Query request carries it and the key analysis (single- and
 // multi-attribute keys) reads it.
 //
-// Thread-safety: a plain value type.
+// Thread-safety: a plain value type and pure functions.
 #pragma once
 
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "emulator/api/result.h"
+#include "emulator/engine/table.h"
 #include "emulator/expr/key_condition.h"
 #include "emulator/value/attribute_value.h"
 
@@ -22,5 +24,18 @@ struct KeyTerm {
   std::optional<expr::RangeOp> op;
   std::vector<value::AttributeValue> values;
 };
+
+// The term on `attr`, or null.
+const KeyTerm* FindKeyTerm(const std::vector<KeyTerm>& terms,
+                           const std::string& attr);
+
+// A term usable on a key attribute of `type`: an indexable operator with
+// values of that type (DynamoDB's texts).
+Status CheckKeyTerm(const KeyTerm& t, AttrType type);
+
+// The start key's element `k`, when there is a start key: present, of the
+// right type and size.
+Status CheckStartElement(const value::Item* esk, const KeyElement& k,
+                         bool hash);
 
 }  // namespace ddblab::engine

@@ -196,43 +196,6 @@ namespace {
 // ---------------------------------------------------------------------------
 // Under the lock.
 
-const KeyTerm* FindTerm(const std::vector<KeyTerm>& terms,
-                        const std::string& attr) {
-  for (const KeyTerm& t : terms) {
-    if (t.attr == attr) return &t;
-  }
-  return nullptr;
-}
-
-Status CheckTerm(const KeyTerm& t, AttrType type) {
-  if (!t.op) {
-    return Error::Validation(
-        "Attempted conditional constraint is not an indexable operation");
-  }
-  for (const AttributeValue& v : t.values) {
-    if (v.type() != type) {
-      return Error::Validation(
-          std::string(kInvalidParams) +
-          "Condition parameter type does not match schema type");
-    }
-  }
-  if (t.values.empty()) {
-    return Error::Validation(
-        std::string(kInvalidParams) +
-        "Condition parameter type does not match schema type");
-  }
-  return OkStatus();
-}
-
-// The start key's element `k` (present, right type, right size).
-Status CheckStartElement(const Item* esk, const KeyElement& k, bool hash) {
-  if (esk == nullptr) return OkStatus();
-  if (esk->find(k.name) == esk->end()) {
-    return Error::Validation("The provided starting key is invalid");
-  }
-  return CheckStartKeyPiece(*esk, k, hash);
-}
-
 // The key condition against the schema read, interleaved with the start
 // key's elements as DynamoDB does.
 Result<expr::KeyCondition> AnalyzeTerms(const KeySchema& key,
@@ -243,21 +206,21 @@ Result<expr::KeyCondition> AnalyzeTerms(const KeySchema& key,
   if (!key.range && terms.size() > 1) {
     return Error::Validation(kNotSupported);
   }
-  const KeyTerm* hash = FindTerm(terms, key.hash.name);
+  const KeyTerm* hash = FindKeyTerm(terms, key.hash.name);
   if (hash == nullptr) return Error::Validation(kMissed + key.hash.name);
-  DDBLAB_RETURN_IF_ERROR(CheckTerm(*hash, key.hash.type));
+  DDBLAB_RETURN_IF_ERROR(CheckKeyTerm(*hash, key.hash.type));
   if (*hash->op != expr::RangeOp::kEq) return Error::Validation(kNotSupported);
   expr::KeyCondition out;
   out.hash_value = hash->values[0];
   if (!key.range) return out;
 
   DDBLAB_RETURN_IF_ERROR(CheckStartElement(esk, *key.range, false));
-  const KeyTerm* range = FindTerm(terms, key.range->name);
+  const KeyTerm* range = FindKeyTerm(terms, key.range->name);
   if (range == nullptr) {
     if (terms.size() > 1) return Error::Validation(kMissed + key.range->name);
     return out;
   }
-  DDBLAB_RETURN_IF_ERROR(CheckTerm(*range, key.range->type));
+  DDBLAB_RETURN_IF_ERROR(CheckKeyTerm(*range, key.range->type));
   expr::RangeCondition rc;
   rc.op = *range->op;
   rc.a = range->values[0];

@@ -29,42 +29,6 @@ std::string JoinNames(const std::vector<std::string>& names) {
   return out;
 }
 
-const KeyTerm* FindTerm(const std::vector<KeyTerm>& terms,
-                        const std::string& attr) {
-  for (const KeyTerm& t : terms) {
-    if (t.attr == attr) return &t;
-  }
-  return nullptr;
-}
-
-Status CheckTerm(const KeyTerm& t, AttrType type) {
-  if (!t.op) {
-    return Error::Validation(
-        "Attempted conditional constraint is not an indexable operation");
-  }
-  if (t.values.empty()) {
-    return Error::Validation(
-        std::string(kInvalidParams) +
-        "Condition parameter type does not match schema type");
-  }
-  for (const AttributeValue& v : t.values) {
-    if (v.type() != type) {
-      return Error::Validation(
-          std::string(kInvalidParams) +
-          "Condition parameter type does not match schema type");
-    }
-  }
-  return OkStatus();
-}
-
-Status CheckStartElement(const Item* esk, const KeyElement& k, bool hash) {
-  if (esk == nullptr) return OkStatus();
-  if (esk->find(k.name) == esk->end()) {
-    return Error::Validation("The provided starting key is invalid");
-  }
-  return CheckStartKeyPiece(*esk, k, hash);
-}
-
 // The stored bytes a part starts with when its first values are `values`.
 std::string Component(bool composite, const AttributeValue& v) {
   std::string out;
@@ -165,8 +129,8 @@ Result<MultiKeyCondition> AnalyzeMultiKeyTerms(
   std::vector<std::string> unequal;
   for (const KeyElement* k : key.HashElements()) {
     DDBLAB_RETURN_IF_ERROR(CheckStartElement(esk, *k, true));
-    const KeyTerm* t = FindTerm(terms, k->name);
-    if (t != nullptr && !t->op) return CheckTerm(*t, k->type).error();
+    const KeyTerm* t = FindKeyTerm(terms, k->name);
+    if (t != nullptr && !t->op) return CheckKeyTerm(*t, k->type).error();
     if (t == nullptr || *t->op != expr::RangeOp::kEq) {
       unequal.push_back(k->name);
     }
@@ -183,11 +147,12 @@ Result<MultiKeyCondition> AnalyzeMultiKeyTerms(
   }
   size_t named = 0;  // RANGE attributes up to the last one with a condition
   for (size_t i = 0; i < ranges.size(); ++i) {
-    if (FindTerm(terms, ranges[i]->name) != nullptr) named = i + 1;
+    if (FindKeyTerm(terms, ranges[i]->name) != nullptr) named = i + 1;
   }
   for (size_t i = 0; i + 1 < named; ++i) {
-    const KeyTerm* t = FindTerm(terms, ranges[i]->name);
-    if (t != nullptr && !t->op) return CheckTerm(*t, ranges[i]->type).error();
+    const KeyTerm* t = FindKeyTerm(terms, ranges[i]->name);
+    if (t != nullptr && !t->op)
+      return CheckKeyTerm(*t, ranges[i]->type).error();
     if (t == nullptr || *t->op != expr::RangeOp::kEq) {
       unequal.push_back(ranges[i]->name);
     }
@@ -204,8 +169,8 @@ Result<MultiKeyCondition> AnalyzeMultiKeyTerms(
     return Error::Validation("Query condition missed key schema element");
   }
   for (const KeyElement* k : key.HashElements()) {
-    const KeyTerm* t = FindTerm(terms, k->name);
-    DDBLAB_RETURN_IF_ERROR(CheckTerm(*t, k->type));
+    const KeyTerm* t = FindKeyTerm(terms, k->name);
+    DDBLAB_RETURN_IF_ERROR(CheckKeyTerm(*t, k->type));
     if (key.MultiHash()) {
       AppendKeyComponent(value::EncodeKey(t->values[0]), &out.partition);
     } else {
@@ -215,8 +180,8 @@ Result<MultiKeyCondition> AnalyzeMultiKeyTerms(
   std::string prefix;
   std::optional<expr::RangeCondition> last;
   for (size_t i = 0; i < named; ++i) {
-    const KeyTerm* t = FindTerm(terms, ranges[i]->name);
-    DDBLAB_RETURN_IF_ERROR(CheckTerm(*t, ranges[i]->type));
+    const KeyTerm* t = FindKeyTerm(terms, ranges[i]->name);
+    DDBLAB_RETURN_IF_ERROR(CheckKeyTerm(*t, ranges[i]->type));
     if (*t->op == expr::RangeOp::kEq && i + 1 < ranges.size() &&
         key.MultiRange()) {
       // An equality that may be followed by more: part of the prefix,

@@ -1,0 +1,21 @@
+// cli/control_response.h: the JSON answers of the /_ddblab/ control
+// endpoints hosted by the `ddblab` executable.
+//
+// Thread-safety: pure functions.
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include "emulator/api/error.h"
+#include "emulator/server/wire_message.h"
+
+namespace ddblab::server {
+
+// `body` as application/json with `status`.
+WireResponse ControlJson(int status, const nlohmann::json& body);
+
+// A 400 naming the error (not DynamoDB's error shape: wire_error.h has that):
+// {"type": "<ExceptionName>", "message": "..."}.
+WireResponse ControlError(const Error& error);
+
+}  // namespace ddblab::server
