@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "emulator/api/result.h"
+#include "emulator/engine/ops_read.h"
 #include "emulator/engine/table.h"
 #include "emulator/expr/key_condition.h"
 #include "emulator/storage/item_store.h"
@@ -24,13 +25,7 @@
 
 namespace ddblab::engine {
 
-// One condition of a Query key condition, from either form. `op` is empty
-// for a legacy operator that cannot use the key (NE, NULL, CONTAINS, ...).
-struct KeyTerm {
-  std::string attr;
-  std::optional<expr::RangeOp> op;
-  std::vector<value::AttributeValue> values;
-};
+// KeyTerm (one condition of a Query key condition) is ops_read.h's.
 
 struct MultiKeyCondition {
   std::string partition;
