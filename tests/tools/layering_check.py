@@ -60,6 +60,8 @@ LINKS = {
     "harness/backend": {"emulator/api", "emulator/engine", "common/sigv4"},
     "common/sigv4": set(),
     "harness/*": {"harness/backend"},
+    # `ddblab-run`: the scenario runner's command (run_command.h) only.
+    "harness/scenario:ddblab-run": {"harness/scenario"},
 }
 # Optional edges: a folder may link to these when they exist (fault/ is
 # wired into the engine and the server by the faults work).
