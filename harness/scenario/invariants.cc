@@ -97,7 +97,8 @@ Result<Problems> CheckCount(const InvariantSpec& inv, Backend& backend) {
                           patterns::ScanAll(backend, inv.table));
   if (static_cast<int64_t>(items.size()) == inv.equals) return Problems();
   return Problems{inv.table + " holds " + std::to_string(items.size()) +
-                  " items, expected " + std::to_string(inv.equals)};
+                  (items.size() == 1 ? " item" : " items") + ", expected " +
+                  std::to_string(inv.equals)};
 }
 
 Result<Problems> CheckSum(const InvariantSpec& inv, Backend& backend) {

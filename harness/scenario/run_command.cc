@@ -260,7 +260,8 @@ int ShrinkMode(const Scenario& s, const Args& args, bool terminal,
   Scenario& pinned = shrunk.pinned;
   pinned.name += "-shrunk";
   pinned.description = "Shrunk by `ddblab run --shrink` from " + s.file +
-                       ", seed " + std::to_string(seed) + ". " + s.description;
+                       ", seed " + std::to_string(seed) + "." +
+                       (s.description.empty() ? "" : " " + s.description);
   {
     std::ofstream file(path, std::ios::binary | std::ios::trunc);
     file << ScenarioToJson(pinned).dump(2) << "\n";
