@@ -404,8 +404,19 @@ class ScriptActor final : public Actor {
 
 }  // namespace
 
+std::string TraceErrorText(const Error& error) {
+  // The message of a lost answer depends on the backend (in process it
+  // names the fault rule; over HTTP, the closed connection): the trace
+  // keeps only what they share, so traces compare across backends.
+  if (error.type == ErrorType::kOutcomeUnknown) {
+    return std::string(error.Name()) +
+           ": the request may have been applied; its answer was lost";
+  }
+  return std::string(error.Name()) + ": " + error.message;
+}
+
 std::string ErrorText(const Error& error) {
-  return "error " + std::string(error.Name()) + ": " + error.message;
+  return "error " + TraceErrorText(error);
 }
 
 std::string ActorTable(const ActorSpec& spec) {

@@ -92,7 +92,11 @@ Result<std::unique_ptr<Actor>> MakeActor(const ActorSpec& spec,
                                          Backend& backend, Backend& checker,
                                          World& world);
 
-// "error <Name>: <message>".
+// "<Name>: <message>", except for OutcomeUnknown, whose message depends on
+// the backend: "OutcomeUnknown: the request may have been applied; its
+// answer was lost".
+std::string TraceErrorText(const Error& error);
+// "error " + TraceErrorText(error).
 std::string ErrorText(const Error& error);
 
 // The table an actor of a pattern works on (its params.table or the

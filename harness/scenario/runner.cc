@@ -299,8 +299,7 @@ RunResult Run::Go() {
       result_.calls.push_back(std::move(summary));
       ojson line = {{"step", step}, {"call", call.operation}};
       if (call.error) {
-        line["error"] =
-            std::string(call.error->Name()) + ": " + call.error->message;
+        line["error"] = TraceErrorText(*call.error);
       } else {
         line["response"] = std::move(call.response);
       }
