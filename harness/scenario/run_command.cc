@@ -11,6 +11,7 @@
 #include <sstream>
 #include <vector>
 
+#include "harness/scenario/report.h"
 #include "harness/scenario/runner.h"
 #include "harness/scenario/scenario.h"
 #include "harness/scenario/shrink.h"
@@ -21,7 +22,7 @@ namespace {
 constexpr const char* kUsage =
     "usage: ddblab run FILE... [--backend emulator|http://HOST:PORT|aws] "
     "[--seed N] [--explore N] [--replay TRACE] [--shrink] "
-    "[--shrink-out PATH] [--trace OUT.jsonl]\n";
+    "[--shrink-out PATH] [--trace OUT.jsonl] [--report OUT.html]\n";
 
 struct Args {
   std::vector<std::string> files;
@@ -32,6 +33,7 @@ struct Args {
   bool shrink = false;
   std::string shrink_out;
   std::string trace;
+  std::string report;
 };
 
 std::optional<uint64_t> Number(const std::string& text) {
@@ -58,7 +60,8 @@ std::string ParseArgs(std::span<const std::string> args, Args* out) {
     }
     const bool takes_value = arg == "--backend" || arg == "--seed" ||
                              arg == "--explore" || arg == "--replay" ||
-                             arg == "--trace" || arg == "--shrink-out";
+                             arg == "--trace" || arg == "--shrink-out" ||
+                             arg == "--report";
     if (!takes_value) return "unknown option " + arg;
     if (i + 1 >= args.size()) return arg + " needs a value";
     const std::string& value = args[++i];
@@ -79,15 +82,18 @@ std::string ParseArgs(std::span<const std::string> args, Args* out) {
       out->replay = value;
     } else if (arg == "--trace") {
       out->trace = value;
+    } else if (arg == "--report") {
+      out->report = value;
     } else {
       out->shrink_out = value;
     }
   }
   if (out->files.empty()) return "no scenario file given";
-  const bool single =
-      !out->trace.empty() || !out->replay.empty() || out->shrink;
+  const bool single = !out->trace.empty() || !out->report.empty() ||
+                      !out->replay.empty() || out->shrink;
   if (single && out->files.size() > 1) {
-    return "--trace, --replay and --shrink take one scenario file, got " +
+    return "--trace, --report, --replay and --shrink take one scenario file, "
+           "got " +
            std::to_string(out->files.size());
   }
   if (!out->replay.empty() && (out->explore || out->shrink)) {
@@ -111,6 +117,18 @@ bool WriteLines(const std::string& path, const std::vector<std::string>& lines,
 // "1 step", "3 steps".
 std::string Count(size_t n, const std::string& noun) {
   return std::to_string(n) + " " + noun + (n == 1 ? "" : "s");
+}
+
+// Writes --trace and --report (either may be absent) for `run` of `s`.
+bool WriteOutputs(const Args& args, const Scenario& s, const RunResult& run,
+                  std::ostream& err) {
+  if (!args.trace.empty() && !WriteLines(args.trace, run.trace, err)) {
+    return false;
+  }
+  if (args.report.empty()) return true;
+  std::vector<std::string> lanes;
+  for (const ActorSpec& actor : s.actors) lanes.push_back(actor.name);
+  return WriteLines(args.report, {RenderReport(s.name, lanes, run.trace)}, err);
 }
 
 std::string Broken(const Violation& v) {
@@ -137,7 +155,7 @@ int OneRun(const Scenario& s, const Args& args, std::ostream& out,
     err << run.failure << "\n";
     return run.code;
   }
-  if (!args.trace.empty() && !WriteLines(args.trace, run.trace, err)) return 2;
+  if (!WriteOutputs(args, s, run, err)) return 2;
   out << s.file << ": seed " << options.seed << ", " << run.steps.size()
       << " steps: ";
   if (run.violation) {
@@ -203,9 +221,9 @@ int ExploreMode(const Scenario& s, const Args& args, bool terminal,
   const int64_t count = *args.explore;
   Explored e = Explore(s, args, from, count, true, terminal, out, err);
   if (e.code != 0) return e.code;
-  if (!args.trace.empty()) {
-    const RunResult& run = e.first_failing ? *e.first_failing : *e.first;
-    if (!WriteLines(args.trace, run.trace, err)) return 2;
+  if (!WriteOutputs(args, s, e.first_failing ? *e.first_failing : *e.first,
+                    err)) {
+    return 2;
   }
   out << s.file << ": explored " << count << " seeds (" << from << "-"
       << from + static_cast<uint64_t>(count) - 1 << "): " << e.failing.size()
@@ -271,9 +289,7 @@ int ShrinkMode(const Scenario& s, const Args& args, bool terminal,
       return 2;
     }
   }
-  if (!args.trace.empty() && !WriteLines(args.trace, shrunk.run.trace, err)) {
-    return 2;
-  }
+  if (!WriteOutputs(args, pinned, shrunk.run, err)) return 2;
   out << s.file << ": seed " << seed << " broke " << Broken(*failing.violation)
       << "\n";
   out << s.file << ": shrunk in " << shrunk.runs << " runs from "
@@ -335,7 +351,7 @@ int ReplayMode(const Scenario& s, const Args& args, std::ostream& out,
     err << run.failure << "\n";
     return run.code;
   }
-  if (!args.trace.empty() && !WriteLines(args.trace, run.trace, err)) return 2;
+  if (!WriteOutputs(args, s, run, err)) return 2;
   std::vector<std::string> now;
   for (const std::string& l : run.trace) {
     if (l.starts_with("{\"step\":")) now.push_back(l);

@@ -2,7 +2,7 @@
 //
 //   ddblab run FILE... [--backend emulator|http://HOST:PORT|aws[:REGION]]
 //              [--seed N] [--explore N] [--replay TRACE] [--shrink]
-//              [--shrink-out PATH] [--trace OUT.jsonl]
+//              [--shrink-out PATH] [--trace OUT.jsonl] [--report OUT.html]
 //
 // Exit codes: 0 every expectation met (invariants held where the file
 // expects `holds`, broke where it expects `violated`); 1 an expectation

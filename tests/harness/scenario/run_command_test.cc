@@ -299,7 +299,7 @@ TEST(RunCommand, BadArgumentsExitWithTwo) {
   const std::string usage =
       "usage: ddblab run FILE... [--backend emulator|http://HOST:PORT|aws] "
       "[--seed N] [--explore N] [--replay TRACE] [--shrink] "
-      "[--shrink-out PATH] [--trace OUT.jsonl]\n";
+      "[--shrink-out PATH] [--trace OUT.jsonl] [--report OUT.html]\n";
   const std::string file = Shipped("ordered_writes_sdk_retry_naive.json");
   struct Case {
     std::vector<std::string> args;
@@ -315,8 +315,8 @@ TEST(RunCommand, BadArgumentsExitWithTwo) {
             "1000000, got 0\n"},
            {{file, "--seed"}, "ddblab run: --seed needs a value\n"},
            {{file, file, "--shrink"},
-            "ddblab run: --trace, --replay and --shrink take one scenario "
-            "file, got 2\n"},
+            "ddblab run: --trace, --report, --replay and --shrink take one "
+            "scenario file, got 2\n"},
            {{file, "--replay", "t", "--shrink"},
             "ddblab run: --replay cannot be combined with --explore or "
             "--shrink\n"},
@@ -373,6 +373,42 @@ TEST(RunCommand, WhatABackendLacksIsNamedWithThePathThatNeedsIt) {
   EXPECT_EQ(
       MissingCapability(*plain, "aws:eu-west-1", false, false, false, false),
       "");
+}
+
+}  // namespace
+}  // namespace ddblab::harness::scenario
+
+namespace ddblab::harness::scenario {
+namespace {
+
+// --report: one page with a lane per actor, the steps, the lost answers in
+// red and the broken invariant highlighted.
+TEST(RunCommand, ReportShowsLanesFaultsAndTheViolation) {
+  auto dir = TempDirFor("report");
+  const std::string file = Shipped("ordered_writes_sdk_retry_naive.json");
+  const std::string report = (dir / "r.html").string();
+  testing::Ran ran = Command({file, "--seed", "3", "--report", report});
+  ASSERT_EQ(ran.code, 0) << ran.err;
+  const std::string html = ReadFile(report);
+  EXPECT_TRUE(html.starts_with("<!DOCTYPE html>")) << html;
+  EXPECT_NE(html.find("<div class=\"lane\" data-actor=\"writer#1\">writer#1"
+                      "</div><div class=\"lane\" data-actor=\"writer#2\">"),
+            std::string::npos);
+  EXPECT_NE(html.find("<div class=\"step fault\" data-actor=\"writer#2\">"),
+            std::string::npos);
+  EXPECT_NE(html.find("<div class=\"call fault\">PutItem &rarr; "
+                      "OutcomeUnknown: the request may have been applied; "
+                      "its answer was lost</div>"),
+            std::string::npos);
+  EXPECT_NE(html.find("<div class=\"invariant violation\">invariants[0] "
+                      "ordered_writes: broken<ul><li>doc/a should hold the "
+                      "write of ts 1704067208000 but holds a write of ts "
+                      "1704067206000 (an older write arrived last and "
+                      "won)</li></ul></div>"),
+            std::string::npos)
+      << html;
+  EXPECT_EQ(html.find("<script"), std::string::npos);
+  EXPECT_EQ(html.find("http"), std::string::npos);  // nothing external
 }
 
 }  // namespace
