@@ -1,7 +1,8 @@
 // bench/scenario_bench.cc: explore speed of `ddblab run` — one seed of a
 // 100-step scenario per iteration on the in-process backend (a fresh
 // emulator, table setup, 100 scheduled steps with their calls and trace
-// lines, the final invariant check). items_per_second is seeds per second.
+// lines with Arg 1, the final invariant check). items_per_second is seeds
+// per second.
 // Figures and the command are in bench/README.md.
 #include <benchmark/benchmark.h>
 
@@ -45,6 +46,7 @@ void ExploreSeeds(benchmark::State& state, const char* text) {
     return;
   }
   RunOptions options;
+  options.trace = state.range(0) != 0;
   uint64_t seed = 1;
   size_t steps = 0;
   for (auto _ : state) {
@@ -65,12 +67,19 @@ void ExploreSeeds(benchmark::State& state, const char* text) {
 void BM_ExploreCounter100Steps(benchmark::State& state) {
   ExploreSeeds(state, kCounter);
 }
-BENCHMARK(BM_ExploreCounter100Steps)->Unit(benchmark::kMillisecond);
+// Arg 0: as --explore runs a seed (no trace); 1: with the JSONL trace.
+BENCHMARK(BM_ExploreCounter100Steps)
+    ->Arg(0)
+    ->Arg(1)
+    ->Unit(benchmark::kMillisecond);
 
 void BM_ExploreOrderedWrites100Steps(benchmark::State& state) {
   ExploreSeeds(state, kOrdered);
 }
-BENCHMARK(BM_ExploreOrderedWrites100Steps)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_ExploreOrderedWrites100Steps)
+    ->Arg(0)
+    ->Arg(1)
+    ->Unit(benchmark::kMillisecond);
 
 }  // namespace
 }  // namespace ddblab::harness::scenario

@@ -172,8 +172,7 @@ int OneRun(const Scenario& s, const Args& args, std::ostream& out,
 struct Explored {
   int code = 0;  // a run's failure code, or 0
   std::vector<uint64_t> failing;
-  std::optional<RunResult> first_failing;
-  std::optional<RunResult> first;
+  std::optional<RunResult> first_failing;  // without its trace
 };
 
 Explored Explore(const Scenario& s, const Args& args, uint64_t from,
@@ -182,6 +181,7 @@ Explored Explore(const Scenario& s, const Args& args, uint64_t from,
   Explored e;
   RunOptions options;
   options.backend = args.backend;
+  options.trace = false;  // the one trace written is made again after
   for (int64_t i = 0; i < count; ++i) {
     options.seed = from + static_cast<uint64_t>(i);
     RunResult run = RunOnce(s, options);
@@ -198,9 +198,8 @@ Explored Explore(const Scenario& s, const Args& args, uint64_t from,
             << Broken(*run.violation) << "\n";
       }
       e.failing.push_back(options.seed);
-      if (!e.first_failing) e.first_failing = run;
+      if (!e.first_failing) e.first_failing = std::move(run);
     }
-    if (!e.first) e.first = std::move(run);
     if (terminal) {
       const int64_t done = i + 1;
       const int64_t width = 30;
@@ -221,9 +220,17 @@ int ExploreMode(const Scenario& s, const Args& args, bool terminal,
   const int64_t count = *args.explore;
   Explored e = Explore(s, args, from, count, true, terminal, out, err);
   if (e.code != 0) return e.code;
-  if (!WriteOutputs(args, s, e.first_failing ? *e.first_failing : *e.first,
-                    err)) {
-    return 2;
+  if (!args.trace.empty() || !args.report.empty()) {
+    // The first failing seed (or the first seed), run again with its trace.
+    RunOptions options;
+    options.backend = args.backend;
+    options.seed = e.failing.empty() ? from : e.failing.front();
+    RunResult run = RunOnce(s, options);
+    if (run.code != 0) {
+      err << run.failure << "\n";
+      return run.code;
+    }
+    if (!WriteOutputs(args, s, run, err)) return 2;
   }
   out << s.file << ": explored " << count << " seeds (" << from << "-"
       << from + static_cast<uint64_t>(count) - 1 << "): " << e.failing.size()

@@ -59,6 +59,9 @@ class Run {
   // Checks `inv`; a broken one is traced and may become the violation.
   Status Check(const InvariantSpec& inv, int step, bool trace_holds);
   TimePoint Now() { return traced_->clock().Now(); }
+  void Emit(const ojson& event) {
+    if (options_.trace) result_.trace.push_back(Line(event));
+  }
   std::string In(std::string_view what) const {
     return s_.file + ": " + std::string(what);
   }
@@ -96,6 +99,7 @@ Status Run::OpenBackend() {
     backend_ = std::move(*opened);
   }
   traced_ = std::make_unique<TracedBackend>(*backend_, mirror_);
+  traced_->set_summaries(options_.trace);
   return OkStatus();
 }
 
@@ -103,9 +107,9 @@ void Run::JumpTo(TimePoint target) {
   const Duration d = target - Now();
   if (d <= Duration::zero()) return;
   (void)traced_->AdvanceClock(d);
-  result_.trace.push_back(Line(ojson{{"event", "clock"},
-                                     {"t", IsoMillis(Now())},
-                                     {"advance", DurationText(d)}}));
+  Emit(ojson{{"event", "clock"},
+             {"t", IsoMillis(Now())},
+             {"advance", DurationText(d)}});
 }
 
 Status Run::FireEvent(const TimelineEvent& event) {
@@ -133,7 +137,7 @@ Status Run::FireEvent(const TimelineEvent& event) {
     }
   }
   line["t"] = IsoMillis(Now());
-  result_.trace.push_back(Line(line));
+  Emit(line);
   return OkStatus();
 }
 
@@ -149,7 +153,7 @@ Status Run::Check(const InvariantSpec& inv, int step, bool trace_holds) {
   if (step > 0) line["step"] = step;
   line["holds"] = holds;
   if (!holds) line["problems"] = *problems;
-  result_.trace.push_back(Line(line));
+  Emit(line);
   if (!holds && !result_.violation) {
     result_.violation = Violation{inv.id, inv.check, *problems, step};
   }
@@ -218,7 +222,7 @@ RunResult Run::Go() {
                  {"backend", backend_->name()},
                  {"t", IsoMillis(t0)}};
   if (!s_.faults.is_null()) start["faults"] = s_.faults;
-  result_.trace.push_back(Line(start));
+  Emit(start);
 
   Rng rng = Rng(options_.seed).Fork("schedule");
   std::vector<TimePoint> ready_at;
@@ -282,11 +286,13 @@ RunResult Run::Go() {
     StepOutcome outcome = actor.Step();
     result_.steps.push_back({pick, op});
     result_.schedule.push_back(actor.spec().name);
-    result_.trace.push_back(Line(ojson{{"step", step},
-                                       {"t", IsoMillis(at)},
-                                       {"actor", actor.spec().name},
-                                       {"op", outcome.op},
-                                       {"result", outcome.result}}));
+    if (options_.trace) {
+      Emit(ojson{{"step", step},
+                 {"t", IsoMillis(at)},
+                 {"actor", actor.spec().name},
+                 {"op", outcome.op},
+                 {"result", outcome.result}});
+    }
     for (CallRecord& call : traced_->TakeCalls()) {
       CallSummary summary;
       summary.step = result_.steps.size() - 1;
@@ -297,13 +303,14 @@ RunResult Run::Go() {
         summary.message = call.error->message;
       }
       result_.calls.push_back(std::move(summary));
+      if (!options_.trace) continue;
       ojson line = {{"step", step}, {"call", call.operation}};
       if (call.error) {
         line["error"] = TraceErrorText(*call.error);
       } else {
         line["response"] = std::move(call.response);
       }
-      result_.trace.push_back(Line(line));
+      Emit(line);
     }
     if (actor.next_op() != op && actor.spec().every > Duration::zero()) {
       ready_at[pick] =
@@ -322,10 +329,9 @@ RunResult Run::Go() {
     Status checked = Check(inv, 0, true);
     if (!checked.ok()) return Fail(1, In(checked.error().message));
   }
-  result_.trace.push_back(
-      Line(ojson{{"event", "end"},
-                 {"steps", step},
-                 {"verdict", result_.violation ? "violated" : "holds"}}));
+  Emit(ojson{{"event", "end"},
+             {"steps", step},
+             {"verdict", result_.violation ? "violated" : "holds"}});
   return std::move(result_);
 }
 

@@ -41,6 +41,10 @@ struct RunOptions {
   uint64_t seed = 1;
   // A schedule to follow instead of the scenario's own (--replay).
   const std::vector<std::string>* schedule = nullptr;
+  // Write the trace (RunResult::trace). --explore and --shrink run without
+  // it and run again the one seed whose trace they write: same seed, same
+  // run.
+  bool trace = true;
 };
 
 struct Violation {

@@ -140,6 +140,7 @@ ShrinkResult Shrink(const Scenario& scenario, uint64_t seed,
   RunOptions run_options = options;
   run_options.seed = seed;
   run_options.schedule = nullptr;
+  run_options.trace = false;
   Scenario best = scenario;
   best.seed = seed;
   best.schedule = failing.schedule;
@@ -249,8 +250,11 @@ ShrinkResult Shrink(const Scenario& scenario, uint64_t seed,
     best_run = std::move(tidy_run);
   }
   out.faults_after = pins ? FiredCount(*pins, best_run) : RuleCount(best);
+  // The result's run once more, with its trace.
+  run_options.trace = true;
+  RunResult traced = RunOnce(best, run_options);
+  out.run = traced.code == 0 ? std::move(traced) : std::move(best_run);
   out.pinned = std::move(best);
-  out.run = std::move(best_run);
   return out;
 }
 

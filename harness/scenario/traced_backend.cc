@@ -61,7 +61,7 @@ Result<json> TracedBackend::Record(std::string_view operation,
   CallRecord record;
   record.operation = std::string(operation);
   if (out.ok()) {
-    record.response = SummarizeResponse(*out);
+    if (summaries_) record.response = SummarizeResponse(*out);
     for (const char* member : {"UnprocessedItems", "UnprocessedKeys"}) {
       auto it = out->find(member);
       if (it != out->end() && it->is_object() && !it->empty()) {

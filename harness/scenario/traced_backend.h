@@ -64,6 +64,8 @@ class TracedBackend final : public Backend {
   std::vector<CallRecord> TakeCalls();
   // Stop or resume recording (invariant checks are not steps).
   void set_recording(bool on) { recording_ = on; }
+  // Summarize responses (CallRecord::response); off, it stays null.
+  void set_summaries(bool on) { summaries_ = on; }
 
  private:
   Result<json> Record(std::string_view operation, Result<json> out);
@@ -72,6 +74,7 @@ class TracedBackend final : public Backend {
   std::shared_ptr<ManualClock> mirror_;
   std::vector<CallRecord> calls_;
   bool recording_ = true;
+  bool summaries_ = true;
 };
 
 }  // namespace ddblab::harness::scenario
