@@ -302,6 +302,12 @@ Result<SweeperOp> SweeperOpOf(const json& op, const std::string& path) {
     DDBLAB_ASSIGN_OR_RETURN(out.pk, f.String("pk"));
     DDBLAB_ASSIGN_OR_RETURN(out.expires_in, f.DurationOf("expires_in"));
     DDBLAB_ASSIGN_OR_RETURN(out.attributes, AttributesOr(f));
+    // pad: an attribute "pad" of that many bytes, to fill a window quickly.
+    DDBLAB_ASSIGN_OR_RETURN(int64_t pad, f.IntOr("pad", 0, 0, 390000));
+    if (pad > 0) {
+      out.attributes["pad"] = {
+          {"S", std::string(static_cast<size_t>(pad), '.')}};
+    }
   }
   DDBLAB_RETURN_IF_ERROR(f.NoOthers());
   return out;

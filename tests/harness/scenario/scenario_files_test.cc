@@ -64,7 +64,8 @@ TEST(ScenarioFiles, EveryPatternRaceHasANaiveAndACorrectFile) {
   for (const char* race :
        {"ordered_writes_sdk_retry", "ordered_writes_late_write",
         "idempotent_counter_lost_response", "idempotent_counter_history_400kb",
-        "ttl_sweeper_window_not_multiple", "ttl_sweeper_unprocessed"}) {
+        "ttl_sweeper_window_not_multiple", "ttl_sweeper_unprocessed",
+        "ttl_sweeper_window_over_1mb"}) {
     for (const char* kind : {"_naive.json", "_correct.json"}) {
       const std::string name = std::string(race) + kind;
       EXPECT_NE(std::find(files.begin(), files.end(), name), files.end())
