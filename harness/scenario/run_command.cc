@@ -334,7 +334,7 @@ int ReplayMode(const Scenario& s, const Args& args, std::ostream& out,
         event["seed"].is_number_unsigned()) {
       seed = event["seed"].get<uint64_t>();
     }
-    if (!event.contains("step")) continue;
+    if (!line.starts_with("{\"step\":")) continue;
     recorded.push_back(line);
     if (event.contains("actor")) {
       if (!event["actor"].is_string()) {

@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <map>
 #include <memory>
+#include <stop_token>
 #include <utility>
 
 #include "emulator/api/random.h"
@@ -56,6 +57,8 @@ class Run {
   Status OpenBackend();
   Status FireEvent(const TimelineEvent& event);
   void JumpTo(TimePoint target);
+  // Deletes `table` if it exists and waits until it is gone.
+  Status DeleteTable(const std::string& table);
   // Checks `inv`; a broken one is traced and may become the violation.
   Status Check(const InvariantSpec& inv, int step, bool trace_holds);
   TimePoint Now() { return traced_->clock().Now(); }
@@ -97,10 +100,43 @@ Status Run::OpenBackend() {
     auto opened = harness::OpenBackend(options_.backend, backend_options);
     if (!opened.ok()) return opened.error();
     backend_ = std::move(*opened);
+    if (!backend_->Has(Capability::kClock)) {
+      // No clock control (AWS, DynamoDB Local, a server on the system
+      // clock): the patterns read real time, not a frozen mirror.
+      mirror_ = nullptr;
+      backend_options.clock = nullptr;
+      auto reopened = harness::OpenBackend(options_.backend, backend_options);
+      if (!reopened.ok()) return reopened.error();
+      backend_ = std::move(*reopened);
+    }
   }
   traced_ = std::make_unique<TracedBackend>(*backend_, mirror_);
   traced_->set_summaries(options_.trace);
   return OkStatus();
+}
+
+Status Run::DeleteTable(const std::string& table) {
+  auto deleted = backend_->Call("DeleteTable", {{"TableName", table}});
+  if (!deleted.ok()) {
+    if (deleted.error().type == ErrorType::kResourceNotFound) return OkStatus();
+    return deleted.error();
+  }
+  // DynamoDB deletes in the background: wait (on the backend's clock, at
+  // most 5 minutes) until the table is gone. ddblab deletes at once.
+  for (int attempt = 0; attempt < 150; ++attempt) {
+    if (attempt > 0 && mirror_) break;  // a manual clock would never wake us
+    auto described = backend_->Call("DescribeTable", {{"TableName", table}});
+    if (!described.ok()) {
+      if (described.error().type == ErrorType::kResourceNotFound) {
+        return OkStatus();
+      }
+      return described.error();
+    }
+    backend_->clock().SleepUntil(
+        backend_->clock().Now() + std::chrono::seconds(2), std::stop_token());
+  }
+  return Error::Internal("table " + table +
+                         " is still there after DeleteTable");
 }
 
 void Run::JumpTo(TimePoint target) {
@@ -180,7 +216,10 @@ RunResult Run::Go() {
       if (a.pattern != kScript) tables.push_back(ActorTable(a));
     }
     for (const std::string& t : tables) {
-      (void)backend_->Call("DeleteTable", {{"TableName", t}});
+      if (Status gone = DeleteTable(t); !gone.ok()) {
+        return Fail(1, In("deleting table " + t +
+                          " before the run: " + ErrorText(gone.error())));
+      }
     }
     if (backend_->Has(Capability::kFaultPlan)) {
       (void)backend_->SetFaultPlan(nullptr);

@@ -89,5 +89,27 @@ TEST_F(HttpScenarioTest, AServerWithoutClockControlIsRefusedWithThree) {
                          endpoint + " has none\n");
 }
 
+// A scenario that needs no control runs on a server without clock
+// control too (the patterns then read the real clock), twice in a row: the
+// second run starts from deleted tables.
+TEST_F(HttpScenarioTest, AScenarioThatNeedsNothingRunsWithoutClockControl) {
+  const std::string endpoint = Serve("system");
+  auto dir = TempDirFor("http_plain");
+  const std::string file = testing::WriteFile(dir / "plain.json", R"({
+    "name": "plain",
+    "actors": [{"name": "client", "pattern": "idempotent_counter",
+                "count": 2, "repeat": 3,
+                "ops": [{"add": {"counter": "clicks", "key": "c{n}-{i}"}}]}],
+    "invariants": [{"check": "idempotent_counter"}],
+    "expect": "holds"
+  })");
+  for (int run = 0; run < 2; ++run) {
+    testing::Ran ran = Command({file, "--backend", endpoint});
+    EXPECT_EQ(ran.code, 0) << ran.out << ran.err;
+    EXPECT_EQ(ran.out, file + ": seed 1, 6 steps: every invariant held\n" +
+                           file + ": expect holds: met\n");
+  }
+}
+
 }  // namespace
 }  // namespace ddblab::harness::scenario
