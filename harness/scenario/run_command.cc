@@ -66,6 +66,11 @@ std::string ParseArgs(std::span<const std::string> args, Args* out) {
     if (i + 1 >= args.size()) return arg + " needs a value";
     const std::string& value = args[++i];
     if (arg == "--backend") {
+      if (value.starts_with("emulator") && value != "emulator") {
+        return "--backend emulator takes no options (the scenario's backend "
+               "member sets the clock, TTL delay and stream shards), got " +
+               value;
+      }
       out->backend = value;
     } else if (arg == "--seed") {
       auto n = Number(value);

@@ -314,6 +314,10 @@ TEST(RunCommand, BadArgumentsExitWithTwo) {
             "ddblab run: --explore expects a number of seeds from 1 to "
             "1000000, got 0\n"},
            {{file, "--seed"}, "ddblab run: --seed needs a value\n"},
+           {{file, "--backend", "emulator?clock=system"},
+            "ddblab run: --backend emulator takes no options (the scenario's "
+            "backend member sets the clock, TTL delay and stream shards), got "
+            "emulator?clock=system\n"},
            {{file, file, "--shrink"},
             "ddblab run: --trace, --report, --replay and --shrink take one "
             "scenario file, got 2\n"},
