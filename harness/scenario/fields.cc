@@ -30,19 +30,24 @@ std::optional<Duration> ParseDurationText(std::string_view text) {
   int64_t amount = 0;
   auto [end, ec] =
       std::from_chars(text.data(), text.data() + text.size(), amount);
-  if (ec != std::errc() || end == text.data() || amount < 0 ||
-      amount > 100LL * 366 * 86400 * 1000) {
+  if (ec != std::errc() || end == text.data() || amount < 0) {
     return std::nullopt;
   }
   std::string_view unit(end,
                         static_cast<size_t>(text.data() + text.size() - end));
-  if (unit == "ms") return std::chrono::milliseconds(amount);
-  if (amount > 100LL * 366 * 86400) return std::nullopt;
-  if (unit == "s") return std::chrono::seconds(amount);
-  if (unit == "m") return std::chrono::minutes(amount);
-  if (unit == "h") return std::chrono::hours(amount);
-  if (unit == "d") return std::chrono::hours(24 * amount);
-  return std::nullopt;
+  // At most 100 years, whatever the unit.
+  constexpr int64_t kMaxSeconds = int64_t{100} * 366 * 86400;
+  int64_t per = 0;  // seconds per unit, 0 for ms
+  if (unit == "ms") {
+    if (amount > kMaxSeconds * 1000) return std::nullopt;
+    return std::chrono::milliseconds(amount);
+  }
+  if (unit == "s") per = 1;
+  if (unit == "m") per = 60;
+  if (unit == "h") per = 3600;
+  if (unit == "d") per = 86400;
+  if (per == 0 || amount > kMaxSeconds / per) return std::nullopt;
+  return std::chrono::seconds(amount * per);
 }
 
 std::string DurationText(Duration d) {

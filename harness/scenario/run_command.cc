@@ -373,8 +373,11 @@ int ReplayMode(const Scenario& s, const Args& args, std::ostream& out,
     const std::string b = i < now.size() ? now[i] : "(nothing)";
     if (a == b) continue;
     json parsed = json::parse(i < recorded.size() ? a : b, nullptr, false);
-    out << args.replay << ": step " << parsed.value("step", 0)
-        << " differs\n  recorded: " << a << "\n  replayed: " << b << "\n";
+    const std::string step = parsed.is_object() && parsed.contains("step")
+                                 ? parsed["step"].dump()
+                                 : "?";
+    out << args.replay << ": step " << step << " differs\n  recorded: " << a
+        << "\n  replayed: " << b << "\n";
     return 1;
   }
   out << args.replay << ": replayed " << schedule.size() << " steps of seed "

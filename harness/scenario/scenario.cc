@@ -1,6 +1,7 @@
 // harness/scenario/scenario.cc: parsing and checking scenario files.
 #include "harness/scenario/scenario.h"
 
+#include <chrono>
 #include <ctime>
 #include <fstream>
 #include <iomanip>
@@ -141,6 +142,18 @@ Status ParseActor(const json& entry, const std::string& path,
               "expected a non-empty list of operations, got " + Shown(ops));
   }
   DDBLAB_RETURN_IF_ERROR(f.NoOthers());
+  // The last op's time must stay far inside the clock's range.
+  const auto total_ops = static_cast<int64_t>(ops.size()) * repeat;
+  constexpr int64_t kMaxSeconds = int64_t{100} * 366 * 86400;
+  const int64_t every_s =
+      std::chrono::duration_cast<std::chrono::seconds>(spec.every).count();
+  const int64_t start_s =
+      std::chrono::duration_cast<std::chrono::seconds>(spec.start).count();
+  if (every_s > 0 && (kMaxSeconds - start_s) / every_s < total_ops) {
+    return At(f.PathOf("every"),
+              "the actor's last op would come more than 100 years after the "
+              "start");
+  }
   const int64_t copies = count == 0 ? 1 : count;
   for (int64_t n = 1; n <= copies; ++n) {
     ActorSpec copy = spec;
