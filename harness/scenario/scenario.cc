@@ -83,6 +83,13 @@ Status ParseBackend(Fields& top, Scenario* s) {
   DDBLAB_ASSIGN_OR_RETURN(int64_t max_steps,
                           f.IntOr("max_steps", 10000, 1, 1000000));
   s->max_steps = static_cast<int>(max_steps);
+  const int64_t tick_ms =
+      std::chrono::duration_cast<std::chrono::milliseconds>(s->tick).count();
+  if (tick_ms > 0 &&
+      int64_t{100} * 366 * 86400 * 1000 / tick_ms < s->max_steps) {
+    return At(f.PathOf("tick"),
+              "max_steps ticks would move the clock more than 100 years");
+  }
   return f.NoOthers();
 }
 
@@ -180,6 +187,7 @@ Status ParseTimeline(Fields& top, Scenario* s) {
   if (!timeline.is_array()) {
     return At("timeline", "expected a list of events, got " + Shown(timeline));
   }
+  Duration advanced{};
   for (size_t i = 0; i < timeline.size(); ++i) {
     const std::string path = Index("timeline", i);
     DDBLAB_ASSIGN_OR_RETURN(Fields f, Fields::Of(timeline[i], path));
@@ -230,6 +238,11 @@ Status ParseTimeline(Fields& top, Scenario* s) {
       return At(f.PathOf("at"), "events must be in time order (" +
                                     DurationText(event.at) + " comes after " +
                                     DurationText(s->timeline.back().at) + ")");
+    }
+    advanced += event.by;
+    if (advanced > std::chrono::hours(24 * 366 * 100)) {
+      return At(f.PathOf("advance"),
+                "the timeline moves the clock more than 100 years");
     }
     s->timeline.push_back(std::move(event));
   }
