@@ -70,6 +70,8 @@ LINKS = {
     "harness/*": {"harness/backend"},
     # ddblab-consume: event-source mappings from a file against any backend.
     "harness/consumer:ddblab-consume": {"harness/consumer"},
+    # `ddblab-run`: the scenario runner's command (run_command.h) only.
+    "harness/scenario:ddblab-run": {"harness/scenario"},
 }
 # Optional edges: a folder may link to these when they exist (fault/ is
 # wired into the engine and the server by the faults work).

@@ -1,0 +1,504 @@
+// harness/scenario/actors.cc: the four kinds of actor, and the checks of
+// their params and ops.
+#include "harness/scenario/actors.h"
+
+#include <chrono>
+#include <utility>
+
+#include "harness/patterns/idempotent_counter.h"
+#include "harness/patterns/ttl_window_sweeper.h"
+#include "harness/scenario/fields.h"
+
+namespace ddblab::harness::scenario {
+namespace {
+
+using patterns::CounterConfig;
+using patterns::OrderedConfig;
+using patterns::SweeperConfig;
+
+int64_t EpochMillis(TimePoint t) {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(
+             t.time_since_epoch())
+      .count();
+}
+
+std::string OpPath(const ActorSpec& spec, size_t k) {
+  return Index(Member(spec.path, "ops"), k);
+}
+
+// The one key of an op object ({"put": {...}}) and its Fields.
+Result<std::pair<std::string, Fields>> OpOf(
+    const json& op, const std::string& path,
+    std::initializer_list<const char*> kinds) {
+  std::string names;
+  for (const char* k : kinds)
+    names += (names.empty() ? "" : ", ") + std::string(k);
+  if (!op.is_object() || op.size() != 1) {
+    return At(path,
+              "expected an object with one of " + names + ", got " + Shown(op));
+  }
+  const std::string kind = op.begin().key();
+  bool known = false;
+  for (const char* k : kinds) known = known || kind == k;
+  if (!known) {
+    return At(Member(path, kind), "unknown operation (expected " + names + ")");
+  }
+  DDBLAB_ASSIGN_OR_RETURN(Fields f,
+                          Fields::Of(op.begin().value(), Member(path, kind)));
+  return std::make_pair(kind, std::move(f));
+}
+
+Result<json> AttributesOr(Fields& f) {
+  const json& attributes = f.Raw("attributes");
+  if (attributes.is_null()) return json::object();
+  if (!attributes.is_object()) {
+    return At(
+        f.PathOf("attributes"),
+        "expected an object of AttributeValues, got " + Shown(attributes));
+  }
+  return attributes;
+}
+
+// ---- ordered_writes ------------------------------------------------------
+
+struct OrderedParams {
+  OrderedConfig config;
+  int max_attempts = 3;
+};
+
+Result<OrderedParams> OrderedParamsOf(const ActorSpec& spec) {
+  OrderedParams out;
+  DDBLAB_ASSIGN_OR_RETURN(Fields f,
+                          Fields::Of(spec.params, Member(spec.path, "params")));
+  auto variant = patterns::ParseOrderedVariant(spec.variant);
+  if (!variant.ok()) {
+    return At(Member(spec.path, "variant"), variant.error().message);
+  }
+  out.config.variant = *variant;
+  DDBLAB_ASSIGN_OR_RETURN(out.config.table,
+                          f.StringOr("table", out.config.table));
+  DDBLAB_ASSIGN_OR_RETURN(
+      out.config.tombstone_ttl,
+      f.DurationOr("tombstone_ttl", out.config.tombstone_ttl));
+  DDBLAB_ASSIGN_OR_RETURN(int64_t attempts, f.IntOr("max_attempts", 3, 1, 10));
+  out.max_attempts = static_cast<int>(attempts);
+  DDBLAB_RETURN_IF_ERROR(f.NoOthers());
+  return out;
+}
+
+struct OrderedOp {
+  bool is_delete = false;
+  std::string pk, sk;
+  std::optional<int64_t> ts;
+  json attributes = json::object();
+};
+
+Result<OrderedOp> OrderedOpOf(const json& op, const std::string& path) {
+  DDBLAB_ASSIGN_OR_RETURN(auto kind_fields, OpOf(op, path, {"put", "delete"}));
+  auto& [kind, f] = kind_fields;
+  OrderedOp out;
+  out.is_delete = kind == "delete";
+  DDBLAB_ASSIGN_OR_RETURN(out.pk, f.String("pk"));
+  DDBLAB_ASSIGN_OR_RETURN(out.sk, f.String("sk"));
+  if (f.Has("ts")) {
+    DDBLAB_ASSIGN_OR_RETURN(out.ts, f.Int("ts", 0, int64_t{1} << 53));
+  } else {
+    (void)f.Raw("ts");
+  }
+  if (!out.is_delete) {
+    DDBLAB_ASSIGN_OR_RETURN(out.attributes, AttributesOr(f));
+  }
+  DDBLAB_RETURN_IF_ERROR(f.NoOthers());
+  return out;
+}
+
+class OrderedActor final : public Actor {
+ public:
+  OrderedActor(const ActorSpec& spec, OrderedParams params,
+               patterns::OrderedWrites writes, World& world)
+      : Actor(spec),
+        params_(std::move(params)),
+        writes_(std::move(writes)),
+        world_(&world) {}
+
+  Status Setup() override { return writes_.Setup(); }
+
+  StepOutcome Step() override {
+    OrderedOp op = *OrderedOpOf(spec_.ops[next_op_], "");
+    if (attempt_ == 1) {
+      ts_ = op.ts ? *op.ts : EpochMillis(backend_clock_->Now());
+      auto& ledger = world_->ledgers[params_.config.table];
+      if (op.is_delete) {
+        ledger.Delete(op.pk, op.sk, ts_);
+      } else {
+        ledger.Put(op.pk, op.sk, ts_, op.attributes);
+      }
+    }
+    StepOutcome outcome;
+    outcome.op =
+        std::string(op.is_delete ? "delete " : "put ") + op.pk + "/" + op.sk +
+        " ts=" + std::to_string(ts_) +
+        (attempt_ > 1 ? " (attempt " + std::to_string(attempt_) + ")" : "");
+    auto out = op.is_delete ? writes_.Delete(op.pk, op.sk, ts_)
+                            : writes_.Put(op.pk, op.sk, ts_, op.attributes);
+    if (out.ok()) {
+      outcome.result =
+          *out == patterns::WriteOutcome::kApplied ? "applied" : "stale";
+      Advance();
+    } else if (out.error().type == ErrorType::kOutcomeUnknown &&
+               attempt_ < params_.max_attempts) {
+      outcome.result = ErrorText(out.error()) + "; retried later";
+      Retry();
+    } else {
+      outcome.result = ErrorText(out.error());
+      Advance();
+    }
+    return outcome;
+  }
+
+  Clock* backend_clock_ = nullptr;
+
+ private:
+  OrderedParams params_;
+  patterns::OrderedWrites writes_;
+  World* world_;
+  int64_t ts_ = 0;
+};
+
+// ---- idempotent_counter --------------------------------------------------
+
+Result<CounterConfig> CounterConfigOf(const ActorSpec& spec) {
+  CounterConfig config;
+  DDBLAB_ASSIGN_OR_RETURN(Fields f,
+                          Fields::Of(spec.params, Member(spec.path, "params")));
+  auto variant = patterns::ParseCounterVariant(spec.variant);
+  if (!variant.ok()) {
+    return At(Member(spec.path, "variant"), variant.error().message);
+  }
+  config.variant = *variant;
+  DDBLAB_ASSIGN_OR_RETURN(config.table, f.StringOr("table", config.table));
+  DDBLAB_ASSIGN_OR_RETURN(config.window, f.DurationOr("window", config.window));
+  DDBLAB_ASSIGN_OR_RETURN(int64_t attempts, f.IntOr("max_attempts", 3, 1, 10));
+  config.max_attempts = static_cast<int>(attempts);
+  DDBLAB_ASSIGN_OR_RETURN(int64_t trim, f.IntOr("max_trim", 100, 1, 300));
+  config.max_trim = static_cast<int>(trim);
+  DDBLAB_RETURN_IF_ERROR(f.NoOthers());
+  return config;
+}
+
+struct CounterOp {
+  std::string counter, key;
+  int64_t amount = 1;
+};
+
+Result<CounterOp> CounterOpOf(const json& op, const std::string& path) {
+  DDBLAB_ASSIGN_OR_RETURN(auto kind_fields, OpOf(op, path, {"add"}));
+  auto& f = kind_fields.second;
+  CounterOp out;
+  DDBLAB_ASSIGN_OR_RETURN(out.counter, f.String("counter"));
+  DDBLAB_ASSIGN_OR_RETURN(out.key, f.String("key"));
+  DDBLAB_ASSIGN_OR_RETURN(
+      out.amount, f.IntOr("amount", 1, -(int64_t{1} << 40), int64_t{1} << 40));
+  // key_size pads the key on the left with '.' to that many bytes: large
+  // keys make the history grow quickly.
+  DDBLAB_ASSIGN_OR_RETURN(int64_t size, f.IntOr("key_size", 0, 0, 200000));
+  if (static_cast<size_t>(size) > out.key.size()) {
+    out.key =
+        std::string(static_cast<size_t>(size) - out.key.size(), '.') + out.key;
+  }
+  DDBLAB_RETURN_IF_ERROR(f.NoOthers());
+  return out;
+}
+
+class CounterActor final : public Actor {
+ public:
+  CounterActor(const ActorSpec& spec, patterns::IdempotentCounter counter,
+               Backend& backend, World& world)
+      : Actor(spec),
+        counter_(std::move(counter)),
+        backend_(&backend),
+        world_(&world) {}
+
+  Status Setup() override { return counter_.Setup(); }
+
+  StepOutcome Step() override {
+    CounterOp op = *CounterOpOf(spec_.ops[next_op_], "");
+    IncrementBook& book =
+        world_->counters[counter_.config().table][op.counter][op.key];
+    book.amount = op.amount;
+    StepOutcome outcome;
+    const std::string shown_key =
+        op.key.size() > 40 ? "..." + op.key.substr(op.key.size() - 20) : op.key;
+    outcome.op = "add " + op.counter + " " + shown_key + " +" +
+                 std::to_string(op.amount);
+    auto out = counter_.Add(patterns::Increment{op.counter, op.key, op.amount,
+                                                backend_->clock().Now()});
+    if (out.ok()) {
+      book.applied = true;
+      outcome.result = *out == patterns::IncrementOutcome::kApplied
+                           ? "applied"
+                           : "duplicate";
+    } else {
+      outcome.result = ErrorText(out.error());
+      if (out.error().type == ErrorType::kOutcomeUnknown) {
+        book.unknown = true;
+      } else if (book.failure.empty()) {
+        book.failure = outcome.result;
+      }
+    }
+    Advance();
+    return outcome;
+  }
+
+ private:
+  patterns::IdempotentCounter counter_;
+  Backend* backend_;
+  World* world_;
+};
+
+// ---- ttl_window_sweeper --------------------------------------------------
+
+Result<SweeperConfig> SweeperConfigOf(const ActorSpec& spec) {
+  SweeperConfig config;
+  DDBLAB_ASSIGN_OR_RETURN(Fields f,
+                          Fields::Of(spec.params, Member(spec.path, "params")));
+  auto variant = patterns::ParseSweeperVariant(spec.variant);
+  if (!variant.ok()) {
+    return At(Member(spec.path, "variant"), variant.error().message);
+  }
+  config.variant = *variant;
+  DDBLAB_ASSIGN_OR_RETURN(config.table, f.StringOr("table", config.table));
+  DDBLAB_ASSIGN_OR_RETURN(config.index, f.StringOr("index", config.index));
+  DDBLAB_ASSIGN_OR_RETURN(config.window, f.DurationOr("window", config.window));
+  DDBLAB_ASSIGN_OR_RETURN(config.frequency,
+                          f.DurationOr("frequency", config.frequency));
+  DDBLAB_ASSIGN_OR_RETURN(int64_t chunk, f.IntOr("chunk", 25, 1, 25));
+  config.chunk = static_cast<int>(chunk);
+  DDBLAB_ASSIGN_OR_RETURN(int64_t retries, f.IntOr("max_retries", 3, 0, 10));
+  config.max_retries = static_cast<int>(retries);
+  DDBLAB_ASSIGN_OR_RETURN(config.backoff,
+                          f.DurationOr("backoff", config.backoff));
+  DDBLAB_ASSIGN_OR_RETURN(config.projection,
+                          f.StringOr("projection", config.projection));
+  DDBLAB_ASSIGN_OR_RETURN(config.native_ttl,
+                          f.BoolOr("native_ttl", config.native_ttl));
+  DDBLAB_RETURN_IF_ERROR(f.NoOthers());
+  return config;
+}
+
+struct SweeperOp {
+  bool sweep = false;
+  std::string pk;
+  Duration expires_in{};
+  json attributes = json::object();
+};
+
+Result<SweeperOp> SweeperOpOf(const json& op, const std::string& path) {
+  DDBLAB_ASSIGN_OR_RETURN(auto kind_fields, OpOf(op, path, {"put", "sweep"}));
+  auto& [kind, f] = kind_fields;
+  SweeperOp out;
+  out.sweep = kind == "sweep";
+  if (!out.sweep) {
+    DDBLAB_ASSIGN_OR_RETURN(out.pk, f.String("pk"));
+    DDBLAB_ASSIGN_OR_RETURN(out.expires_in, f.DurationOf("expires_in"));
+    DDBLAB_ASSIGN_OR_RETURN(out.attributes, AttributesOr(f));
+    // pad: an attribute "pad" of that many bytes, to fill a window quickly.
+    DDBLAB_ASSIGN_OR_RETURN(int64_t pad, f.IntOr("pad", 0, 0, 390000));
+    if (pad > 0) {
+      out.attributes["pad"] = {
+          {"S", std::string(static_cast<size_t>(pad), '.')}};
+    }
+  }
+  DDBLAB_RETURN_IF_ERROR(f.NoOthers());
+  return out;
+}
+
+class SweeperActor final : public Actor {
+ public:
+  SweeperActor(const ActorSpec& spec, patterns::TtlWindowSweeper sweeper,
+               patterns::TtlWindowSweeper checker, Backend& backend,
+               World& world)
+      : Actor(spec),
+        sweeper_(std::move(sweeper)),
+        checker_(std::move(checker)),
+        backend_(&backend),
+        world_(&world) {}
+
+  Status Setup() override { return sweeper_.Setup(); }
+
+  StepOutcome Step() override {
+    SweeperOp op = *SweeperOpOf(spec_.ops[next_op_], "");
+    StepOutcome outcome;
+    Advance();
+    if (!op.sweep) {
+      const int64_t ttl =
+          ToEpochSeconds(backend_->clock().Now() + op.expires_in);
+      outcome.op = "put " + op.pk + " ttl=" + std::to_string(ttl);
+      Status put = sweeper_.PutItem(op.pk, ttl, op.attributes);
+      outcome.result = put.ok() ? "applied" : ErrorText(put.error());
+      return outcome;
+    }
+    outcome.op = "sweep";
+    const std::string& table = sweeper_.config().table;
+    ++world_->sweeps[table];
+    auto report = sweeper_.Sweep();
+    if (!report.ok()) {
+      outcome.result = ErrorText(report.error());
+      world_->sweep_problems[table].push_back("a sweep failed: " +
+                                              outcome.result);
+      return outcome;
+    }
+    outcome.result = "found " + std::to_string(report->found) + ", deleted " +
+                     std::to_string(report->deleted) + ", left " +
+                     std::to_string(report->unprocessed_left) + ", retries " +
+                     std::to_string(report->retries);
+    auto problems = checker_.Check(report->now);
+    if (!problems.ok()) {
+      world_->sweep_problems[table].push_back(
+          "checking after a sweep failed: " + ErrorText(problems.error()));
+    } else {
+      for (const std::string& p : *problems) {
+        world_->sweep_problems[table].push_back(
+            "after the sweep at " +
+            patterns::IsoSeconds(ToEpochSeconds(report->now)) + ": " + p);
+      }
+    }
+    return outcome;
+  }
+
+ private:
+  patterns::TtlWindowSweeper sweeper_;
+  patterns::TtlWindowSweeper checker_;  // on the untraced backend
+  Backend* backend_;
+  World* world_;
+};
+
+// ---- script --------------------------------------------------------------
+
+struct ScriptOp {
+  std::string operation;
+  json request;
+};
+
+Result<ScriptOp> ScriptOpOf(const json& op, const std::string& path) {
+  DDBLAB_ASSIGN_OR_RETURN(Fields f, Fields::Of(op, path));
+  ScriptOp out;
+  DDBLAB_ASSIGN_OR_RETURN(out.operation, f.String("call"));
+  DDBLAB_RETURN_IF_ERROR(f.Object("request"));
+  out.request = f.Raw("request");
+  DDBLAB_RETURN_IF_ERROR(f.NoOthers());
+  return out;
+}
+
+class ScriptActor final : public Actor {
+ public:
+  ScriptActor(const ActorSpec& spec, Backend& backend)
+      : Actor(spec), backend_(&backend) {}
+
+  Status Setup() override { return OkStatus(); }
+
+  StepOutcome Step() override {
+    ScriptOp op = *ScriptOpOf(spec_.ops[next_op_], "");
+    Advance();
+    auto out = backend_->Call(op.operation, op.request);
+    return {"call " + op.operation, out.ok() ? "ok" : ErrorText(out.error())};
+  }
+
+ private:
+  Backend* backend_;
+};
+
+}  // namespace
+
+std::string TraceErrorText(const Error& error) {
+  // The message of a lost answer depends on the backend (in process it
+  // names the fault rule; over HTTP, the closed connection): the trace
+  // keeps only what they share, so traces compare across backends.
+  if (error.type == ErrorType::kOutcomeUnknown) {
+    return std::string(error.Name()) +
+           ": the request may have been applied; its answer was lost";
+  }
+  return std::string(error.Name()) + ": " + error.message;
+}
+
+std::string ErrorText(const Error& error) {
+  return "error " + TraceErrorText(error);
+}
+
+std::string ActorTable(const ActorSpec& spec) {
+  if (spec.pattern == kOrderedWrites) {
+    auto p = OrderedParamsOf(spec);
+    return p.ok() ? p->config.table : "";
+  }
+  if (spec.pattern == kIdempotentCounter) {
+    auto c = CounterConfigOf(spec);
+    return c.ok() ? c->table : "";
+  }
+  if (spec.pattern == kTtlWindowSweeper) {
+    auto c = SweeperConfigOf(spec);
+    return c.ok() ? c->table : "";
+  }
+  return "";
+}
+
+Status CheckActorSpec(const ActorSpec& spec) {
+  for (size_t k = 0; k < spec.ops.size(); ++k) {
+    const std::string path = OpPath(spec, k);
+    if (spec.pattern == kOrderedWrites) {
+      DDBLAB_RETURN_IF_ERROR(OrderedOpOf(spec.ops[k], path));
+    } else if (spec.pattern == kIdempotentCounter) {
+      DDBLAB_RETURN_IF_ERROR(CounterOpOf(spec.ops[k], path));
+    } else if (spec.pattern == kTtlWindowSweeper) {
+      DDBLAB_RETURN_IF_ERROR(SweeperOpOf(spec.ops[k], path));
+    } else {
+      DDBLAB_RETURN_IF_ERROR(ScriptOpOf(spec.ops[k], path));
+    }
+  }
+  if (spec.pattern == kOrderedWrites) {
+    DDBLAB_RETURN_IF_ERROR(OrderedParamsOf(spec));
+  } else if (spec.pattern == kIdempotentCounter) {
+    DDBLAB_RETURN_IF_ERROR(CounterConfigOf(spec));
+  } else if (spec.pattern == kTtlWindowSweeper) {
+    DDBLAB_RETURN_IF_ERROR(SweeperConfigOf(spec));
+  } else if (!spec.params.empty()) {
+    return At(Member(spec.path, "params"), "a script actor takes no params");
+  }
+  return OkStatus();
+}
+
+Result<std::unique_ptr<Actor>> MakeActor(const ActorSpec& spec,
+                                         Backend& backend, Backend& checker,
+                                         World& world) {
+  // The pattern's own checks of its configuration, at the params' path.
+  const auto params_error = [&](const Error& e) {
+    return At(Member(spec.path, "params"), e.message);
+  };
+  if (spec.pattern == kOrderedWrites) {
+    DDBLAB_ASSIGN_OR_RETURN(OrderedParams params, OrderedParamsOf(spec));
+    auto writes = patterns::OrderedWrites::Open(backend, params.config);
+    if (!writes.ok()) return params_error(writes.error());
+    auto actor = std::make_unique<OrderedActor>(spec, std::move(params),
+                                                std::move(*writes), world);
+    actor->backend_clock_ = &backend.clock();
+    return std::unique_ptr<Actor>(std::move(actor));
+  }
+  if (spec.pattern == kIdempotentCounter) {
+    DDBLAB_ASSIGN_OR_RETURN(CounterConfig config, CounterConfigOf(spec));
+    auto counter = patterns::IdempotentCounter::Open(backend, config);
+    if (!counter.ok()) return params_error(counter.error());
+    return std::unique_ptr<Actor>(
+        new CounterActor(spec, std::move(*counter), backend, world));
+  }
+  if (spec.pattern == kTtlWindowSweeper) {
+    DDBLAB_ASSIGN_OR_RETURN(SweeperConfig config, SweeperConfigOf(spec));
+    auto sweeper = patterns::TtlWindowSweeper::Open(backend, config);
+    if (!sweeper.ok()) return params_error(sweeper.error());
+    auto check = patterns::TtlWindowSweeper::Open(checker, config);
+    if (!check.ok()) return params_error(check.error());
+    return std::unique_ptr<Actor>(new SweeperActor(
+        spec, std::move(*sweeper), std::move(*check), backend, world));
+  }
+  return std::unique_ptr<Actor>(new ScriptActor(spec, backend));
+}
+
+}  // namespace ddblab::harness::scenario

@@ -1,0 +1,106 @@
+// harness/scenario/actors.h: the actors of a scenario and what they share.
+//
+// An actor runs its ops one step at a time; a step is one atomic actor call:
+//   ordered_writes      put / delete: one PutItem or DeleteItem attempt. An
+//                       attempt whose answer is lost (OutcomeUnknown) is
+//                       retried as the actor's next step, with the same
+//                       timestamp, up to params.max_attempts attempts, as an
+//                       SDK retries; other actors may move in between.
+//   idempotent_counter  add: one IdempotentCounter::Add (its retries of a
+//                       lost answer included).
+//   ttl_window_sweeper  put: one item; sweep: one trigger (all its Query
+//                       pages and BatchWriteItem chunks), after which the
+//                       table is checked against the pattern's invariant.
+//   script              call: one raw DynamoDB call.
+// The pattern code is harness/patterns'; an actor only feeds it and keeps
+// the books (World) that the invariants compare the table with.
+//
+// Thread-safety: not thread-safe; the runner drives one step at a time.
+#pragma once
+
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "harness/backend/backend.h"
+#include "harness/patterns/ordered_writes.h"
+#include "harness/scenario/scenario.h"
+
+namespace ddblab::harness::scenario {
+
+// One logical increment of a counter, as the actors issued it.
+struct IncrementBook {
+  int64_t amount = 0;
+  bool applied = false;  // some attempt is known to have counted it
+  bool unknown = false;  // every attempt's answer was lost
+  std::string failure;   // a definite error ("" if none)
+};
+
+// What the actors did, for the pattern invariants.
+struct World {
+  // ordered_writes: what the writers sent, per table.
+  std::map<std::string, patterns::OrderedLedger> ledgers;
+  // idempotent_counter: per table, per counter, per idempotency key.
+  std::map<std::string,
+           std::map<std::string, std::map<std::string, IncrementBook>>>
+      counters;
+  // ttl_window_sweeper: per table, what the check after each sweep found.
+  std::map<std::string, std::vector<std::string>> sweep_problems;
+  std::map<std::string, int> sweeps;
+};
+
+// What one step did, for the trace.
+struct StepOutcome {
+  std::string op;      // "put k/1 ts=1704067200000", "sweep", "call PutItem"
+  std::string result;  // "applied", "stale", "retry", "error <Name>: ..."
+};
+
+class Actor {
+ public:
+  explicit Actor(const ActorSpec& spec) : spec_(spec) {}
+  virtual ~Actor() = default;
+
+  const ActorSpec& spec() const { return spec_; }
+  // Creates what the actor needs (its table). Not a step.
+  virtual Status Setup() = 0;
+  bool done() const { return next_op_ >= spec_.ops.size(); }
+  // The op the next step works on (index into spec().ops), and its attempt.
+  size_t next_op() const { return next_op_; }
+  int attempt() const { return attempt_; }
+  // Runs one step of the next op.
+  virtual StepOutcome Step() = 0;
+
+ protected:
+  // Moves on to the next op.
+  void Advance() {
+    ++next_op_;
+    attempt_ = 1;
+  }
+  void Retry() { ++attempt_; }
+
+  ActorSpec spec_;
+  size_t next_op_ = 0;
+  int attempt_ = 1;
+};
+
+// Builds the actor for `spec` on `backend` (the traced backend: every call
+// it makes is part of its step); `world` outlives it. A bad parameter (one
+// the pattern's own Open refuses) is a ValidationException naming the path.
+Result<std::unique_ptr<Actor>> MakeActor(const ActorSpec& spec,
+                                         Backend& backend, Backend& checker,
+                                         World& world);
+
+// "<Name>: <message>", except for OutcomeUnknown, whose message depends on
+// the backend: "OutcomeUnknown: the request may have been applied; its
+// answer was lost".
+std::string TraceErrorText(const Error& error);
+// "error " + TraceErrorText(error).
+std::string ErrorText(const Error& error);
+
+// The table an actor of a pattern works on (its params.table or the
+// pattern's default).
+std::string ActorTable(const ActorSpec& spec);
+
+}  // namespace ddblab::harness::scenario

@@ -1,0 +1,148 @@
+// harness/scenario/invariants.cc: the pattern and generic checks.
+#include "harness/scenario/invariants.h"
+
+#include <set>
+
+#include "harness/patterns/common.h"
+#include "harness/patterns/idempotent_counter.h"
+#include "harness/patterns/ordered_writes.h"
+
+namespace ddblab::harness::scenario {
+namespace {
+
+using Problems = std::vector<std::string>;
+
+// The tables the actors of `pattern` use (or just `table` when given).
+std::vector<std::string> TablesOf(const Scenario& scenario,
+                                  const std::string& pattern,
+                                  const std::string& table) {
+  if (!table.empty()) return {table};
+  std::set<std::string> tables;
+  for (const ActorSpec& actor : scenario.actors) {
+    if (actor.pattern == pattern) tables.insert(ActorTable(actor));
+  }
+  return {tables.begin(), tables.end()};
+}
+
+Result<Problems> CheckOrdered(const std::string& table, Backend& backend,
+                              const World& world) {
+  patterns::OrderedConfig config;
+  config.table = table;
+  DDBLAB_ASSIGN_OR_RETURN(patterns::OrderedWrites writes,
+                          patterns::OrderedWrites::Open(backend, config));
+  auto ledger = world.ledgers.find(table);
+  if (ledger == world.ledgers.end()) return Problems();
+  return writes.Check(ledger->second);
+}
+
+Result<Problems> CheckCounters(const std::string& table, Backend& backend,
+                               const World& world) {
+  patterns::CounterConfig config;
+  config.table = table;
+  DDBLAB_ASSIGN_OR_RETURN(patterns::IdempotentCounter counter,
+                          patterns::IdempotentCounter::Open(backend, config));
+  Problems problems;
+  auto books = world.counters.find(table);
+  if (books == world.counters.end()) return problems;
+  for (const auto& [name, keys] : books->second) {
+    int64_t sure = 0;
+    int64_t unsure = 0;
+    for (const auto& [key, book] : keys) {
+      if (book.applied) {
+        sure += book.amount;
+      } else if (book.unknown) {
+        unsure += book.amount;
+      }
+      if (!book.applied && !book.failure.empty()) {
+        const std::string shown =
+            key.size() > 40 ? "..." + key.substr(key.size() - 20) : key;
+        problems.push_back("increment " + shown + " of " + name +
+                           " failed: " + book.failure);
+      }
+    }
+    if (unsure == 0) {
+      DDBLAB_ASSIGN_OR_RETURN(Problems found, counter.Check(name, sure));
+      problems.insert(problems.end(), found.begin(), found.end());
+      continue;
+    }
+    // Some increments' answers were all lost: each may or may not count.
+    DDBLAB_ASSIGN_OR_RETURN(int64_t value, counter.Read(name));
+    if (value < sure || value > sure + unsure) {
+      problems.push_back("counter " + name + " is " + std::to_string(value) +
+                         ", expected " + std::to_string(sure) + " to " +
+                         std::to_string(sure + unsure) +
+                         " (some increments' outcome is unknown)");
+    }
+    DDBLAB_ASSIGN_OR_RETURN(Problems found, counter.Check(name, value));
+    problems.insert(problems.end(), found.begin(), found.end());
+  }
+  return problems;
+}
+
+Result<Problems> CheckItem(const InvariantSpec& inv, Backend& backend) {
+  auto out = backend.Call(
+      "GetItem",
+      {{"TableName", inv.table}, {"Key", inv.key}, {"ConsistentRead", true}});
+  if (!out.ok()) return out.error();
+  const json item = out->value("Item", json());
+  if (item == inv.item) return Problems();
+  return Problems{
+      "item " + inv.key.dump() + " of " + inv.table + " is " +
+      (item.is_null() ? std::string("absent") : item.dump()) + ", expected " +
+      (inv.item.is_null() ? std::string("absent") : inv.item.dump())};
+}
+
+Result<Problems> CheckCount(const InvariantSpec& inv, Backend& backend) {
+  DDBLAB_ASSIGN_OR_RETURN(std::vector<json> items,
+                          patterns::ScanAll(backend, inv.table));
+  if (static_cast<int64_t>(items.size()) == inv.equals) return Problems();
+  return Problems{inv.table + " holds " + std::to_string(items.size()) +
+                  (items.size() == 1 ? " item" : " items") + ", expected " +
+                  std::to_string(inv.equals)};
+}
+
+Result<Problems> CheckSum(const InvariantSpec& inv, Backend& backend) {
+  DDBLAB_ASSIGN_OR_RETURN(std::vector<json> items,
+                          patterns::ScanAll(backend, inv.table));
+  int64_t sum = 0;
+  for (const json& item : items) {
+    if (!item.contains(inv.attribute)) continue;
+    auto n = patterns::AsInt(item[inv.attribute]);
+    if (!n) {
+      return Problems{"an item of " + inv.table + " has " + inv.attribute +
+                      " " + item[inv.attribute].dump() + ", not an integer N"};
+    }
+    sum += *n;
+  }
+  if (sum == inv.equals) return Problems();
+  return Problems{"the sum of " + inv.attribute + " over " + inv.table +
+                  " is " + std::to_string(sum) + ", expected " +
+                  std::to_string(inv.equals)};
+}
+
+}  // namespace
+
+Result<std::vector<std::string>> Evaluate(const InvariantSpec& inv,
+                                          const Scenario& scenario,
+                                          Backend& backend,
+                                          const World& world) {
+  if (inv.check == "item_equals") return CheckItem(inv, backend);
+  if (inv.check == "count") return CheckCount(inv, backend);
+  if (inv.check == "sum") return CheckSum(inv, backend);
+  Problems problems;
+  for (const std::string& table : TablesOf(scenario, inv.check, inv.table)) {
+    Problems found;
+    if (inv.check == kOrderedWrites) {
+      DDBLAB_ASSIGN_OR_RETURN(found, CheckOrdered(table, backend, world));
+    } else if (inv.check == kIdempotentCounter) {
+      DDBLAB_ASSIGN_OR_RETURN(found, CheckCounters(table, backend, world));
+    } else {
+      auto it = world.sweep_problems.find(table);
+      if (it != world.sweep_problems.end()) found = it->second;
+    }
+    problems.insert(problems.end(), found.begin(), found.end());
+  }
+  return problems;
+}
+
+}  // namespace ddblab::harness::scenario

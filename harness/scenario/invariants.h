@@ -1,0 +1,27 @@
+// harness/scenario/invariants.h: evaluating a scenario's invariants.
+//
+// Pattern checks (ordered_writes, idempotent_counter, ttl_window_sweeper)
+// compare the tables with what the actors did (World) through the
+// patterns' own Check functions; generic checks read the table: an item
+// equals a given item (or is absent), a table holds N items, a numeric
+// attribute sums to N over the table.
+//
+// Thread-safety: free functions on the caller's backend.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "harness/backend/backend.h"
+#include "harness/scenario/actors.h"
+#include "harness/scenario/scenario.h"
+
+namespace ddblab::harness::scenario {
+
+// One sentence per problem; empty when the invariant holds. `backend`
+// should not be the traced one (checks are not steps).
+Result<std::vector<std::string>> Evaluate(const InvariantSpec& invariant,
+                                          const Scenario& scenario,
+                                          Backend& backend, const World& world);
+
+}  // namespace ddblab::harness::scenario

@@ -1,0 +1,420 @@
+// harness/scenario/run_command.cc: argument handling and the four modes of
+// `ddblab run` (one run, --explore, --replay, --shrink).
+#include "harness/scenario/run_command.h"
+
+#include <algorithm>
+#include <charconv>
+#include <cstdint>
+#include <filesystem>
+#include <fstream>
+#include <optional>
+#include <sstream>
+#include <vector>
+
+#include "harness/scenario/report.h"
+#include "harness/scenario/runner.h"
+#include "harness/scenario/scenario.h"
+#include "harness/scenario/shrink.h"
+
+namespace ddblab::harness::scenario {
+namespace {
+
+constexpr const char* kUsage =
+    "usage: ddblab run FILE... [--backend emulator|http://HOST:PORT|aws] "
+    "[--seed N] [--explore N] [--replay TRACE] [--shrink] "
+    "[--shrink-out PATH] [--trace OUT.jsonl] [--report OUT.html]\n";
+
+struct Args {
+  std::vector<std::string> files;
+  std::string backend = "emulator";
+  std::optional<uint64_t> seed;
+  std::optional<int64_t> explore;
+  std::string replay;
+  bool shrink = false;
+  std::string shrink_out;
+  std::string trace;
+  std::string report;
+};
+
+std::optional<uint64_t> Number(const std::string& text) {
+  uint64_t n = 0;
+  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), n);
+  if (ec != std::errc() || end != text.data() + text.size()) {
+    return std::nullopt;
+  }
+  return n;
+}
+
+// Parses the arguments; an error message (without the "ddblab run: ")
+// when they are bad.
+std::string ParseArgs(std::span<const std::string> args, Args* out) {
+  for (size_t i = 0; i < args.size(); ++i) {
+    const std::string& arg = args[i];
+    if (!arg.starts_with("--")) {
+      out->files.push_back(arg);
+      continue;
+    }
+    if (arg == "--shrink") {
+      out->shrink = true;
+      continue;
+    }
+    const bool takes_value = arg == "--backend" || arg == "--seed" ||
+                             arg == "--explore" || arg == "--replay" ||
+                             arg == "--trace" || arg == "--shrink-out" ||
+                             arg == "--report";
+    if (!takes_value) return "unknown option " + arg;
+    if (i + 1 >= args.size()) return arg + " needs a value";
+    const std::string& value = args[++i];
+    if (arg == "--backend") {
+      if (value.starts_with("emulator") && value != "emulator") {
+        return "--backend emulator takes no options (the scenario's backend "
+               "member sets the clock, TTL delay and stream shards), got " +
+               value;
+      }
+      out->backend = value;
+    } else if (arg == "--seed") {
+      auto n = Number(value);
+      if (!n) return "--seed expects a non-negative integer, got " + value;
+      out->seed = *n;
+    } else if (arg == "--explore") {
+      auto n = Number(value);
+      if (!n || *n < 1 || *n > 1000000) {
+        return "--explore expects a number of seeds from 1 to 1000000, got " +
+               value;
+      }
+      out->explore = static_cast<int64_t>(*n);
+    } else if (arg == "--replay") {
+      out->replay = value;
+    } else if (arg == "--trace") {
+      out->trace = value;
+    } else if (arg == "--report") {
+      out->report = value;
+    } else {
+      out->shrink_out = value;
+    }
+  }
+  if (out->files.empty()) return "no scenario file given";
+  const bool single = !out->trace.empty() || !out->report.empty() ||
+                      !out->replay.empty() || out->shrink;
+  if (single && out->files.size() > 1) {
+    return "--trace, --report, --replay and --shrink take one scenario file, "
+           "got " +
+           std::to_string(out->files.size());
+  }
+  if (!out->replay.empty() && (out->explore || out->shrink)) {
+    return "--replay cannot be combined with --explore or --shrink";
+  }
+  return "";
+}
+
+bool WriteLines(const std::string& path, const std::vector<std::string>& lines,
+                std::ostream& err) {
+  std::ofstream file(path, std::ios::binary | std::ios::trunc);
+  for (const std::string& line : lines) file << line << '\n';
+  file.close();
+  if (!file) {
+    err << "ddblab run: cannot write " << path << "\n";
+    return false;
+  }
+  return true;
+}
+
+// "1 step", "3 steps".
+std::string Count(size_t n, const std::string& noun) {
+  return std::to_string(n) + " " + noun + (n == 1 ? "" : "s");
+}
+
+// Writes --trace and --report (either may be absent) for `run` of `s`.
+bool WriteOutputs(const Args& args, const Scenario& s, const RunResult& run,
+                  std::ostream& err) {
+  if (!args.trace.empty() && !WriteLines(args.trace, run.trace, err)) {
+    return false;
+  }
+  if (args.report.empty()) return true;
+  std::vector<std::string> lanes;
+  for (const ActorSpec& actor : s.actors) lanes.push_back(actor.name);
+  return WriteLines(args.report, {RenderReport(s.name, lanes, run.trace)}, err);
+}
+
+std::string Broken(const Violation& v) {
+  return v.id + " (" + v.check + ")" +
+         (v.step > 0 ? " after step " + std::to_string(v.step) : "") + ": " +
+         (v.problems.empty() ? std::string("broken") : v.problems.front());
+}
+
+// The expectation line and its code.
+int Expectation(const Scenario& s, bool violated, std::ostream& out) {
+  const bool met = violated == s.expect_violated;
+  out << s.file << ": expect " << (s.expect_violated ? "violated" : "holds")
+      << ": " << (met ? "met" : "FAILED") << "\n";
+  return met ? 0 : 1;
+}
+
+int OneRun(const Scenario& s, const Args& args, std::ostream& out,
+           std::ostream& err) {
+  RunOptions options;
+  options.backend = args.backend;
+  options.seed = args.seed.value_or(s.seed);
+  RunResult run = RunOnce(s, options);
+  if (run.code != 0) {
+    err << run.failure << "\n";
+    return run.code;
+  }
+  if (!WriteOutputs(args, s, run, err)) return 2;
+  out << s.file << ": seed " << options.seed << ", " << run.steps.size()
+      << " steps: ";
+  if (run.violation) {
+    out << Broken(*run.violation) << "\n";
+    for (size_t i = 1; i < run.violation->problems.size() && i < 5; ++i) {
+      out << "  also: " << run.violation->problems[i] << "\n";
+    }
+  } else {
+    out << "every invariant held\n";
+  }
+  return Expectation(s, run.violation.has_value(), out);
+}
+
+struct Explored {
+  int code = 0;  // a run's failure code, or 0
+  std::vector<uint64_t> failing;
+  std::optional<RunResult> first_failing;  // without its trace
+};
+
+Explored Explore(const Scenario& s, const Args& args, uint64_t from,
+                 int64_t count, bool print, bool terminal, std::ostream& out,
+                 std::ostream& err) {
+  Explored e;
+  RunOptions options;
+  options.backend = args.backend;
+  options.trace = false;  // the one trace written is made again after
+  for (int64_t i = 0; i < count; ++i) {
+    options.seed = from + static_cast<uint64_t>(i);
+    RunResult run = RunOnce(s, options);
+    if (run.code != 0) {
+      if (terminal) err << "\n";
+      err << run.failure << "\n";
+      e.code = run.code;
+      return e;
+    }
+    if (run.violation) {
+      if (terminal) err << "\r\033[K";
+      if (print) {
+        out << s.file << ": seed " << options.seed << ": "
+            << Broken(*run.violation) << "\n";
+      }
+      e.failing.push_back(options.seed);
+      if (!e.first_failing) e.first_failing = std::move(run);
+    }
+    if (terminal) {
+      const int64_t done = i + 1;
+      const int64_t width = 30;
+      const int64_t filled = done * width / count;
+      err << "\r[" << std::string(static_cast<size_t>(filled), '#')
+          << std::string(static_cast<size_t>(width - filled), ' ') << "] "
+          << done << "/" << count << " seeds, " << e.failing.size() << " broke"
+          << std::flush;
+    }
+  }
+  if (terminal) err << "\r\033[K" << std::flush;
+  return e;
+}
+
+int ExploreMode(const Scenario& s, const Args& args, bool terminal,
+                std::ostream& out, std::ostream& err) {
+  const uint64_t from = args.seed.value_or(1);
+  const int64_t count = *args.explore;
+  Explored e = Explore(s, args, from, count, true, terminal, out, err);
+  if (e.code != 0) return e.code;
+  if (!args.trace.empty() || !args.report.empty()) {
+    // The first failing seed (or the first seed), run again with its trace.
+    RunOptions options;
+    options.backend = args.backend;
+    options.seed = e.failing.empty() ? from : e.failing.front();
+    RunResult run = RunOnce(s, options);
+    if (run.code != 0) {
+      err << run.failure << "\n";
+      return run.code;
+    }
+    if (!WriteOutputs(args, s, run, err)) return 2;
+  }
+  out << s.file << ": explored " << count << " seeds (" << from << "-"
+      << from + static_cast<uint64_t>(count) - 1 << "): " << e.failing.size()
+      << " broke an invariant, "
+      << count - static_cast<int64_t>(e.failing.size()) << " held";
+  if (!e.failing.empty()) out << " (first: seed " << e.failing.front() << ")";
+  out << "\n";
+  return Expectation(s, !e.failing.empty(), out);
+}
+
+int ShrinkMode(const Scenario& s, const Args& args, bool terminal,
+               std::ostream& out, std::ostream& err) {
+  // The failing run: the given seed, or the first of --explore N (200).
+  uint64_t seed = 0;
+  RunResult failing;
+  if (args.seed && !args.explore) {
+    RunOptions options;
+    options.backend = args.backend;
+    options.seed = *args.seed;
+    failing = RunOnce(s, options);
+    if (failing.code != 0) {
+      err << failing.failure << "\n";
+      return failing.code;
+    }
+    seed = *args.seed;
+  } else {
+    const uint64_t from = args.seed.value_or(1);
+    const int64_t count = args.explore.value_or(200);
+    Explored e = Explore(s, args, from, count, false, terminal, out, err);
+    if (e.code != 0) return e.code;
+    if (!e.first_failing) {
+      out << s.file << ": no seed of " << from << "-"
+          << from + static_cast<uint64_t>(count) - 1
+          << " broke an invariant; nothing to shrink\n";
+      return 1;
+    }
+    seed = e.failing.front();
+    failing = std::move(*e.first_failing);
+  }
+  if (!failing.violation) {
+    out << s.file << ": seed " << seed
+        << " breaks no invariant; nothing to shrink\n";
+    return 1;
+  }
+  RunOptions options;
+  options.backend = args.backend;
+  ShrinkResult shrunk = Shrink(s, seed, failing, options);
+  std::string path = args.shrink_out;
+  if (path.empty()) {
+    path = std::filesystem::path(s.file).stem().string() + ".shrunk.json";
+  }
+  Scenario& pinned = shrunk.pinned;
+  pinned.name += "-shrunk";
+  pinned.description = "Shrunk by `ddblab run --shrink` from " + s.file +
+                       ", seed " + std::to_string(seed) + "." +
+                       (s.description.empty() ? "" : " " + s.description);
+  {
+    std::ofstream file(path, std::ios::binary | std::ios::trunc);
+    file << ScenarioToJson(pinned).dump(2) << "\n";
+    file.close();
+    if (!file) {
+      err << "ddblab run: cannot write " << path << "\n";
+      return 2;
+    }
+  }
+  if (!WriteOutputs(args, pinned, shrunk.run, err)) return 2;
+  out << s.file << ": seed " << seed << " broke " << Broken(*failing.violation)
+      << "\n";
+  out << s.file << ": shrunk in " << shrunk.runs << " runs from "
+      << Count(shrunk.steps_before, "step") << ", "
+      << Count(shrunk.faults_before, "fault") << ", "
+      << Count(shrunk.actors_before, "actor") << " to "
+      << Count(shrunk.run.steps.size(), "step") << ", "
+      << Count(shrunk.faults_after, "fault") << ", "
+      << Count(pinned.actors.size(), "actor") << "; still "
+      << Broken(*shrunk.run.violation) << "\n";
+  out << s.file << ": wrote " << path << " (schedule:";
+  for (const std::string& name : shrunk.run.schedule) out << " " << name;
+  out << ")\n";
+  return 0;
+}
+
+int ReplayMode(const Scenario& s, const Args& args, std::ostream& out,
+               std::ostream& err) {
+  std::ifstream file(args.replay, std::ios::binary);
+  if (!file) {
+    err << "ddblab run: cannot read " << args.replay << "\n";
+    return 2;
+  }
+  std::vector<std::string> recorded;  // step and call lines
+  std::vector<std::string> schedule;
+  std::optional<uint64_t> seed;
+  std::string line;
+  for (int number = 1; std::getline(file, line); ++number) {
+    json event = json::parse(line, nullptr, false);
+    if (event.is_discarded() || !event.is_object()) {
+      err << args.replay << ": line " << number << ": not a JSON object\n";
+      return 2;
+    }
+    if (event.value("event", "") == "start" && event.contains("seed") &&
+        event["seed"].is_number_unsigned()) {
+      seed = event["seed"].get<uint64_t>();
+    }
+    if (!line.starts_with("{\"step\":")) continue;
+    recorded.push_back(line);
+    if (event.contains("actor")) {
+      if (!event["actor"].is_string()) {
+        err << args.replay << ": line " << number
+            << ": actor is not a string\n";
+        return 2;
+      }
+      schedule.push_back(event["actor"].get<std::string>());
+    }
+  }
+  if (!seed) {
+    err << args.replay << ": no start event with the seed\n";
+    return 2;
+  }
+  RunOptions options;
+  options.backend = args.backend;
+  options.seed = *seed;
+  options.schedule = &schedule;
+  RunResult run = RunOnce(s, options);
+  if (run.code != 0) {
+    err << run.failure << "\n";
+    return run.code;
+  }
+  if (!WriteOutputs(args, s, run, err)) return 2;
+  std::vector<std::string> now;
+  for (const std::string& l : run.trace) {
+    if (l.starts_with("{\"step\":")) now.push_back(l);
+  }
+  for (size_t i = 0; i < std::max(recorded.size(), now.size()); ++i) {
+    const std::string a = i < recorded.size() ? recorded[i] : "(nothing)";
+    const std::string b = i < now.size() ? now[i] : "(nothing)";
+    if (a == b) continue;
+    json parsed = json::parse(i < recorded.size() ? a : b, nullptr, false);
+    const std::string step = parsed.is_object() && parsed.contains("step")
+                                 ? parsed["step"].dump()
+                                 : "?";
+    out << args.replay << ": step " << step << " differs\n  recorded: " << a
+        << "\n  replayed: " << b << "\n";
+    return 1;
+  }
+  out << args.replay << ": replayed " << schedule.size() << " steps of seed "
+      << *seed << "; every response identical\n";
+  return 0;
+}
+
+}  // namespace
+
+int RunScenarioCommand(std::span<const std::string> args, std::ostream& out,
+                       std::ostream& err, bool terminal) {
+  Args parsed;
+  if (std::string bad = ParseArgs(args, &parsed); !bad.empty()) {
+    err << "ddblab run: " << bad << "\n" << kUsage;
+    return 2;
+  }
+  int code = 0;
+  for (const std::string& file : parsed.files) {
+    auto scenario = LoadScenario(file);
+    if (!scenario.ok()) {
+      err << file << ": " << scenario.error().message << "\n";
+      code = std::max(code, 2);
+      continue;
+    }
+    int one = 0;
+    if (!parsed.replay.empty()) {
+      one = ReplayMode(*scenario, parsed, out, err);
+    } else if (parsed.shrink) {
+      one = ShrinkMode(*scenario, parsed, terminal, out, err);
+    } else if (parsed.explore) {
+      one = ExploreMode(*scenario, parsed, terminal, out, err);
+    } else {
+      one = OneRun(*scenario, parsed, out, err);
+    }
+    code = std::max(code, one);
+  }
+  return code;
+}
+
+}  // namespace ddblab::harness::scenario

@@ -1,0 +1,32 @@
+// harness/scenario/run_command.h: `ddblab run`, as a library function.
+//
+//   ddblab run FILE... [--backend emulator|http://HOST:PORT|aws[:REGION]]
+//              [--seed N] [--explore N] [--replay TRACE] [--shrink]
+//              [--shrink-out PATH] [--trace OUT.jsonl] [--report OUT.html]
+//
+// Exit codes: 0 every expectation met (invariants held where the file
+// expects `holds`, broke where it expects `violated`); 1 an expectation
+// failed (or a replay differed, or a run could not complete); 2 bad input
+// (arguments, a scenario file, a trace); 3 the backend lacks a capability
+// the scenario needs. With several files the largest code wins.
+//
+// The executable `ddblab-run` (run_main.cc) calls it; the `ddblab`
+// executable's `run` subcommand should call it with the arguments after
+// "run".
+//
+// Thread-safety: reentrant; writes only to the given streams and to the
+// files named by --trace / --shrink-out.
+#pragma once
+
+#include <ostream>
+#include <span>
+#include <string>
+
+namespace ddblab::harness::scenario {
+
+// `args` excludes the program and subcommand names. `terminal`: draw a
+// progress bar on `err` during --explore.
+int RunScenarioCommand(std::span<const std::string> args, std::ostream& out,
+                       std::ostream& err, bool terminal = false);
+
+}  // namespace ddblab::harness::scenario

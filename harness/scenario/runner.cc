@@ -1,0 +1,422 @@
+// harness/scenario/runner.cc: the seeded scheduler and the trace.
+#include "harness/scenario/runner.h"
+
+#include <chrono>
+#include <cstdio>
+#include <map>
+#include <memory>
+#include <stop_token>
+#include <utility>
+
+#include "emulator/api/random.h"
+#include "harness/backend/backend.h"
+#include "harness/patterns/common.h"
+#include "harness/scenario/actors.h"
+#include "harness/scenario/fields.h"
+#include "harness/scenario/invariants.h"
+#include "harness/scenario/traced_backend.h"
+
+namespace ddblab::harness::scenario {
+namespace {
+
+using ojson = nlohmann::ordered_json;
+
+// "2024-01-01T00:00:01.500Z".
+std::string IsoMillis(TimePoint t) {
+  const int64_t ms = std::chrono::duration_cast<std::chrono::milliseconds>(
+                         t.time_since_epoch())
+                         .count();
+  int64_t seconds = ms / 1000;
+  int64_t rest = ms % 1000;
+  if (rest < 0) {
+    rest += 1000;
+    --seconds;
+  }
+  std::string text = patterns::IsoSeconds(seconds);
+  char frac[8];
+  std::snprintf(frac, sizeof(frac), ".%03d", static_cast<int>(rest));
+  text.insert(text.size() - 1, frac);
+  return text;
+}
+
+std::string Line(const ojson& event) { return event.dump(); }
+
+class Run {
+ public:
+  Run(const Scenario& scenario, const RunOptions& options)
+      : s_(scenario), options_(options) {}
+
+  RunResult Go();
+
+ private:
+  RunResult Fail(int code, std::string message) {
+    result_.code = code;
+    result_.failure = std::move(message);
+    return std::move(result_);
+  }
+  Status OpenBackend();
+  Status FireEvent(const TimelineEvent& event);
+  void JumpTo(TimePoint target);
+  // Deletes `table` if it exists and waits until it is gone.
+  Status DeleteTable(const std::string& table);
+  // Checks `inv`; a broken one is traced and may become the violation.
+  Status Check(const InvariantSpec& inv, int step, bool trace_holds);
+  TimePoint Now() { return traced_->clock().Now(); }
+  void Emit(const ojson& event) {
+    if (options_.trace) result_.trace.push_back(Line(event));
+  }
+  std::string In(std::string_view what) const {
+    return s_.file + ": " + std::string(what);
+  }
+
+  const Scenario& s_;
+  const RunOptions& options_;
+  RunResult result_;
+  std::unique_ptr<Backend> backend_;
+  std::shared_ptr<ManualClock> mirror_;
+  std::unique_ptr<TracedBackend> traced_;
+  World world_;
+};
+
+Status Run::OpenBackend() {
+  if (options_.backend == "emulator") {
+    std::string spec =
+        "emulator?clock=manual=" + std::to_string(s_.clock_start) +
+        "&seed=" + std::to_string(options_.seed);
+    if (!s_.ttl_delay.empty()) spec += "&ttl_delay=" + s_.ttl_delay;
+    if (s_.stream_shards > 0) {
+      spec += "&stream_shards=" + std::to_string(s_.stream_shards);
+    }
+    auto opened = harness::OpenBackend(spec);
+    if (!opened.ok()) {
+      return At("backend", opened.error().message);
+    }
+    backend_ = std::move(*opened);
+  } else {
+    BackendOptions backend_options;
+    mirror_ = std::make_shared<ManualClock>(FromEpochSeconds(s_.clock_start));
+    backend_options.clock = mirror_;
+    backend_options.retry = RetryPolicy::Off();
+    auto opened = harness::OpenBackend(options_.backend, backend_options);
+    if (!opened.ok()) return opened.error();
+    backend_ = std::move(*opened);
+    if (!backend_->Has(Capability::kClock)) {
+      // No clock control (AWS, DynamoDB Local, a server on the system
+      // clock): the patterns read real time, not a frozen mirror.
+      mirror_ = nullptr;
+      backend_options.clock = nullptr;
+      auto reopened = harness::OpenBackend(options_.backend, backend_options);
+      if (!reopened.ok()) return reopened.error();
+      backend_ = std::move(*reopened);
+    }
+  }
+  traced_ = std::make_unique<TracedBackend>(*backend_, mirror_);
+  traced_->set_summaries(options_.trace);
+  return OkStatus();
+}
+
+Status Run::DeleteTable(const std::string& table) {
+  auto deleted = backend_->Call("DeleteTable", {{"TableName", table}});
+  if (!deleted.ok()) {
+    if (deleted.error().type == ErrorType::kResourceNotFound) return OkStatus();
+    return deleted.error();
+  }
+  // DynamoDB deletes in the background: wait (on the backend's clock, at
+  // most 5 minutes) until the table is gone. ddblab deletes at once.
+  for (int attempt = 0; attempt < 150; ++attempt) {
+    if (attempt > 0 && mirror_) break;  // a manual clock would never wake us
+    auto described = backend_->Call("DescribeTable", {{"TableName", table}});
+    if (!described.ok()) {
+      if (described.error().type == ErrorType::kResourceNotFound) {
+        return OkStatus();
+      }
+      return described.error();
+    }
+    backend_->clock().SleepUntil(
+        backend_->clock().Now() + std::chrono::seconds(2), std::stop_token());
+  }
+  return Error::Internal("table " + table +
+                         " is still there after DeleteTable");
+}
+
+void Run::JumpTo(TimePoint target) {
+  const Duration d = target - Now();
+  if (d <= Duration::zero()) return;
+  (void)traced_->AdvanceClock(d);
+  Emit(ojson{{"event", "clock"},
+             {"t", IsoMillis(Now())},
+             {"advance", DurationText(d)}});
+}
+
+Status Run::FireEvent(const TimelineEvent& event) {
+  ojson line = {{"event", event.kind}};
+  if (event.kind == "advance") {
+    DDBLAB_RETURN_IF_ERROR(traced_->AdvanceClock(event.by));
+    line["by"] = DurationText(event.by);
+  } else if (event.kind == "faults") {
+    Status set = traced_->SetFaultPlan(event.value);
+    if (!set.ok()) return At(Member(event.path, "faults"), set.error().message);
+    line["plan"] = event.value;
+  } else if (event.kind == "split_shards") {
+    auto split = traced_->SplitStreamShards(event.value.get<std::string>(), {});
+    if (!split.ok()) {
+      line["error"] = ErrorText(split.error());
+    } else {
+      line["result"] = *split;
+    }
+  } else if (event.kind == "sweep_ttl") {
+    auto swept = traced_->SweepTtl();
+    if (!swept.ok()) {
+      line["error"] = ErrorText(swept.error());
+    } else {
+      line["deleted"] = *swept;
+    }
+  }
+  line["t"] = IsoMillis(Now());
+  Emit(line);
+  return OkStatus();
+}
+
+Status Run::Check(const InvariantSpec& inv, int step, bool trace_holds) {
+  auto problems = Evaluate(inv, s_, *backend_, world_);
+  if (!problems.ok()) {
+    return Error::Internal(
+        inv.id + " could not be checked: " + ErrorText(problems.error()));
+  }
+  const bool holds = problems->empty();
+  if (holds && !trace_holds) return OkStatus();
+  ojson line = {{"event", "invariant"}, {"id", inv.id}, {"check", inv.check}};
+  if (step > 0) line["step"] = step;
+  line["holds"] = holds;
+  if (!holds) line["problems"] = *problems;
+  Emit(line);
+  if (!holds && !result_.violation) {
+    result_.violation = Violation{inv.id, inv.check, *problems, step};
+  }
+  return OkStatus();
+}
+
+RunResult Run::Go() {
+  if (Status opened = OpenBackend(); !opened.ok()) {
+    return Fail(2, In(opened.error().message));
+  }
+  std::string missing =
+      MissingCapability(s_, backend_->name(), backend_->Has(Capability::kClock),
+                        backend_->Has(Capability::kFaultPlan),
+                        backend_->Has(Capability::kStreamShards),
+                        backend_->Has(Capability::kTtlSweep));
+  if (!missing.empty()) return Fail(3, missing);
+  // A network backend starts from a clean slate: no tables of ours, no
+  // plan, the scenario's clock where it can be set.
+  traced_->set_recording(false);
+  if (options_.backend != "emulator") {
+    std::vector<std::string> tables;
+    for (const json& t : s_.tables) tables.push_back(t["TableName"]);
+    for (const ActorSpec& a : s_.actors) {
+      if (a.pattern != kScript) tables.push_back(ActorTable(a));
+    }
+    for (const std::string& t : tables) {
+      if (Status gone = DeleteTable(t); !gone.ok()) {
+        return Fail(1, In("deleting table " + t +
+                          " before the run: " + ErrorText(gone.error())));
+      }
+    }
+    if (backend_->Has(Capability::kFaultPlan)) {
+      (void)backend_->SetFaultPlan(nullptr);
+    }
+    if (backend_->Has(Capability::kClock)) {
+      (void)traced_->SetClock(FromEpochSeconds(s_.clock_start));
+    }
+  }
+  for (size_t i = 0; i < s_.tables.size(); ++i) {
+    Status made = patterns::EnsureTable(*backend_, s_.tables[i]);
+    if (!made.ok()) {
+      return Fail(2, In(Index("tables", i) + ": " + ErrorText(made.error())));
+    }
+  }
+  std::vector<std::unique_ptr<Actor>> actors;
+  std::map<std::string, size_t> by_name;
+  for (const ActorSpec& spec : s_.actors) {
+    auto actor = MakeActor(spec, *traced_, *backend_, world_);
+    if (!actor.ok()) return Fail(2, In(actor.error().message));
+    Status setup = (*actor)->Setup();
+    if (!setup.ok()) {
+      return Fail(
+          1, In(spec.path + ": setup failed: " + ErrorText(setup.error())));
+    }
+    by_name[spec.name] = actors.size();
+    actors.push_back(std::move(*actor));
+  }
+  if (!s_.faults.is_null()) {
+    Status set = traced_->SetFaultPlan(s_.faults);
+    if (!set.ok()) return Fail(2, In("faults." + set.error().message));
+  }
+  traced_->TakeCalls();
+  traced_->set_recording(true);
+
+  const TimePoint t0 = Now();
+  ojson start = {{"event", "start"},
+                 {"scenario", s_.name},
+                 {"seed", options_.seed},
+                 {"backend", backend_->name()},
+                 {"t", IsoMillis(t0)}};
+  if (!s_.faults.is_null()) start["faults"] = s_.faults;
+  Emit(start);
+
+  Rng rng = Rng(options_.seed).Fork("schedule");
+  std::vector<TimePoint> ready_at;
+  for (const ActorSpec& spec : s_.actors) ready_at.push_back(t0 + spec.start);
+  const std::vector<std::string>* forced =
+      options_.schedule ? options_.schedule
+                        : (s_.schedule ? &*s_.schedule : nullptr);
+  size_t next_event = 0;
+  size_t forced_pos = 0;
+  int step = 0;
+  while (true) {
+    while (next_event < s_.timeline.size() &&
+           t0 + s_.timeline[next_event].at <= Now()) {
+      Status fired = FireEvent(s_.timeline[next_event++]);
+      if (!fired.ok()) return Fail(2, In(fired.error().message));
+    }
+    std::optional<TimePoint> event_due;
+    if (next_event < s_.timeline.size()) {
+      event_due = t0 + s_.timeline[next_event].at;
+    }
+    size_t pick = 0;
+    if (forced) {
+      if (forced_pos >= forced->size()) break;
+      auto it = by_name.find((*forced)[forced_pos]);
+      if (it == by_name.end() || actors[it->second]->done()) {
+        ++forced_pos;  // nothing left for that actor: the entry is void
+        continue;
+      }
+      pick = it->second;
+      if (ready_at[pick] > Now()) {
+        JumpTo(event_due ? std::min(*event_due, ready_at[pick])
+                         : ready_at[pick]);
+        continue;
+      }
+      ++forced_pos;
+    } else {
+      std::vector<size_t> ready;
+      std::optional<TimePoint> soonest = event_due;
+      for (size_t i = 0; i < actors.size(); ++i) {
+        if (actors[i]->done()) continue;
+        if (ready_at[i] <= Now()) {
+          ready.push_back(i);
+        } else if (!soonest || ready_at[i] < *soonest) {
+          soonest = ready_at[i];
+        }
+      }
+      if (ready.empty()) {
+        if (!soonest) break;
+        JumpTo(*soonest);
+        continue;
+      }
+      pick = ready[rng.Uniform(ready.size())];
+    }
+    if (++step > s_.max_steps) {
+      return Fail(1, In("more than backend.max_steps (" +
+                        std::to_string(s_.max_steps) + ") steps"));
+    }
+    Actor& actor = *actors[pick];
+    const TimePoint at = Now();
+    const size_t op = actor.next_op();
+    StepOutcome outcome = actor.Step();
+    result_.steps.push_back({pick, op});
+    result_.schedule.push_back(actor.spec().name);
+    if (options_.trace) {
+      Emit(ojson{{"step", step},
+                 {"t", IsoMillis(at)},
+                 {"actor", actor.spec().name},
+                 {"op", outcome.op},
+                 {"result", outcome.result}});
+    }
+    for (CallRecord& call : traced_->TakeCalls()) {
+      CallSummary summary;
+      summary.step = result_.steps.size() - 1;
+      summary.operation = call.operation;
+      summary.unprocessed = call.unprocessed;
+      if (call.error) {
+        summary.error = call.error->type;
+        summary.message = call.error->message;
+      }
+      result_.calls.push_back(std::move(summary));
+      if (!options_.trace) continue;
+      ojson line = {{"step", step}, {"call", call.operation}};
+      if (call.error) {
+        line["error"] = TraceErrorText(*call.error);
+      } else {
+        line["response"] = std::move(call.response);
+      }
+      Emit(line);
+    }
+    if (actor.next_op() != op && actor.spec().every > Duration::zero()) {
+      ready_at[pick] =
+          t0 + actor.spec().start +
+          actor.spec().every * static_cast<int64_t>(actor.next_op());
+    }
+    for (const InvariantSpec& inv : s_.invariants) {
+      if (!inv.every_step) continue;
+      Status checked = Check(inv, step, false);
+      if (!checked.ok()) return Fail(1, In(checked.error().message));
+    }
+    if (s_.tick > Duration::zero()) (void)traced_->AdvanceClock(s_.tick);
+  }
+  traced_->set_recording(false);
+  for (const InvariantSpec& inv : s_.invariants) {
+    Status checked = Check(inv, 0, true);
+    if (!checked.ok()) return Fail(1, In(checked.error().message));
+  }
+  Emit(ojson{{"event", "end"},
+             {"steps", step},
+             {"verdict", result_.violation ? "violated" : "holds"}});
+  return std::move(result_);
+}
+
+}  // namespace
+
+std::string MissingCapability(const Scenario& s,
+                              const std::string& backend_name, bool has_clock,
+                              bool has_faults, bool has_shards,
+                              bool has_ttl_sweep) {
+  const auto needs = [&](const std::string& path, const char* what) {
+    return s.file + ": " + path + " needs " + what + " control; backend " +
+           backend_name + " has none";
+  };
+  if (!has_clock && s.tick > Duration::zero()) {
+    return needs("backend.tick", "clock");
+  }
+  for (const ActorSpec& a : s.actors) {
+    if (has_clock) break;
+    if (a.start > Duration::zero())
+      return needs(Member(a.path, "start"), "clock");
+    if (a.every > Duration::zero())
+      return needs(Member(a.path, "every"), "clock");
+  }
+  if (!has_faults && !s.faults.is_null()) return needs("faults", "fault plan");
+  for (const TimelineEvent& e : s.timeline) {
+    if (e.kind == "advance" && !has_clock) {
+      return needs(Member(e.path, "advance"), "clock");
+    }
+    if (e.kind == "faults" && !has_faults) {
+      return needs(Member(e.path, "faults"), "fault plan");
+    }
+    if (e.kind == "split_shards" && !has_shards) {
+      return needs(Member(e.path, "split_shards"), "stream shard");
+    }
+    if (e.kind == "sweep_ttl" && !has_ttl_sweep) {
+      return needs(Member(e.path, "sweep_ttl"), "TTL sweep");
+    }
+    if (e.at > Duration::zero() && !has_clock) {
+      return needs(Member(e.path, "at"), "clock");
+    }
+  }
+  return "";
+}
+
+RunResult RunOnce(const Scenario& scenario, const RunOptions& options) {
+  return Run(scenario, options).Go();
+}
+
+}  // namespace ddblab::harness::scenario

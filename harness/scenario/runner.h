@@ -1,0 +1,94 @@
+// harness/scenario/runner.h: one run of a scenario for one seed.
+//
+// RunOnce opens the backend (a fresh in-process emulator per run, or the
+// given endpoint after deleting the scenario's tables), creates the tables,
+// sets up the actors and the fault plan, then steps: it fires the timeline
+// events that are due, and moves one ready actor by one atomic step, chosen
+// by the seeded generator (Rng(seed).Fork("schedule")) or, for a pinned
+// schedule, by name. When no actor is ready the clock jumps to the next
+// time one is (or an event is due). After every step the clock moves by
+// backend.tick. The fault plan's draws come from the same seed (the
+// emulator is opened with it).
+//
+// The trace is JSONL, one event a line, with no wall-clock field: the same
+// scenario, seed and in-process backend give byte-identical traces.
+//   {"event":"start","scenario":..,"seed":..,"backend":..,"t":..}
+//   {"step":1,"t":..,"actor":..,"op":..,"result":..}     one per step
+//   {"step":1,"call":"PutItem","response":{..}}        one per call made
+//   {"step":1,"call":"PutItem","error":"OutcomeUnknown: .."}
+//   {"event":"clock","t":..,"advance":"55s"}           idle jump
+//   {"event":"advance"|"faults"|"split_shards"|"sweep_ttl",..}  timeline
+//   {"event":"invariant","id":..,"check":..,"holds":..,"problems":[..]}
+//   {"event":"end","steps":..,"verdict":"holds"|"violated"}
+// Responses longer than 512 bytes are written as {"digest","bytes"}.
+//
+// Thread-safety: RunOnce is reentrant (each run has its own backend).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "emulator/api/error.h"
+#include "harness/scenario/scenario.h"
+
+namespace ddblab::harness::scenario {
+
+struct RunOptions {
+  // "emulator", "http://HOST:PORT" or "aws[:REGION]".
+  std::string backend = "emulator";
+  uint64_t seed = 1;
+  // A schedule to follow instead of the scenario's own (--replay).
+  const std::vector<std::string>* schedule = nullptr;
+  // Write the trace (RunResult::trace). --explore and --shrink run without
+  // it and run again the one seed whose trace they write: same seed, same
+  // run.
+  bool trace = true;
+};
+
+struct Violation {
+  std::string id;     // "invariants[0]"
+  std::string check;  // "ordered_writes"
+  std::vector<std::string> problems;
+  int step = 0;  // the step after which an every_step check broke; 0: end
+};
+
+// Which op of which actor a step worked on.
+struct StepRef {
+  size_t actor = 0;
+  size_t op = 0;
+};
+
+// What one call of a step did (for --shrink to pin faults to calls).
+struct CallSummary {
+  size_t step = 0;  // index into RunResult::steps
+  std::string operation;
+  std::optional<ErrorType> error;
+  std::string message;       // the error's message
+  bool unprocessed = false;  // a batch answer with items left
+};
+
+struct RunResult {
+  // 0: the run went through (see violation); otherwise the exit code the
+  // command returns: 2 bad input, 3 the backend lacks a capability, 1 the
+  // run could not be completed. `failure` says why.
+  int code = 0;
+  std::string failure;
+  std::vector<std::string> trace;
+  std::vector<std::string> schedule;  // the actor of each step
+  std::vector<StepRef> steps;
+  std::vector<CallSummary> calls;
+  std::optional<Violation> violation;  // the first broken invariant
+};
+
+RunResult RunOnce(const Scenario& scenario, const RunOptions& options);
+
+// "<file>: <path> needs <capability> control; backend <name> has none" for
+// the first thing the scenario needs that `has` lacks, or "".
+std::string MissingCapability(const Scenario& scenario,
+                              const std::string& backend_name, bool has_clock,
+                              bool has_faults, bool has_shards,
+                              bool has_ttl_sweep);
+
+}  // namespace ddblab::harness::scenario

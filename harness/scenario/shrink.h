@@ -1,0 +1,44 @@
+// harness/scenario/shrink.h: cutting a failing run down to a minimal one.
+//
+// Shrink starts from a run (seed) that broke an invariant and pins it: the
+// scenario's actors are listed one by one with their ops, and its schedule
+// is the run's. It then tries, greedily until nothing more goes, to drop
+// whole actors, fault rules and single ops (with the steps that ran them),
+// keeping each cut whose run, on the pinned schedule, still breaks the same
+// invariant. The result is a scenario file that replays the minimal
+// failure on every run.
+//
+// Faults are pinned first where the plan allows it (rules naming their
+// operations, with effect lost_response or unprocessed, and no timeline
+// plan): each rule becomes an `nth` list of exactly the matching calls that
+// it fired in the failing run (a lost answer names its rule; a batch with
+// items left is the unprocessed rule's), so the draws no longer shift when
+// steps are cut, and single fault firings can be dropped one by one.
+//
+// Thread-safety: reentrant.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "harness/scenario/runner.h"
+#include "harness/scenario/scenario.h"
+
+namespace ddblab::harness::scenario {
+
+struct ShrinkResult {
+  Scenario pinned;  // the minimal scenario (schedule pinned)
+  RunResult run;    // its run: still breaks `violation.id`
+  size_t steps_before = 0;
+  size_t faults_before = 0;  // faults fired (rules, when not pinned)
+  size_t faults_after = 0;
+  bool pinned_faults = false;
+  size_t actors_before = 0;
+  int runs = 0;  // candidate runs tried
+};
+
+// `failing` is the run of `scenario` with `seed` that broke an invariant.
+ShrinkResult Shrink(const Scenario& scenario, uint64_t seed,
+                    const RunResult& failing, const RunOptions& options);
+
+}  // namespace ddblab::harness::scenario

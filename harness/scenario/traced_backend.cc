@@ -1,0 +1,106 @@
+// harness/scenario/traced_backend.cc: recording the calls of a step.
+#include "harness/scenario/traced_backend.h"
+
+#include <cstdio>
+#include <utility>
+
+namespace ddblab::harness::scenario {
+namespace {
+
+constexpr size_t kMaxInlineStrings = 512;
+
+struct Hasher {
+  uint64_t h = 14695981039346656037ULL;
+  size_t strings = 0;
+  void Byte(unsigned char c) {
+    h ^= c;
+    h *= 1099511628211ULL;
+  }
+  void Bytes(const std::string& text) {
+    strings += text.size();
+    for (unsigned char c : text) Byte(c);
+    Byte(0xff);
+  }
+  void Walk(const json& value) {
+    Byte(static_cast<unsigned char>(value.type()));
+    switch (value.type()) {
+      case json::value_t::object:
+        for (const auto& [key, member] : value.items()) {
+          Bytes(key);
+          Walk(member);
+        }
+        break;
+      case json::value_t::array:
+        for (const json& element : value) Walk(element);
+        break;
+      case json::value_t::string:
+        Bytes(value.get_ref<const std::string&>());
+        break;
+      default:
+        Bytes(value.dump());
+        break;
+    }
+  }
+};
+
+}  // namespace
+
+json SummarizeResponse(const json& response) {
+  Hasher hasher;
+  hasher.Walk(response);
+  if (hasher.strings <= kMaxInlineStrings) return response;
+  char hex[17];
+  std::snprintf(hex, sizeof(hex), "%016llx",
+                static_cast<unsigned long long>(hasher.h));
+  return json{{"digest", hex}, {"string_bytes", hasher.strings}};
+}
+
+Result<json> TracedBackend::Record(std::string_view operation,
+                                   Result<json> out) {
+  if (!recording_) return out;
+  CallRecord record;
+  record.operation = std::string(operation);
+  if (out.ok()) {
+    if (summaries_) record.response = SummarizeResponse(*out);
+    for (const char* member : {"UnprocessedItems", "UnprocessedKeys"}) {
+      auto it = out->find(member);
+      if (it != out->end() && it->is_object() && !it->empty()) {
+        record.unprocessed = true;
+      }
+    }
+  } else {
+    record.error = out.error();
+  }
+  calls_.push_back(std::move(record));
+  return out;
+}
+
+Result<json> TracedBackend::Call(std::string_view operation,
+                                 const json& request) {
+  return Record(operation, inner_->Call(operation, request));
+}
+
+Result<json> TracedBackend::CallStreams(std::string_view operation,
+                                        const json& request) {
+  return Record(operation, inner_->CallStreams(operation, request));
+}
+
+Status TracedBackend::AdvanceClock(Duration d) {
+  DDBLAB_RETURN_IF_ERROR(inner_->AdvanceClock(d));
+  if (mirror_) mirror_->Advance(d);
+  return OkStatus();
+}
+
+Status TracedBackend::SetClock(TimePoint t) {
+  DDBLAB_RETURN_IF_ERROR(inner_->SetClock(t));
+  if (mirror_) mirror_->Set(t);
+  return OkStatus();
+}
+
+std::vector<CallRecord> TracedBackend::TakeCalls() {
+  std::vector<CallRecord> out;
+  out.swap(calls_);
+  return out;
+}
+
+}  // namespace ddblab::harness::scenario

@@ -1,0 +1,80 @@
+// harness/scenario/traced_backend.h: a Backend that records the calls made
+// through it, so the runner can write each step's calls to the trace.
+//
+// It forwards everything to the backend it wraps. For a network backend the
+// scenario's clock lives on both sides: the server's (moved through the
+// control endpoint) and the local ManualClock the patterns read; `mirror`
+// is that local clock and AdvanceClock / SetClock move both.
+//
+// Thread-safety: not thread-safe; the runner drives one step at a time.
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "emulator/api/clock.h"
+#include "harness/backend/backend.h"
+
+namespace ddblab::harness::scenario {
+
+struct CallRecord {
+  std::string operation;
+  std::optional<Error> error;  // set when the call failed
+  // The answer when it did not fail: the response itself when its strings
+  // hold at most 512 bytes, else {"digest": 16 hex digits, "string_bytes":
+  // N} (a structural FNV-1a 64 hash of the whole response and the bytes of
+  // its strings), so a large item costs one pass and no copy.
+  json response;
+  // A batch answer with UnprocessedItems / UnprocessedKeys left.
+  bool unprocessed = false;
+};
+
+// The summary described at CallRecord::response.
+json SummarizeResponse(const json& response);
+
+class TracedBackend final : public Backend {
+ public:
+  TracedBackend(Backend& inner, std::shared_ptr<ManualClock> mirror)
+      : inner_(&inner), mirror_(std::move(mirror)) {}
+
+  const std::string& name() const override { return inner_->name(); }
+  Result<json> Call(std::string_view operation, const json& request) override;
+  Result<json> CallStreams(std::string_view operation,
+                           const json& request) override;
+  Clock& clock() override { return inner_->clock(); }
+  bool Has(Capability capability) const override {
+    return inner_->Has(capability);
+  }
+  Status AdvanceClock(Duration d) override;
+  Status SetClock(TimePoint t) override;
+  Status SetFaultPlan(const json& plan) override {
+    return inner_->SetFaultPlan(plan);
+  }
+  Result<json> SplitStreamShards(
+      std::string_view table,
+      const std::optional<std::string>& shard_id) override {
+    return inner_->SplitStreamShards(table, shard_id);
+  }
+  Result<int64_t> SweepTtl() override { return inner_->SweepTtl(); }
+
+  // The calls made since the last Take, in order.
+  std::vector<CallRecord> TakeCalls();
+  // Stop or resume recording (invariant checks are not steps).
+  void set_recording(bool on) { recording_ = on; }
+  // Summarize responses (CallRecord::response); off, it stays null.
+  void set_summaries(bool on) { summaries_ = on; }
+
+ private:
+  Result<json> Record(std::string_view operation, Result<json> out);
+
+  Backend* inner_;
+  std::shared_ptr<ManualClock> mirror_;
+  std::vector<CallRecord> calls_;
+  bool recording_ = true;
+  bool summaries_ = true;
+};
+
+}  // namespace ddblab::harness::scenario

@@ -1,0 +1,419 @@
+// `ddblab run` in process (RunScenarioCommand): traces that repeat byte for
+// byte, --replay finding a changed response, --shrink cutting a failing
+// run down, and the exact message and exit code of every bad input.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "harness/scenario/runner.h"
+#include "harness/scenario/scenario.h"
+#include "tests/harness/scenario/scenario_test_util.h"
+
+namespace ddblab::harness::scenario {
+namespace {
+
+using testing::Command;
+using testing::Lines;
+using testing::ReadFile;
+using testing::Shipped;
+using testing::TempDirFor;
+using testing::WriteFile;
+
+size_t StepCount(const std::string& trace) {
+  size_t steps = 0;
+  for (const std::string& line : Lines(trace)) {
+    if (line.starts_with("{\"step\":") &&
+        line.find("\"actor\":") != std::string::npos) {
+      ++steps;
+    }
+  }
+  return steps;
+}
+
+TEST(RunCommand, TheTraceOfAFixedSeedIsByteIdentical) {
+  auto dir = TempDirFor("identical");
+  const std::string file = Shipped("ordered_writes_sdk_retry_naive.json");
+  const std::string a = (dir / "a.jsonl").string();
+  const std::string b = (dir / "b.jsonl").string();
+  ASSERT_EQ(Command({file, "--seed", "7", "--trace", a}).code == 2, false);
+  ASSERT_EQ(Command({file, "--seed", "7", "--trace", b}).code == 2, false);
+  const std::string first = ReadFile(a);
+  EXPECT_EQ(first, ReadFile(b));
+  EXPECT_GE(StepCount(first), 6u);
+  EXPECT_TRUE(first.starts_with(
+      "{\"event\":\"start\",\"scenario\":\"ordered-writes-sdk-retry-naive\","
+      "\"seed\":7,\"backend\":\"emulator\",\"t\":\"2024-01-01T00:00:00.000Z\""))
+      << first;
+  // Other seeds schedule the writers differently.
+  std::set<std::string> traces;
+  for (const char* seed : {"1", "2", "3", "4", "5"}) {
+    const std::string path = (dir / (std::string(seed) + ".jsonl")).string();
+    Command({file, "--seed", seed, "--trace", path});
+    traces.insert(ReadFile(path));
+  }
+  EXPECT_GT(traces.size(), 1u);
+}
+
+TEST(RunCommand, ReplayOfAnUnchangedTraceIsIdentical) {
+  auto dir = TempDirFor("replay_same");
+  const std::string file =
+      Shipped("idempotent_counter_lost_response_naive.json");
+  const std::string trace = (dir / "t.jsonl").string();
+  Command({file, "--seed", "3", "--trace", trace});
+  testing::Ran ran = Command({file, "--replay", trace});
+  EXPECT_EQ(ran.code, 0) << ran.err;
+  EXPECT_EQ(ran.out, trace +
+                         ": replayed 10 steps of seed 3; every response "
+                         "identical\n");
+}
+
+TEST(RunCommand, ReplayReportsTheFirstStepWhoseResponseDiffers) {
+  auto dir = TempDirFor("replay_changed");
+  const std::string file = Shipped("ordered_writes_late_write_correct.json");
+  const std::string trace = (dir / "t.jsonl").string();
+  Command({file, "--seed", "1", "--trace", trace});
+  // Replaying the trace against the naive variant: the same decisions, but
+  // the deleter's request is a DeleteItem instead of a tombstone PutItem.
+  std::vector<std::string> lines = Lines(ReadFile(trace));
+  const std::string naive = Shipped("ordered_writes_late_write_naive.json");
+  testing::Ran ran = Command({naive, "--replay", trace});
+  EXPECT_EQ(ran.code, 1);
+  EXPECT_NE(ran.out.find(": step "), std::string::npos) << ran.out;
+  EXPECT_NE(ran.out.find(" differs\n  recorded: {\"step\":"), std::string::npos)
+      << ran.out;
+
+  // A changed response in the trace itself is found at its step.
+  size_t changed = 0;
+  for (size_t i = 0; i < lines.size(); ++i) {
+    if (lines[i].find("\"call\":\"PutItem\",\"response\":{}") !=
+        std::string::npos) {
+      changed = i;
+      break;
+    }
+  }
+  ASSERT_GT(changed, 0u) << ReadFile(trace);
+  const std::string original = lines[changed];
+  lines[changed].replace(lines[changed].find("\"response\":{}"), 13,
+                         "\"response\":{\"Attributes\":{}}");
+  std::string edited;
+  for (const std::string& line : lines) edited += line + "\n";
+  const std::string edited_path = WriteFile(dir / "edited.jsonl", edited);
+  ran = Command({file, "--replay", edited_path});
+  EXPECT_EQ(ran.code, 1);
+  const int step = nlohmann::json::parse(original)["step"].get<int>();
+  EXPECT_EQ(ran.out, edited_path + ": step " + std::to_string(step) +
+                         " differs\n  recorded: " + lines[changed] +
+                         "\n  replayed: " + original + "\n");
+}
+
+TEST(RunCommand, ShrinkWritesASmallerScenarioThatStillFails) {
+  auto dir = TempDirFor("shrink");
+  const std::string file = Shipped("ordered_writes_sdk_retry_naive.json");
+  // The first failing seed and its trace.
+  const std::string full = (dir / "full.jsonl").string();
+  testing::Ran explored = Command({file, "--explore", "50", "--trace", full});
+  ASSERT_EQ(explored.code, 0) << explored.out << explored.err;
+  const size_t before = StepCount(ReadFile(full));
+
+  const std::string pinned = (dir / "min.json").string();
+  const std::string small = (dir / "min.jsonl").string();
+  testing::Ran ran =
+      Command({file, "--shrink", "--shrink-out", pinned, "--trace", small});
+  ASSERT_EQ(ran.code, 0) << ran.out << ran.err;
+  EXPECT_NE(ran.out.find(": wrote " + pinned + " (schedule: "),
+            std::string::npos)
+      << ran.out;
+  const size_t after = StepCount(ReadFile(small));
+  EXPECT_LT(after, before) << ran.out;
+  // The race needs two writers, a lost answer and its retry: 3 steps.
+  EXPECT_EQ(after, 3u) << ReadFile(small);
+
+  // The pinned file replays the failure on its own, every time.
+  auto scenario = LoadScenario(pinned);
+  ASSERT_TRUE(scenario.ok()) << scenario.error().message;
+  ASSERT_TRUE(scenario->schedule.has_value());
+  EXPECT_EQ(scenario->schedule->size(), 3u);
+  EXPECT_EQ(scenario->actors.size(), 2u);
+  testing::Ran again = Command({pinned});
+  EXPECT_EQ(again.code, 0) << again.out << again.err;
+  EXPECT_TRUE(again.out.ends_with(pinned + ": expect violated: met\n"))
+      << again.out;
+  EXPECT_NE(again.out.find(pinned + ": seed "), std::string::npos);
+}
+
+TEST(RunCommand, ExploreOfACorrectVariantHolds) {
+  testing::Ran ran = Command(
+      {Shipped("ordered_writes_sdk_retry_correct.json"), "--explore", "20"});
+  EXPECT_EQ(ran.code, 0);
+  EXPECT_EQ(ran.out, Shipped("ordered_writes_sdk_retry_correct.json") +
+                         ": explored 20 seeds (1-20): 0 broke an invariant, "
+                         "20 held\n" +
+                         Shipped("ordered_writes_sdk_retry_correct.json") +
+                         ": expect holds: met\n");
+}
+
+TEST(RunCommand, AnUnmetExpectationExitsWithOne) {
+  auto dir = TempDirFor("unmet");
+  std::string text = ReadFile(Shipped("ordered_writes_sdk_retry_naive.json"));
+  text.replace(text.find("\"expect\": \"violated\""), 20,
+               "\"expect\": \"holds\"");
+  const std::string file = WriteFile(dir / "unmet.json", text);
+  testing::Ran ran = Command({file, "--explore", "30"});
+  EXPECT_EQ(ran.code, 1);
+  EXPECT_TRUE(ran.out.ends_with(file + ": expect holds: FAILED\n")) << ran.out;
+}
+
+// ---- bad input: exit code 2 and the exact message --------------------------
+
+struct BadFile {
+  const char* name;
+  std::string text;
+  std::string message;  // after "<file>: "
+};
+
+const char* kGood = R"({
+  "name": "t",
+  "actors": [{"name": "c", "pattern": "idempotent_counter",
+              "ops": [{"add": {"counter": "x", "key": "k"}}]}],
+  "invariants": [{"check": "idempotent_counter"}],
+  "expect": "holds"
+})";
+
+// kGood with `from` replaced by `to`.
+std::string Edit(const std::string& from, const std::string& to) {
+  std::string text = kGood;
+  size_t at = text.find(from);
+  if (at == std::string::npos) return "(edit did not apply: " + from + ")";
+  return text.replace(at, from.size(), to);
+}
+
+std::string BadFileName(const ::testing::TestParamInfo<BadFile>& param) {
+  return param.param.name;
+}
+
+class BadFileTest : public ::testing::TestWithParam<BadFile> {};
+
+TEST_P(BadFileTest, ExitsWithTwoAndNamesThePath) {
+  auto dir = TempDirFor(std::string("bad_") + GetParam().name);
+  const std::string file = WriteFile(dir / "s.json", GetParam().text);
+  testing::Ran ran = Command({file});
+  EXPECT_EQ(ran.code, 2);
+  EXPECT_EQ(ran.out, "");
+  EXPECT_EQ(ran.err, file + ": " + GetParam().message + "\n");
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Messages, BadFileTest,
+    ::testing::Values(
+        BadFile{"window_number",
+                Edit("\"pattern\": \"idempotent_counter\",",
+                     "\"pattern\": \"idempotent_counter\", \"params\": "
+                     "{\"window\": 5},"),
+                "actors[0].params.window: expected a duration such as \"5m\", "
+                "got 5"},
+        BadFile{"not_json", "{\"name\": \"t\",\n  actors: []}",
+                "not JSON: line 2, column 3: syntax error while parsing "
+                "object key - invalid literal; last read: '\"t\",<U+000A>  a'; "
+                "expected string literal"},
+        BadFile{"unknown_top_field",
+                Edit("\"name\": \"t\",", "\"name\": \"t\", \"expct\": 1,"),
+                "expct: unknown field (expected actors, backend, description, "
+                "expect, faults, invariants, name, schedule, tables, "
+                "timeline)"},
+        BadFile{"no_name", Edit("\"name\": \"t\",", ""), "name: required"},
+        BadFile{"unknown_pattern",
+                Edit("\"idempotent_counter\",", "\"counter\","),
+                "actors[0].pattern: unknown pattern \"counter\" "
+                "(ordered_writes, idempotent_counter, ttl_window_sweeper, "
+                "script)"},
+        BadFile{"unknown_variant",
+                Edit("\"pattern\": \"idempotent_counter\",",
+                     "\"pattern\": \"idempotent_counter\", \"variant\": "
+                     "\"fast\","),
+                "actors[0].variant: unknown idempotent counter variant "
+                "\"fast\" (correct, no_idempotency_key, unbounded_history, "
+                "published_sliding_window, remove_repair)"},
+        BadFile{"unknown_param",
+                Edit("\"pattern\": \"idempotent_counter\",",
+                     "\"pattern\": \"idempotent_counter\", \"params\": "
+                     "{\"windw\": \"5m\"},"),
+                "actors[0].params.windw: unknown field (expected "
+                "max_attempts, max_trim, table, window)"},
+        BadFile{"bad_op", Edit("{\"add\":", "{\"sub\":"),
+                "actors[0].ops[0].sub: unknown operation (expected add)"},
+        BadFile{"op_missing_key", Edit(", \"key\": \"k\"", ""),
+                "actors[0].ops[0].add.key: required"},
+        BadFile{"count_zero",
+                Edit("\"name\": \"c\",", "\"name\": \"c\", \"count\": 0,"),
+                "actors[0].count: expected an integer from 1 to 100, got 0"},
+        BadFile{"expect_word", Edit("\"holds\"", "\"passes\""),
+                "expect: expected \"holds\" or \"violated\", got \"passes\""},
+        BadFile{
+            "unknown_check",
+            Edit("\"check\": \"idempotent_counter\"", "\"check\": \"counter\""),
+            "invariants[0].check: unknown check \"counter\" "
+            "(ordered_writes, idempotent_counter, ttl_window_sweeper, "
+            "item_equals, count, sum)"},
+        BadFile{"timeline_order",
+                Edit("\"expect\"",
+                     "\"timeline\": [{\"at\": \"2m\", \"advance\": \"1m\"}, "
+                     "{\"at\": \"1m\", \"advance\": \"1m\"}], \"expect\""),
+                "timeline[1].at: events must be in time order (1m comes "
+                "after 2m)"},
+        BadFile{"timeline_two_kinds",
+                Edit("\"expect\"",
+                     "\"timeline\": [{\"at\": \"1m\", \"advance\": \"1m\", "
+                     "\"sweep_ttl\": true}], \"expect\""),
+                "timeline[0]: expected exactly one of advance, faults, "
+                "split_shards, sweep_ttl"},
+        BadFile{"schedule_name",
+                Edit("\"expect\"", "\"schedule\": [\"c\", \"d\"], \"expect\""),
+                "schedule[1]: no actor is named d"},
+        BadFile{"bad_clock",
+                Edit("\"expect\"",
+                     "\"backend\": {\"clock\": \"yesterday\"}, \"expect\""),
+                "backend.clock: expected a UTC time such as "
+                "\"2024-01-01T00:00:00Z\" or epoch seconds, got "
+                "\"yesterday\""},
+        BadFile{"fault_plan",
+                Edit("\"expect\"",
+                     "\"faults\": {\"rules\": [{\"effect\": \"thorttle\"}]}, "
+                     "\"expect\""),
+                "faults.rules[0].effect: unknown effect \"thorttle\""},
+        BadFile{"sweeper_not_multiple",
+                R"({"name": "t", "actors": [{"name": "s",
+                  "pattern": "ttl_window_sweeper",
+                  "params": {"window": "90s", "frequency": "1m"},
+                  "ops": [{"sweep": {}}]}],
+                  "invariants": [{"check": "ttl_window_sweeper"}],
+                  "expect": "holds"})",
+                "actors[0].params: TTL window sweeper: window (90s) must be a "
+                "multiple of the frequency (60s), or items are left until "
+                "DynamoDB's own TTL"}),
+    BadFileName);
+
+TEST(RunCommand, BadArgumentsExitWithTwo) {
+  const std::string usage =
+      "usage: ddblab run FILE... [--backend emulator|http://HOST:PORT|aws] "
+      "[--seed N] [--explore N] [--replay TRACE] [--shrink] "
+      "[--shrink-out PATH] [--trace OUT.jsonl] [--report OUT.html]\n";
+  const std::string file = Shipped("ordered_writes_sdk_retry_naive.json");
+  struct Case {
+    std::vector<std::string> args;
+    std::string err;
+  };
+  for (const Case& c : std::vector<Case>{
+           {{}, "ddblab run: no scenario file given\n"},
+           {{file, "--sed", "1"}, "ddblab run: unknown option --sed\n"},
+           {{file, "--seed", "x"},
+            "ddblab run: --seed expects a non-negative integer, got x\n"},
+           {{file, "--explore", "0"},
+            "ddblab run: --explore expects a number of seeds from 1 to "
+            "1000000, got 0\n"},
+           {{file, "--seed"}, "ddblab run: --seed needs a value\n"},
+           {{file, "--backend", "emulator?clock=system"},
+            "ddblab run: --backend emulator takes no options (the scenario's "
+            "backend member sets the clock, TTL delay and stream shards), got "
+            "emulator?clock=system\n"},
+           {{file, file, "--shrink"},
+            "ddblab run: --trace, --report, --replay and --shrink take one "
+            "scenario file, got 2\n"},
+           {{file, "--replay", "t", "--shrink"},
+            "ddblab run: --replay cannot be combined with --explore or "
+            "--shrink\n"},
+       }) {
+    testing::Ran ran = Command(c.args);
+    EXPECT_EQ(ran.code, 2);
+    EXPECT_EQ(ran.err, c.err + usage);
+  }
+  testing::Ran missing = Command({"/nonexistent/s.json"});
+  EXPECT_EQ(missing.code, 2);
+  EXPECT_EQ(missing.err, "/nonexistent/s.json: cannot read the file\n");
+
+  auto dir = TempDirFor("bad_trace");
+  const std::string trace =
+      WriteFile(dir / "t.jsonl", "{\"event\":\"start\"}\nnot json\n");
+  testing::Ran bad_trace = Command({file, "--replay", trace});
+  EXPECT_EQ(bad_trace.code, 2);
+  EXPECT_EQ(bad_trace.err, trace + ": line 2: not a JSON object\n");
+  const std::string no_seed = WriteFile(dir / "n.jsonl", "{\"step\":1}\n");
+  testing::Ran unseeded = Command({file, "--replay", no_seed});
+  EXPECT_EQ(unseeded.code, 2);
+  EXPECT_EQ(unseeded.err, no_seed + ": no start event with the seed\n");
+}
+
+// ---- capabilities: exit code 3 ---------------------------------------------
+
+TEST(RunCommand, WhatABackendLacksIsNamedWithThePathThatNeedsIt) {
+  auto scenario = LoadScenario(Shipped("ttl_sweeper_unprocessed_naive.json"));
+  ASSERT_TRUE(scenario.ok());
+  const std::string file = Shipped("ttl_sweeper_unprocessed_naive.json");
+  EXPECT_EQ(
+      MissingCapability(*scenario, "aws:eu-west-1", false, false, false, false),
+      file +
+          ": backend.tick needs clock control; backend aws:eu-west-1 "
+          "has none");
+  scenario->tick = Duration::zero();
+  EXPECT_EQ(
+      MissingCapability(*scenario, "aws:eu-west-1", false, false, false, false),
+      file +
+          ": actors[1].start needs clock control; backend "
+          "aws:eu-west-1 has none");
+  EXPECT_EQ(MissingCapability(*scenario, "http://127.0.0.1:8000", true, false,
+                              true, true),
+            file +
+                ": faults needs fault plan control; backend "
+                "http://127.0.0.1:8000 has none");
+  EXPECT_EQ(MissingCapability(*scenario, "emulator", true, true, true, true),
+            "");
+  // A scenario that needs nothing runs anywhere.
+  auto plain =
+      LoadScenario(Shipped("idempotent_counter_history_400kb_naive.json"));
+  ASSERT_TRUE(plain.ok());
+  plain->tick = Duration::zero();
+  EXPECT_EQ(
+      MissingCapability(*plain, "aws:eu-west-1", false, false, false, false),
+      "");
+}
+
+}  // namespace
+}  // namespace ddblab::harness::scenario
+
+namespace ddblab::harness::scenario {
+namespace {
+
+// --report: one page with a lane per actor, the steps, the lost answers in
+// red and the broken invariant highlighted.
+TEST(RunCommand, ReportShowsLanesFaultsAndTheViolation) {
+  auto dir = TempDirFor("report");
+  const std::string file = Shipped("ordered_writes_sdk_retry_naive.json");
+  const std::string report = (dir / "r.html").string();
+  testing::Ran ran = Command({file, "--seed", "3", "--report", report});
+  ASSERT_EQ(ran.code, 0) << ran.err;
+  const std::string html = ReadFile(report);
+  EXPECT_TRUE(html.starts_with("<!DOCTYPE html>")) << html;
+  EXPECT_NE(html.find("<div class=\"lane\" data-actor=\"writer#1\">writer#1"
+                      "</div><div class=\"lane\" data-actor=\"writer#2\">"),
+            std::string::npos);
+  EXPECT_NE(html.find("<div class=\"step fault\" data-actor=\"writer#2\">"),
+            std::string::npos);
+  EXPECT_NE(html.find("<div class=\"call fault\">PutItem &rarr; "
+                      "OutcomeUnknown: the request may have been applied; "
+                      "its answer was lost</div>"),
+            std::string::npos);
+  EXPECT_NE(html.find("<div class=\"invariant violation\">invariants[0] "
+                      "ordered_writes: broken<ul><li>doc/a should hold the "
+                      "write of ts 1704067208000 but holds a write of ts "
+                      "1704067206000 (an older write arrived last and "
+                      "won)</li></ul></div>"),
+            std::string::npos)
+      << html;
+  EXPECT_EQ(html.find("<script"), std::string::npos);
+  EXPECT_EQ(html.find("http"), std::string::npos);  // nothing external
+}
+
+}  // namespace
+}  // namespace ddblab::harness::scenario

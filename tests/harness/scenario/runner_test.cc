@@ -1,0 +1,197 @@
+// RunOnce on small scenarios written here: the script actor, the generic
+// checks (item_equals, count, sum, every_step), the timeline, timed actors
+// and pinned schedules, each against the state the emulator really ends in.
+#include "harness/scenario/runner.h"
+
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "harness/scenario/scenario.h"
+
+namespace ddblab::harness::scenario {
+namespace {
+
+using json = nlohmann::json;
+
+// The CreateTable request of table "xtb" (pk S), as a scenario member.
+const std::string kTableX = R"("tables": [{"TableName": "xtb",
+    "BillingMode": "PAY_PER_REQUEST",
+    "KeySchema": [{"AttributeName": "pk", "KeyType": "HASH"}],
+    "AttributeDefinitions": [{"AttributeName": "pk", "AttributeType": "S"}]}],)";
+
+Scenario Parse(const std::string& text) {
+  auto scenario = ParseScenario(text, "t.json");
+  EXPECT_TRUE(scenario.ok()) << scenario.error().message;
+  return scenario.ok() ? *scenario : Scenario();
+}
+
+// A table and a script putting two items, then adding to one of them.
+const char* kScript = R"({
+  "name": "script",
+  "tables": [{"TableName": "tbl", "BillingMode": "PAY_PER_REQUEST",
+              "KeySchema": [{"AttributeName": "pk", "KeyType": "HASH"}],
+              "AttributeDefinitions": [{"AttributeName": "pk",
+                                        "AttributeType": "S"}]}],
+  "actors": [{"name": "s", "pattern": "script", "ops": [
+    {"call": "PutItem", "request": {"TableName": "tbl",
+       "Item": {"pk": {"S": "a"}, "n": {"N": "2"}}}},
+    {"call": "PutItem", "request": {"TableName": "tbl",
+       "Item": {"pk": {"S": "b"}, "n": {"N": "5"}}}},
+    {"call": "UpdateItem", "request": {"TableName": "tbl",
+       "Key": {"pk": {"S": "a"}}, "UpdateExpression": "ADD n :one",
+       "ExpressionAttributeValues": {":one": {"N": "1"}}}},
+    {"call": "GetItem", "request": {"TableName": "nope",
+       "Key": {"pk": {"S": "a"}}}}
+  ]}],
+  "invariants": [
+    {"check": "item_equals", "table": "tbl", "key": {"pk": {"S": "a"}},
+     "item": {"pk": {"S": "a"}, "n": {"N": "3"}}},
+    {"check": "count", "table": "tbl", "equals": 2},
+    {"check": "sum", "table": "tbl", "attribute": "n", "equals": 8},
+    {"check": "item_equals", "table": "tbl", "key": {"pk": {"S": "c"}},
+     "item": null}
+  ],
+  "expect": "holds"
+})";
+
+TEST(Runner, AScriptActorsCallsAndTheGenericChecksHold) {
+  RunResult run = RunOnce(Parse(kScript), RunOptions());
+  ASSERT_EQ(run.code, 0) << run.failure;
+  EXPECT_FALSE(run.violation.has_value());
+  ASSERT_EQ(run.steps.size(), 4u);
+  EXPECT_EQ(run.trace[1],
+            "{\"step\":1,\"t\":\"2024-01-01T00:00:00.000Z\",\"actor\":\"s\","
+            "\"op\":\"call PutItem\",\"result\":\"ok\"}");
+  EXPECT_EQ(run.trace[8],
+            "{\"step\":4,\"call\":\"GetItem\",\"error\":"
+            "\"ResourceNotFoundException: Requested resource not found\"}");
+  EXPECT_EQ(run.trace.back(),
+            "{\"event\":\"end\",\"steps\":4,\"verdict\":\"holds\"}");
+}
+
+TEST(Runner, BrokenGenericChecksSayWhatTheTableHolds) {
+  std::string text = kScript;
+  text.replace(text.find("\"equals\": 2"), 11, "\"equals\": 3");
+  text.replace(text.find("\"equals\": 8"), 11, "\"equals\": 7");
+  text.replace(text.find("{\"N\": \"3\"}}}"), 12, "{\"N\": \"4\"}}}");
+  RunResult run = RunOnce(Parse(text), RunOptions());
+  ASSERT_EQ(run.code, 0) << run.failure;
+  ASSERT_TRUE(run.violation.has_value());
+  EXPECT_EQ(run.violation->id, "invariants[0]");
+  EXPECT_EQ(run.violation->problems,
+            std::vector<std::string>{
+                "item {\"pk\":{\"S\":\"a\"}} of tbl is "
+                "{\"n\":{\"N\":\"3\"},\"pk\":{\"S\":\"a\"}}, expected "
+                "{\"n\":{\"N\":\"4\"},\"pk\":{\"S\":\"a\"}}"});
+  const size_t n = run.trace.size();
+  EXPECT_EQ(run.trace[n - 4],
+            "{\"event\":\"invariant\",\"id\":\"invariants[1]\",\"check\":"
+            "\"count\",\"holds\":false,\"problems\":[\"tbl holds 2 items, "
+            "expected 3\"]}");
+  EXPECT_EQ(
+      run.trace[n - 3],
+      "{\"event\":\"invariant\",\"id\":\"invariants[2]\",\"check\":"
+      "\"sum\",\"holds\":false,\"problems\":[\"the sum of n over tbl is 8, "
+      "expected 7\"]}");
+}
+
+TEST(Runner, AnEveryStepCheckBreaksAtTheStepThatBreaksIt) {
+  std::string text = kScript;
+  // The count is 2 only after the second put.
+  text.replace(text.find("\"equals\": 2}"), 12,
+               "\"equals\": 0, \"every_step\": true}");
+  RunResult run = RunOnce(Parse(text), RunOptions());
+  ASSERT_TRUE(run.violation.has_value());
+  EXPECT_EQ(run.violation->id, "invariants[1]");
+  EXPECT_EQ(run.violation->step, 1);
+  EXPECT_EQ(run.violation->problems,
+            std::vector<std::string>{"tbl holds 1 item, expected 0"});
+}
+
+TEST(Runner, TimedActorsAndTheTimelineMoveTheClock) {
+  RunResult run = RunOnce(Parse(R"({
+    "name": "timed",
+    "tables": [{"TableName": "tbl", "BillingMode": "PAY_PER_REQUEST",
+                "KeySchema": [{"AttributeName": "pk", "KeyType": "HASH"}],
+                "AttributeDefinitions": [{"AttributeName": "pk",
+                                          "AttributeType": "S"}]}],
+    "actors": [{"name": "s", "pattern": "script", "start": "1m",
+                "every": "30s", "repeat": 2,
+                "ops": [{"call": "ListTables", "request": {}}]}],
+    "timeline": [{"at": "10s", "advance": "5s"},
+                 {"at": "2m", "sweep_ttl": true}],
+    "invariants": [{"check": "count", "table": "tbl", "equals": 0}],
+    "expect": "holds"
+  })"),
+                          RunOptions());
+  ASSERT_EQ(run.code, 0) << run.failure;
+  std::vector<std::string> events;
+  for (const std::string& line : run.trace) {
+    json event = json::parse(line);
+    if (event.contains("event") && event["event"] != "start" &&
+        event["event"] != "invariant" && event["event"] != "end") {
+      events.push_back(line);
+    }
+    if (event.contains("actor")) events.push_back(line);
+  }
+  EXPECT_EQ(events,
+            (std::vector<std::string>{
+                "{\"event\":\"clock\",\"t\":\"2024-01-01T00:00:10.000Z\","
+                "\"advance\":\"10s\"}",
+                "{\"event\":\"advance\",\"by\":\"5s\",\"t\":"
+                "\"2024-01-01T00:00:15.000Z\"}",
+                "{\"event\":\"clock\",\"t\":\"2024-01-01T00:01:00.000Z\","
+                "\"advance\":\"45s\"}",
+                "{\"step\":1,\"t\":\"2024-01-01T00:01:00.000Z\",\"actor\":"
+                "\"s\",\"op\":\"call ListTables\",\"result\":\"ok\"}",
+                "{\"event\":\"clock\",\"t\":\"2024-01-01T00:01:30.000Z\","
+                "\"advance\":\"30s\"}",
+                "{\"step\":2,\"t\":\"2024-01-01T00:01:30.000Z\",\"actor\":"
+                "\"s\",\"op\":\"call ListTables\",\"result\":\"ok\"}",
+                "{\"event\":\"clock\",\"t\":\"2024-01-01T00:02:00.000Z\","
+                "\"advance\":\"30s\"}",
+                "{\"event\":\"sweep_ttl\",\"deleted\":0,\"t\":"
+                "\"2024-01-01T00:02:00.000Z\"}"}));
+}
+
+TEST(Runner, APinnedScheduleIsFollowedAndEndsTheRun) {
+  Scenario s = Parse(R"({
+    "name": "pinned",)" +
+                     kTableX + R"(
+    "actors": [{"name": "a", "pattern": "script", "repeat": 3,
+                "ops": [{"call": "ListTables", "request": {}}]},
+               {"name": "b", "pattern": "script", "repeat": 3,
+                "ops": [{"call": "ListTables", "request": {}}]}],
+    "invariants": [{"check": "count", "table": "xtb", "equals": 0}],
+    "schedule": ["b", "b", "a", "b", "b"],
+    "expect": "holds"
+  })");
+  RunResult run = RunOnce(s, RunOptions());
+  ASSERT_EQ(run.code, 0) << run.failure;
+  // The fourth "b" is void: b has run its three ops.
+  EXPECT_EQ(run.schedule, (std::vector<std::string>{"b", "b", "a", "b"}));
+}
+
+TEST(Runner, TheSeedPicksTheInterleaving) {
+  Scenario s = Parse(R"({
+    "name": "seeds",)" +
+                     kTableX + R"(
+    "actors": [{"name": "w", "pattern": "script", "count": 3, "repeat": 4,
+                "ops": [{"call": "ListTables", "request": {}}]}],
+    "invariants": [{"check": "count", "table": "xtb", "equals": 0}],
+    "expect": "holds"
+  })");
+  RunOptions options;
+  options.seed = 11;
+  const std::vector<std::string> a = RunOnce(s, options).schedule;
+  EXPECT_EQ(a, RunOnce(s, options).schedule);
+  options.seed = 12;
+  EXPECT_NE(a, RunOnce(s, options).schedule);
+  EXPECT_EQ(a.size(), 12u);
+}
+
+}  // namespace
+}  // namespace ddblab::harness::scenario

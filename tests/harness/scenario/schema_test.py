@@ -1,0 +1,82 @@
+#!/usr/bin/env python3
+"""Checks scenarios/scenario.schema.json against every shipped scenario.
+
+Usage: schema_test.py SOURCE_DIR
+
+Every scenarios/*.json (comments removed) must validate against the schema,
+and a few broken copies must not (so the schema is not vacuous). Exits 77
+(skipped) when the jsonschema module is missing (Debian: python3-jsonschema).
+"""
+import copy
+import json
+import pathlib
+import sys
+
+
+def strip_comments(text):
+    """JSON with // and /* */ comments -> JSON (strings left alone)."""
+    out, i, in_string = [], 0, False
+    while i < len(text):
+        c = text[i]
+        if in_string:
+            out.append(c)
+            if c == "\\":
+                out.append(text[i + 1])
+                i += 1
+            elif c == '"':
+                in_string = False
+        elif c == '"':
+            in_string = True
+            out.append(c)
+        elif text.startswith("//", i):
+            while i < len(text) and text[i] != "\n":
+                i += 1
+            continue
+        elif text.startswith("/*", i):
+            i = text.index("*/", i) + 2
+            continue
+        else:
+            out.append(c)
+        i += 1
+    return "".join(out)
+
+
+def main():
+    try:
+        import jsonschema
+    except ImportError:
+        print("python3-jsonschema is not installed: skipped")
+        return 77
+    root = pathlib.Path(sys.argv[1])
+    schema = json.loads((root / "scenarios" / "scenario.schema.json").read_text())
+    validator = jsonschema.Draft202012Validator(schema)
+    problems = []
+    files = sorted(p for p in (root / "scenarios").glob("*.json")
+                   if p.name != "scenario.schema.json")
+    for path in files:
+        doc = json.loads(strip_comments(path.read_text()))
+        for error in validator.iter_errors(doc):
+            problems.append(f"{path.name}: {error.json_path}: {error.message}")
+        broken = []
+        for edit in ("window", "variant", "expect", "extra"):
+            bad = copy.deepcopy(doc)
+            if edit == "window":
+                bad["actors"][0].setdefault("params", {})["window"] = 5
+            elif edit == "variant":
+                bad["actors"][0]["variant"] = "fast"
+            elif edit == "expect":
+                bad["expect"] = "passes"
+            else:
+                bad["expct"] = 1
+            broken.append((edit, bad))
+        for edit, bad in broken:
+            if validator.is_valid(bad):
+                problems.append(f"{path.name}: the schema accepts it with a bad {edit}")
+    for p in problems:
+        print(p)
+    print(f"schema: {len(files)} files, {len(problems)} problem(s)")
+    return 1 if problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
