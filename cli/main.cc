@@ -6,7 +6,10 @@
 // To add a subcommand: write `int NameMain(const std::vector<std::string>&)`
 // and add one row to kSubcommands (and its line to HelpText in
 // emulator/server/cli.cc).
+#include <unistd.h>
+
 #include <iostream>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -18,6 +21,7 @@
 #include "cli/emulator_handler.h"
 #include "emulator/server/cli.h"
 #include "emulator/server/serve.h"
+#include "harness/scenario/run_command.h"
 
 namespace {
 
@@ -57,6 +61,13 @@ int ServeMain(const Args& args) {
   return RunServe(command->serve, hooks, std::cout, std::cerr);
 }
 
+// `ddblab run FILE... [flags]`: scenario files (harness/scenario).
+int RunMain(const Args& args) {
+  return ddblab::harness::scenario::RunScenarioCommand(
+      std::span<const std::string>(args).subspan(1), std::cout, std::cerr,
+      isatty(STDERR_FILENO) != 0);
+}
+
 struct Subcommand {
   std::string_view name;
   int (*run)(const Args& args);
@@ -64,6 +75,7 @@ struct Subcommand {
 
 constexpr Subcommand kSubcommands[] = {
     {"serve", &ServeMain},
+    {"run", &RunMain},
 };
 
 }  // namespace

@@ -240,6 +240,8 @@ std::string HelpText() {
 
 Usage:
   ddblab serve [flags]   serve DynamoDB and DynamoDB Streams over HTTP
+  ddblab run FILE... [flags]
+                         run scenario files (flags: ddblab run --help)
   ddblab --help          this text
   ddblab --version       the version
 

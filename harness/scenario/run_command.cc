@@ -389,6 +389,10 @@ int ReplayMode(const Scenario& s, const Args& args, std::ostream& out,
 
 int RunScenarioCommand(std::span<const std::string> args, std::ostream& out,
                        std::ostream& err, bool terminal) {
+  if (args.size() == 1 && (args[0] == "--help" || args[0] == "-h")) {
+    out << kUsage;
+    return 0;
+  }
   Args parsed;
   if (std::string bad = ParseArgs(args, &parsed); !bad.empty()) {
     err << "ddblab run: " << bad << "\n" << kUsage;

@@ -56,10 +56,10 @@ LINKS = {
     # The wire protocol library knows nothing of the engine...
     "emulator/server": {"emulator/api", "common/sigv4"},
     # ...cli/, the composition point, wires it to the engine, the fault
-    # layer and the harness's hosted event source mappings; the `ddblab`
-    # executable is its main().
+    # layer, the harness's hosted event source mappings and `ddblab run`
+    # (harness/scenario); the `ddblab` executable is its main().
     "cli": {"emulator/server", "emulator/engine", "emulator/fault",
-            "harness/consumer", "harness/backend"},
+            "harness/consumer", "harness/backend", "harness/scenario"},
     "cli:ddblab": {"cli"},
     # The in-process backend constructs an Emulator, whose implementation
     # lives in engine/; what it may include is narrowed by HARNESS_FACADE.

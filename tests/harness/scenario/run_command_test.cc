@@ -329,6 +329,10 @@ TEST(RunCommand, BadArgumentsExitWithTwo) {
     EXPECT_EQ(ran.code, 2);
     EXPECT_EQ(ran.err, c.err + usage);
   }
+  testing::Ran help = Command({"--help"});
+  EXPECT_EQ(help.code, 0);
+  EXPECT_EQ(help.out, usage);
+  EXPECT_EQ(help.err, "");
   testing::Ran missing = Command({"/nonexistent/s.json"});
   EXPECT_EQ(missing.code, 2);
   EXPECT_EQ(missing.err, "/nonexistent/s.json: cannot read the file\n");
