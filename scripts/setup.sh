@@ -11,7 +11,7 @@ packages=(
   build-essential cmake pkg-config clang-format clang-16 git
   libsqlite3-dev libcpp-httplib-dev libboost-dev nlohmann-json3-dev
   libgtest-dev libgmock-dev libbenchmark-dev libssl-dev
-  python3 python3-boto3 awscli nodejs npm curl zlib1g-dev
+  python3 python3-boto3 awscli nodejs npm curl zlib1g-dev chromium
   openjdk-17-jre-headless
 )
 missing=()
@@ -46,6 +46,15 @@ if [ -f tests/clients/consumer/package-lock.json ]; then
   if [ ! -d tests/clients/consumer/node_modules ] ||
      [ tests/clients/consumer/package-lock.json -nt tests/clients/consumer/node_modules ]; then
     (cd tests/clients/consumer && npm ci --no-audit --no-fund --loglevel=error)
+  fi
+fi
+
+# puppeteer-core (drives Debian's chromium) for the web console's test,
+# from the committed lockfile.
+if [ -f tests/clients/ui/package-lock.json ]; then
+  if [ ! -d tests/clients/ui/node_modules ] ||
+     [ tests/clients/ui/package-lock.json -nt tests/clients/ui/node_modules ]; then
+    (cd tests/clients/ui && npm ci --no-audit --no-fund --loglevel=error)
   fi
 fi
 
