@@ -148,6 +148,23 @@ try {
   await wait(() => document.querySelector("#mappings-view table"));
   await shot("mappings");
 
+  const verify = process.env.DDBLAB_VERIFY_ENDPOINT;
+  if (verify) {
+    step = "auth verify: wrong keys are refused, the server's keys sign";
+    const other = await browser.newPage();
+    other.on("pageerror", (e) => pageErrors.push(e.message));
+    await other.goto(`${verify}/_ddblab/ui#settings`, {waitUntil: "load"});
+    const owait = (fn) => other.waitForFunction(fn, {timeout: 10000, polling: 50});
+    await owait(() => document.querySelector("#status").textContent.includes("UnrecognizedClientException"));
+    await other.$eval("#set-key", (n) => { n.value = "AKIDVERIFY"; });
+    await other.$eval("#set-secret", (n) => { n.value = "verify/secret+key"; });
+    await other.click("#settings-save");
+    await other.evaluate(() => { location.hash = "#tables"; });
+    await owait(() => document.querySelector('tr[data-table="Signed"]'));
+    assert.equal(await other.$eval("#status", (n) => n.textContent), "");
+    await other.close();
+  }
+
   step = "no script errors";
   assert.deepEqual(pageErrors, []);
   console.log("ok: every console step passed; screenshots in " + artifacts);

@@ -5,7 +5,8 @@
         [ARTIFACTS_DIR]
 
 Starts `ddblab serve --clock manual`, creates the tables (and a fault plan)
-with boto3 and the control endpoints, runs console.mjs (puppeteer-core
+with boto3 and the control endpoints, checks the files' Content-Types and
+that `--no-ui` answers 404, runs console.mjs (puppeteer-core
 driving /usr/bin/chromium) and then reads back with boto3 what the page
 wrote. Exit status: 0 passed, 1 failed, 77 skipped (no chromium, no node or
 no tests/clients/ui/node_modules; `scripts/setup.sh` installs them).
@@ -16,6 +17,7 @@ import pathlib
 import shutil
 import subprocess
 import sys
+import urllib.error
 import urllib.request
 
 HERE = pathlib.Path(__file__).resolve().parent
@@ -67,6 +69,43 @@ def setup(server):
     return ddb
 
 
+def check_files(server):
+    """The route's files and Content-Types (ui/ compiled into the binary)."""
+    for path, want in (("ui", "text/html; charset=utf-8"),
+                       ("ui/", "text/html; charset=utf-8"),
+                       ("ui/console.js", "text/javascript; charset=utf-8"),
+                       ("ui/sigv4.js", "text/javascript; charset=utf-8"),
+                       ("ui/console.css", "text/css; charset=utf-8")):
+        with urllib.request.urlopen(f"{server.endpoint}/_ddblab/{path}",
+                                    timeout=10) as response:
+            got = response.headers["Content-Type"]
+            if response.status != 200 or got != want or not response.read():
+                print(f"FAILED: /_ddblab/{path}: {response.status} {got}")
+                return False
+    return status_of(server, "ui/nope.js") == 404
+
+
+def status_of(server, path):
+    try:
+        with urllib.request.urlopen(f"{server.endpoint}/_ddblab/{path}",
+                                    timeout=10) as response:
+            return response.status
+    except urllib.error.HTTPError as e:
+        return e.code
+
+
+def check_no_ui():
+    server = DdblabServer.start(["--no-ui"])
+    try:
+        codes = [status_of(server, p) for p in ("ui", "ui/", "ui/console.js")]
+        if codes != [404, 404, 404]:
+            print(f"FAILED: --no-ui answered {codes}, want 404s")
+            return False
+        return True
+    finally:
+        server.stop()
+
+
 def main():
     chromium = os.environ.get("CHROMIUM", "/usr/bin/chromium")
     node = shutil.which("node")
@@ -79,10 +118,25 @@ def main():
         return SKIP
     artifacts = pathlib.Path(sys.argv[1] if len(sys.argv) > 1
                              else "ui-screenshots").resolve()
+    if not check_no_ui():
+        return 1
     server = DdblabServer.start(["--clock", f"manual={START}"])
+    # A second server checks that the page signs with the keys entered.
+    verify = DdblabServer.start(["--auth", "verify", "--access-key-id",
+                                 "AKIDVERIFY", "--secret-access-key",
+                                 "verify/secret+key"])
     try:
+        verify.boto3_client(access_key_id="AKIDVERIFY",
+                            secret_access_key="verify/secret+key").create_table(
+            TableName="Signed", BillingMode="PAY_PER_REQUEST",
+            AttributeDefinitions=[{"AttributeName": "pk",
+                                   "AttributeType": "S"}],
+            KeySchema=[{"AttributeName": "pk", "KeyType": "HASH"}])
+        if not check_files(server):
+            return 1
         ddb = setup(server)
         env = dict(os.environ, DDBLAB_ENDPOINT=server.endpoint,
+                   DDBLAB_VERIFY_ENDPOINT=verify.endpoint,
                    DDBLAB_ARTIFACTS=str(artifacts), CHROMIUM=chromium)
         status = subprocess.run([node, str(HERE / "console.mjs")], env=env,
                                 timeout=120).returncode
@@ -106,6 +160,7 @@ def main():
         return 0
     finally:
         server.stop()
+        verify.stop()
 
 
 if __name__ == "__main__":
