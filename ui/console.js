@@ -98,7 +98,7 @@ function tableOf(headers, rows) {
 }
 const code = (v) => el("code", {}, typeof v === "string" ? v : JSON.stringify(v));
 const pre = (v) => el("pre", {}, JSON.stringify(v, null, 1));
-function put(id, ...nodes) { $(id).replaceChildren(...nodes); }
+function put(id, ...nodes) { $(id).replaceChildren(...nodes.flat()); }
 function epochText(seconds) {
   if (seconds === null || seconds === undefined) return "-";
   return `${seconds} (${new Date(seconds * 1000).toISOString().replace(".000Z", "Z")})`;
@@ -465,16 +465,18 @@ async function refreshMappings() {
   for (const m of list) {
     let detail = m;
     try { detail = await ctl("GET", `event-source-mappings/${m.UUID}`); } catch (e) { /* deleted meanwhile */ }
-    rows.push(el("tr", {class: m.UUID === state.mapping ? "selected" : "",
+    rows.push(el("tr", {class: m.UUID === state.mapping ? "selected" : "", "data-uuid": m.UUID,
                         onclick: () => { state.mapping = m.UUID; refresh(); }},
-                 el("td", {}, m.UUID), el("td", {}, m.EventSourceArn || "-"), el("td", {}, m.FunctionName || "-"),
-                 el("td", {}, m.State), el("td", {}, m.LastProcessingResult || "-"),
-                 el("td", {}, detail.Metrics ? pre(detail.Metrics) : "-")));
+                 el("td", {}, m.UUID), el("td", {}, m.EventSourceArn || "-"), el("td", {}, m.FunctionName || String(m.FunctionArn || "-").split(":").pop()),
+                 el("td", {class: "state"}, m.State), el("td", {class: "last-result"}, m.LastProcessingResult || "-"),
+                 el("td", {class: "metrics"}, detail.Metrics
+                     ? Object.entries(detail.Metrics).map(([k, v]) => el("div", {}, `${k} ${v}`)) : "-")));
   }
   put("mappings-view", tableOf(["UUID", "Source", "Function", "State", "Last result", "Metrics"], rows));
   if (state.mapping && list.some((m) => m.UUID === state.mapping)) {
     const failures = (await ctl("GET", `event-source-mappings/${state.mapping}/failures`)).Failures || [];
-    put("mappings-failures", failures.length ? failures.map(pre) : "No on-failure records.");
+    put("mappings-failures", failures.length ? failures.map((f) => el("div", {class: "failure"}, pre(f)))
+                                             : "No on-failure records.");
   } else {
     put("mappings-failures", el("p", {class: "hint"}, "Click a mapping to see its on-failure records."));
   }

@@ -21,8 +21,9 @@ const browser = await puppeteer.launch({
   args: ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"],
 });
 let step = "start";
+let page;
 try {
-  const page = await browser.newPage();
+  page = await browser.newPage();
   await page.setViewport({width: 1280, height: 800});
   const pageErrors = [];
   page.on("pageerror", (e) => pageErrors.push(e.message));
@@ -31,6 +32,9 @@ try {
       localStorage.setItem("ddblab.console", JSON.stringify({interval: 250})));
   const wait = (fn, ...args) => page.waitForFunction(fn, {timeout: 10000, polling: 50}, ...args);
   const shot = (name) => page.screenshot({path: path.join(artifacts, `${name}.png`), fullPage: true});
+  // Clicks in the page itself: a live refresh may replace the element
+  // between puppeteer's lookup and its click.
+  const clickNow = (selector) => page.$eval(selector, (n) => n.click());
   const text = (selector) => page.$eval(selector, (n) => n.textContent);
   const go = async (hash) => {
     await page.evaluate((h) => { location.hash = h; }, hash);
@@ -113,7 +117,7 @@ try {
   step = "streams: the REMOVE record in the shard view";
   await go("#streams/Sessions");
   await wait(() => document.querySelector(".shard"));
-  await page.click(".shard");
+  await clickNow(".shard");
   await wait(() => [...document.querySelectorAll('tr.record[data-event="REMOVE"]')]
       .some((r) => r.textContent.includes('"s1"') && r.textContent.includes("Service dynamodb.amazonaws.com")));
 
@@ -143,9 +147,14 @@ try {
   await wait(() => document.querySelector("#faults-log").textContent.includes("Faulty"));
   await shot("faults");
 
-  step = "mappings: the page loads";
+  step = "mappings: state, last result and the on-failure record";
   await go("#mappings");
-  await wait(() => document.querySelector("#mappings-view table"));
+  await wait(() => document.querySelector("tr[data-uuid] .last-result"));
+  assert.equal(await text("tr[data-uuid] .state"), "Enabled");
+  assert.equal(await text("tr[data-uuid] .last-result"), "PROBLEM: Function call failed");
+  await clickNow("tr[data-uuid]");
+  await wait(() => document.querySelector("#mappings-failures .failure"));
+  assert.match(await text("#mappings-failures .failure"), /"condition": "RetryAttemptsExhausted"/);
   await shot("mappings");
 
   const verify = process.env.DDBLAB_VERIFY_ENDPOINT;
@@ -171,6 +180,11 @@ try {
 } catch (e) {
   console.error(`FAILED at step "${step}":`, e);
   process.exitCode = 1;
+  if (page) {
+    // What the page said, and how it looked.
+    console.error("status bar:", await page.$eval("#status", (n) => n.textContent).catch(() => "?"));
+    await page.screenshot({path: path.join(artifacts, "failure.png"), fullPage: true}).catch(() => {});
+  }
 } finally {
   await browser.close();
 }

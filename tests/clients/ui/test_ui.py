@@ -63,6 +63,13 @@ def setup(server):
     ddb.put_item(TableName="Sessions",
                  Item={"pk": {"S": "s2"},
                        "expires": {"N": str(START + 100_000)}})
+    # A hosted mapping whose function always fails: with no retries its
+    # batch is discarded on the first delivery (the page's clock advance)
+    # and leaves an on-failure record.
+    control(server, "POST", "event-source-mappings", {
+        "TableName": "Sessions", "FunctionName": "always-fails",
+        "StartingPosition": "TRIM_HORIZON", "MaximumRetryAttempts": 0,
+        "Function": {"Command": ["sh", "-c", "cat >/dev/null; exit 1"]}})
     control(server, "POST", "faults", {"rules": [
         {"id": "scan-throttle", "operation": "Scan", "table": "Faulty",
          "effect": "throttle"}]})
