@@ -20,6 +20,7 @@ const state = {
   lastKey: null,       // LastEvaluatedKey of the page on screen
   shard: "",           // the shard whose records are shown
   mapping: "",         // the mapping whose failures are shown
+  query: null,         // {pk, sk}: the Items tab queries by key; null: Scan
   skewMs: 0,           // server clock - browser clock, for signing
   busy: false,
 };
@@ -167,6 +168,29 @@ function marshall(v) {
   return {M: Object.fromEntries(Object.entries(v).map(([k, x]) => [k, marshall(x)]))};
 }
 
+// DynamoDB JSON -> plain JSON, for the "plain view" (numbers outside the
+// safe integer range stay strings; binary stays base64; sets become lists).
+function unmarshall(v) {
+  const [type] = Object.keys(v);
+  const x = v[type];
+  switch (type) {
+    case "N": { const n = Number(x); return String(n) === x ? n : x; }
+    case "NULL": return null;
+    case "L": return x.map(unmarshall);
+    case "M": return Object.fromEntries(Object.entries(x).map(([k, y]) => [k, unmarshall(y)]));
+    default: return x;
+  }
+}
+
+// The AttributeValue of key attribute `name` typed in a query box, or an
+// Error naming what is wrong.
+function keyValue(description, name, text) {
+  const definition = (description.AttributeDefinitions || []).find((d) => d.AttributeName === name);
+  const type = definition ? definition.AttributeType : "S";
+  if (type === "N" && checkValue({N: text}, name)) return new Error(`${name} is a number key: "${text}" is not a number`);
+  return {[type]: text};
+}
+
 // Parses the form's text into an Item for `description` (DescribeTable's
 // Table); returns {item} or {error} (the reason, shown in the form).
 function parseItem(text, plain, description) {
@@ -266,24 +290,48 @@ async function refreshItems() {
   const request = {TableName: state.table, Limit: 25};
   const start = state.pageKeys[state.page];
   if (start) request.ExclusiveStartKey = start;
+  let operation = "Scan";
+  if (state.query) {
+    // Query by key: partition key =, and sort key = when given.
+    operation = "Query";
+    const [hash, range] = description.KeySchema || [];
+    const names = {"#p": hash.AttributeName};
+    const values = {":p": keyValue(description, hash.AttributeName, state.query.pk)};
+    let condition = "#p = :p";
+    if (range && state.query.sk !== "") {
+      names["#s"] = range.AttributeName;
+      values[":s"] = keyValue(description, range.AttributeName, state.query.sk);
+      condition += " AND #s = :s";
+    }
+    const bad = Object.values(values).find((v) => v instanceof Error);
+    if (bad) {
+      showError("items-error", `Not queried: ${bad.message}`);
+      return;
+    }
+    Object.assign(request, {KeyConditionExpression: condition, ExpressionAttributeNames: names,
+                            ExpressionAttributeValues: values});
+  }
   let answer;
   try {
-    answer = await ddb("Scan", request);
+    answer = await ddb(operation, request);
     showError("items-error", null);
   } catch (e) {
     showError("items-error", e);
     return;
   }
   state.lastKey = answer.LastEvaluatedKey || null;
-  $("items-page").textContent = `page ${state.page + 1}, ${answer.Count} items`;
+  $("items-page").textContent = `${operation} page ${state.page + 1}, ${answer.Count} items`;
+  const plain = $("items-plain-view").checked;
+  const show = (v) => code(plain ? (v === undefined ? v : unmarshall(v)) : v);
+  const showAll = (m) => code(plain ? Object.fromEntries(Object.entries(m).map(([k, v]) => [k, unmarshall(v)])) : m);
   $("items-prev").disabled = state.page === 0;
   $("items-next").disabled = !state.lastKey;
   const keyNames = (description.KeySchema || []).map((k) => k.AttributeName);
   const rows = answer.Items.map((item) => {
     const rest = Object.fromEntries(Object.entries(item).filter(([k]) => !keyNames.includes(k)));
-    return el("tr", {},
-              keyNames.map((k) => el("td", {}, code(item[k]))),
-              el("td", {}, code(rest)),
+    return el("tr", {class: "item"},
+              keyNames.map((k) => el("td", {}, show(item[k]))),
+              el("td", {}, showAll(rest)),
               el("td", {},
                  el("button", {onclick: () => {
                    $("item-plain").checked = false;
@@ -502,6 +550,7 @@ function chooseTable(name) {
   state.pageKeys = [null];
   state.page = 0;
   state.shard = "";
+  state.query = null;
   for (const select of document.querySelectorAll(".table-select")) select.value = name;
 }
 
@@ -554,6 +603,13 @@ async function start() {
     state.page++;
     refresh();
   });
+  const newListing = () => { state.pageKeys = [null]; state.page = 0; refresh(); };
+  $("query-go").addEventListener("click", () => {
+    state.query = {pk: $("query-pk").value, sk: $("query-sk").value};
+    newListing();
+  });
+  $("query-clear").addEventListener("click", () => { state.query = null; newListing(); });
+  $("items-plain-view").addEventListener("change", () => refresh());
   $("items-prev").addEventListener("click", () => { if (state.page) { state.page--; refresh(); } });
   $("item-put").addEventListener("click", putItem);
   $("item-clear").addEventListener("click", () => { $("item-json").value = ""; put("item-result"); });

@@ -64,6 +64,22 @@ try {
   await wait(() => document.querySelector("#item-written"));
   await wait(() => document.querySelector("#items-view").textContent.includes("from the form"));
 
+  step = "items: query by key, plain view";
+  await page.$eval("#item-json", (n) => { n.value = '{"pk": "o9", "sk": "z", "qty": 9}'; });
+  await page.click("#item-plain");
+  await page.click("#item-put");
+  await wait(() => document.querySelector("#item-written"));
+  await page.click("#item-plain");
+  await page.$eval("#query-pk", (n) => { n.value = "o1"; });
+  await page.click("#query-go");
+  await wait(() => document.querySelector("#items-page").textContent === "Query page 1, 1 items" &&
+                   document.querySelector("#items-view").textContent.includes('"from the form"'));
+  await page.click("#items-plain-view");
+  await wait(() => document.querySelector("#items-view").textContent.includes('{"note":"from the form","qty":3}'));
+  await page.click("#items-plain-view");
+  await page.click("#query-clear");
+  await wait(() => document.querySelector("#items-page").textContent === "Scan page 1, 2 items");
+
   step = "items: an invalid item is refused in the form";
   await page.$eval("#item-json", (n) => { n.value = '{"pk": {"S": "bad"}, "sk": {"S": "x"}, "qty": {"N": "three"}}'; });
   await page.click("#item-put");
