@@ -192,6 +192,8 @@ Result<Command> ParseServe(const std::vector<std::string>& args) {
       config.ui = false;
       continue;
     }
+    if (arg.starts_with("--no-ui="))
+      return Usage("flag --no-ui takes no value");
     size_t eq = arg.find('=');
     std::string flag(arg.substr(0, eq));
     std::string value;
