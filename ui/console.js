@@ -113,6 +113,9 @@ function showError(id, error) {
 const TYPES = ["S", "N", "B", "BOOL", "NULL", "M", "L", "SS", "NS", "BS"];
 
 // Returns the reason `value` is not an AttributeValue (at `path`), or "".
+// Only the shape is checked here; what DynamoDB refuses beyond it (a
+// number's range or precision, bad base64, duplicates in a set, sizes) is
+// left to DynamoDB, whose error the form shows.
 function checkValue(value, path) {
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
     return `${path}: expected an attribute value like {"S": "text"}`;
@@ -127,7 +130,7 @@ function checkValue(value, path) {
     case "S": case "B":
       return typeof v === "string" ? "" : `${path}.${type}: expected a string`;
     case "N":
-      return typeof v === "string" && /^\s*-?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?\s*$/.test(v)
+      return typeof v === "string" && /^\s*[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?\s*$/.test(v)
           ? "" : `${path}.N: expected a number in a string, like "42"`;
     case "BOOL":
       return typeof v === "boolean" ? "" : `${path}.BOOL: expected true or false`;
