@@ -80,6 +80,29 @@ try {
   await page.click("#query-clear");
   await wait(() => document.querySelector("#items-page").textContent === "Scan page 1, 2 items");
 
+  step = "items: edit and delete from the list";
+  // Buttons of a row are clicked in the page (rows are redrawn live).
+  const rowButton = (pk, label) => page.evaluate((p, l) => {
+    const row = [...document.querySelectorAll("tr.item")].find((r) => r.cells[0].textContent === JSON.stringify({S: p}));
+    [...row.querySelectorAll("button")].find((b) => b.textContent === l).click();
+  }, pk, label);
+  await rowButton("o9", "Edit");
+  const edited = JSON.parse(await page.$eval("#item-json", (n) => n.value));
+  assert.deepEqual(edited, {pk: {S: "o9"}, sk: {S: "z"}, qty: {N: "9"}});
+  edited.qty = {N: "10"};
+  await page.$eval("#item-json", (n, v) => { n.value = v; }, JSON.stringify(edited));
+  await page.click("#item-put");
+  await wait(() => document.querySelector("#item-written") &&
+                   document.querySelector("#items-view").textContent.includes('{"qty":{"N":"10"}}'));
+  await page.$eval("#item-json", (n) => { n.value = '{"pk": "gone", "sk": "x"}'; });
+  await page.click("#item-plain");
+  await page.click("#item-put");
+  await page.click("#item-plain");
+  await wait(() => document.querySelector("#items-page").textContent === "Scan page 1, 3 items");
+  await rowButton("gone", "Delete");
+  await wait(() => document.querySelector("#item-result").textContent === "Deleted." &&
+                   document.querySelector("#items-page").textContent === "Scan page 1, 2 items");
+
   step = "items: an invalid item is refused in the form";
   await page.$eval("#item-json", (n) => { n.value = '{"pk": {"S": "bad"}, "sk": {"S": "x"}, "qty": {"N": "three"}}'; });
   await page.click("#item-put");

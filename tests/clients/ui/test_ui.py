@@ -158,8 +158,9 @@ def main():
         if item != want:
             print(f"FAILED: the form's item read back as {item}, want {want}")
             return 1
-        # The plain-JSON put, and nothing from the refused and failed puts.
-        plain = {"pk": {"S": "o9"}, "sk": {"S": "z"}, "qty": {"N": "9"}}
+        # The plain-JSON put as edited in the page (qty 9 -> 10), the item
+        # deleted in the page gone, nothing from the refused and failed puts.
+        plain = {"pk": {"S": "o9"}, "sk": {"S": "z"}, "qty": {"N": "10"}}
         items = sorted(ddb.scan(TableName="Orders")["Items"],
                        key=lambda i: i["pk"]["S"])
         if items != [want, plain]:
