@@ -295,7 +295,8 @@ async function refreshItems() {
   if (start) request.ExclusiveStartKey = start;
   let operation = "Scan";
   if (state.query) {
-    // Query by key: partition key =, and sort key = when given.
+    // Query by key: partition key =, and sort key = or begins_with when
+    // given (DynamoDB refuses begins_with on a number key; its error shows).
     operation = "Query";
     const [hash, range] = description.KeySchema || [];
     const names = {"#p": hash.AttributeName};
@@ -304,7 +305,7 @@ async function refreshItems() {
     if (range && state.query.sk !== "") {
       names["#s"] = range.AttributeName;
       values[":s"] = keyValue(description, range.AttributeName, state.query.sk);
-      condition += " AND #s = :s";
+      condition += state.query.op === "begins_with" ? " AND begins_with(#s, :s)" : " AND #s = :s";
     }
     const bad = Object.values(values).find((v) => v instanceof Error);
     if (bad) {
@@ -608,7 +609,7 @@ async function start() {
   });
   const newListing = () => { state.pageKeys = [null]; state.page = 0; refresh(); };
   $("query-go").addEventListener("click", () => {
-    state.query = {pk: $("query-pk").value, sk: $("query-sk").value};
+    state.query = {pk: $("query-pk").value, sk: $("query-sk").value, op: $("query-sk-op").value};
     newListing();
   });
   $("query-clear").addEventListener("click", () => { state.query = null; newListing(); });

@@ -77,6 +77,13 @@ try {
   await page.click("#items-plain-view");
   await wait(() => document.querySelector("#items-view").textContent.includes('{"note":"from the form","qty":3}'));
   await page.click("#items-plain-view");
+  await page.select("#query-sk-op", "begins_with");
+  await page.$eval("#query-sk", (n) => { n.value = "b"; });
+  await page.click("#query-go");
+  await wait(() => document.querySelector("#items-page").textContent === "Query page 1, 0 items");
+  await page.$eval("#query-sk", (n) => { n.value = "a"; });
+  await page.click("#query-go");
+  await wait(() => document.querySelector("#items-page").textContent === "Query page 1, 1 items");
   await page.click("#query-clear");
   await wait(() => document.querySelector("#items-page").textContent === "Scan page 1, 2 items");
 
