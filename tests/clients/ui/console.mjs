@@ -142,6 +142,11 @@ try {
   assert.match(await text('[data-ttl-table="Sessions"]'), /Waiting for deletion: 2;/);
   await shot("ttl-before");
 
+  step = "ttl: sweep now (nothing is due yet on the manual clock)";
+  await page.click("#ttl-sweep");
+  await wait(() => document.querySelector("#ttl-result").textContent === "Deleted 0 items.");
+  assert.match(await text('[data-ttl-table="Sessions"]'), /Waiting for deletion: 2;/);
+
   step = "clock: advance in the page";
   await go("#clock");
   await wait(() => document.querySelector("#clock-mode"));
