@@ -82,6 +82,7 @@ def check_files(server):
                        ("ui/", "text/html; charset=utf-8"),
                        ("ui/console.js", "text/javascript; charset=utf-8"),
                        ("ui/sigv4.js", "text/javascript; charset=utf-8"),
+                       ("ui/item_json.js", "text/javascript; charset=utf-8"),
                        ("ui/console.css", "text/css; charset=utf-8")):
         with urllib.request.urlopen(f"{server.endpoint}/_ddblab/{path}",
                                     timeout=10) as response:
