@@ -18,6 +18,7 @@
 #include "cli/control_faults.h"
 #include "cli/control_streams.h"
 #include "cli/control_ttl.h"
+#include "cli/control_ui.h"
 #include "cli/emulator_handler.h"
 #include "emulator/server/cli.h"
 #include "emulator/server/serve.h"
@@ -51,8 +52,8 @@ int ServeMain(const Args& args) {
   }
   ServeHooks hooks;
   hooks.open = &EmulatorHandler::Open;
-  for (auto add :
-       {&AddTtlControl, &AddStreamsControl, &AddFaultControl, &AddEsmControl}) {
+  for (auto add : {&AddTtlControl, &AddStreamsControl, &AddFaultControl,
+                   &AddEsmControl, &AddUiControl}) {
     if (ddblab::Status s = add(command->serve, hooks); !s.ok()) {
       std::cerr << "ddblab: " << s.error().message << "\n";
       return 2;

@@ -60,7 +60,8 @@ ddb() { $py "$here/ddb.py" "$endpoint" "$@"; }
 # why the target cannot run and returns 1.
 prepare_ddblab() {
   [[ -x $ddblab_bin ]] || { echo "ddblab unavailable: $ddblab_bin not built"; return 1; }
-  cmd=("$ddblab_bin" serve --port "$port" --db :memory: --log-level warn)
+  # DDBLAB_SERVE_ARGS: extra flags, e.g. "--no-ui" (word-split).
+  cmd=("$ddblab_bin" serve --port "$port" --db :memory: --log-level warn ${DDBLAB_SERVE_ARGS:-})
 }
 
 prepare_dynalite() {

@@ -188,6 +188,12 @@ Result<Command> ParseServe(const std::vector<std::string>& args) {
     if (!arg.starts_with("--")) {
       return Usage("unexpected argument '" + args[i] + "' for ddblab serve");
     }
+    if (arg == "--no-ui") {  // the one flag without a value
+      config.ui = false;
+      continue;
+    }
+    if (arg.starts_with("--no-ui="))
+      return Usage("flag --no-ui takes no value");
     size_t eq = arg.find('=');
     std::string flag(arg.substr(0, eq));
     std::string value;
@@ -288,6 +294,8 @@ Flags of ddblab serve:
                            the server's clock: with --clock manual, each
                            POST /_ddblab/clock delivers what is due before
                            it answers
+  --no-ui                  do not serve the web console (by default at
+                           http://HOST:PORT/_ddblab/ui)
 
 Once started, point any AWS SDK or the AWS CLI at the printed endpoint, e.g.
   aws dynamodb list-tables --endpoint-url http://127.0.0.1:8000

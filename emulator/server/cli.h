@@ -11,11 +11,12 @@
 //                [--stream-shards 1] [--shard-rollover 4h|off]
 //                [--max-connections 10000] [--idle-timeout 60s]
 //                [--https-cert FILE --https-key FILE] [--faults FILE]
-//                [--event-source-mappings FILE]
+//                [--event-source-mappings FILE] [--no-ui]
 //   ddblab --help | --version
 //
-// Flags take "--flag value" or "--flag=value". A bad command line is an
-// Error whose message is the one line to print on stderr (exit status 2).
+// Flags take "--flag value" or "--flag=value"; --no-ui takes none. A bad
+// command line is an Error whose message is the one line to print on stderr
+// (exit status 2).
 //
 // Thread-safety: pure functions.
 #pragma once
@@ -55,6 +56,8 @@ struct ServeConfig {
   // Event source mappings to host from the start, read by cli/control_esm.h
   // ("" : none).
   std::string event_source_mappings_file;
+  // The web console at /_ddblab/ui (cli/control_ui.h); --no-ui: off.
+  bool ui = true;
   // HTTP front end.
   size_t max_connections = 10000;  // open connections; more get a 503
   int idle_timeout_seconds = 60;   // idle keep-alive connections closed

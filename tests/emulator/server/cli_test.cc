@@ -29,6 +29,15 @@ TEST(CliTest, ServeDefaults) {
   EXPECT_EQ(c.auth, AuthMode::kAccept);
   EXPECT_EQ(c.log_level, LogLevel::kInfo);
   EXPECT_EQ(c.seed, 0u);
+  EXPECT_TRUE(c.ui);
+}
+
+TEST(CliTest, NoUiTakesNoValue) {
+  auto command = Parse({"serve", "--no-ui", "--port", "0"});
+  ASSERT_TRUE(command.ok());
+  EXPECT_FALSE(command->serve.ui);
+  EXPECT_EQ(command->serve.port, 0);
+  ExpectUsageError({"serve", "--no-ui=true"}, "flag --no-ui takes no value");
 }
 
 TEST(CliTest, EveryFlag) {

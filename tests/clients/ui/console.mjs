@@ -1,0 +1,241 @@
+// tests/clients/ui/console.mjs: drives the web console (/_ddblab/ui) in
+// headless Chromium (Debian's /usr/bin/chromium, through puppeteer-core).
+// Run by test_ui.py, which starts `ddblab serve --clock manual`, creates the
+// tables with boto3 before and reads the form's item back with boto3 after.
+//
+// Env: DDBLAB_ENDPOINT (http://127.0.0.1:PORT), DDBLAB_ARTIFACTS (a folder
+// for the screenshots), CHROMIUM (default /usr/bin/chromium).
+// Exit status 0: every step passed; 1: a step failed (its name printed).
+import assert from "node:assert/strict";
+import fs from "node:fs";
+import path from "node:path";
+import puppeteer from "puppeteer-core";
+
+const endpoint = process.env.DDBLAB_ENDPOINT;
+const artifacts = process.env.DDBLAB_ARTIFACTS || "ui-screenshots";
+fs.mkdirSync(artifacts, {recursive: true});
+
+const browser = await puppeteer.launch({
+  executablePath: process.env.CHROMIUM || "/usr/bin/chromium",
+  headless: true,
+  args: ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"],
+});
+let step = "start";
+let page;
+try {
+  page = await browser.newPage();
+  await page.setViewport({width: 1280, height: 800});
+  const pageErrors = [];
+  page.on("pageerror", (e) => pageErrors.push(e.message));
+  // Refresh fast so the test waits little.
+  await page.evaluateOnNewDocument(() =>
+      localStorage.setItem("ddblab.console", JSON.stringify({interval: 250})));
+  const wait = (fn, ...args) => page.waitForFunction(fn, {timeout: 10000, polling: 50}, ...args);
+  const shot = (name) => page.screenshot({path: path.join(artifacts, `${name}.png`), fullPage: true});
+  // Clicks in the page itself: a live refresh may replace the element
+  // between puppeteer's lookup and its click.
+  const clickNow = (selector) => page.$eval(selector, (n) => n.click());
+  const text = (selector) => page.$eval(selector, (n) => n.textContent);
+  const go = async (hash) => {
+    await page.evaluate((h) => { location.hash = h; }, hash);
+    await wait((h) => location.hash === h, hash);
+  };
+  // Resolves after the page completed `n` more refreshes.
+  const refreshes = async (n) => {
+    const start = await page.evaluate(() => Number(document.body.dataset.refreshed || 0));
+    await wait((s, k) => Number(document.body.dataset.refreshed || 0) >= s + k, start, n);
+  };
+
+  step = "tables: the table created with boto3 is listed";
+  await page.goto(`${endpoint}/_ddblab/ui#tables`, {waitUntil: "load"});
+  await wait(() => document.querySelector('tr[data-table="Orders"]'));
+  const row = await text('tr[data-table="Orders"]');
+  assert.match(row, /ACTIVE/);
+  assert.match(row, /pk \(partition\), sk \(sort\)/);
+  assert.match(await text('tr[data-table="Sessions"]'), /ENABLED \(expires\)/);
+  await shot("tables");
+
+  step = "items: a put in the form";
+  await go("#items/Orders");
+  await page.$eval("#item-json", (n) => { n.value = ""; });
+  await page.type("#item-json",
+      '{"pk": {"S": "o1"}, "sk": {"S": "a"}, "qty": {"N": "3"}, "note": {"S": "from the form"}}');
+  await page.click("#item-put");
+  await wait(() => document.querySelector("#item-written"));
+  await wait(() => document.querySelector("#items-view").textContent.includes("from the form"));
+
+  step = "items: query by key, plain view";
+  await page.$eval("#item-json", (n) => { n.value = '{"pk": "o9", "sk": "z", "qty": 9}'; });
+  await page.click("#item-plain");
+  await page.click("#item-put");
+  await wait(() => document.querySelector("#item-written"));
+  await page.click("#item-plain");
+  await page.$eval("#query-pk", (n) => { n.value = "o1"; });
+  await page.click("#query-go");
+  await wait(() => document.querySelector("#items-page").textContent === "Query page 1, 1 items" &&
+                   document.querySelector("#items-view").textContent.includes('"from the form"'));
+  await page.click("#items-plain-view");
+  await wait(() => document.querySelector("#items-view").textContent.includes('{"note":"from the form","qty":3}'));
+  await page.click("#items-plain-view");
+  await page.select("#query-sk-op", "begins_with");
+  await page.$eval("#query-sk", (n) => { n.value = "b"; });
+  await page.click("#query-go");
+  await wait(() => document.querySelector("#items-page").textContent === "Query page 1, 0 items");
+  await page.$eval("#query-sk", (n) => { n.value = "a"; });
+  await page.click("#query-go");
+  await wait(() => document.querySelector("#items-page").textContent === "Query page 1, 1 items");
+  await page.click("#query-clear");
+  await wait(() => document.querySelector("#items-page").textContent === "Scan page 1, 2 items");
+
+  step = "items: edit and delete from the list";
+  // Buttons of a row are clicked in the page (rows are redrawn live).
+  const rowButton = (pk, label) => page.evaluate((p, l) => {
+    const row = [...document.querySelectorAll("tr.item")].find((r) => r.cells[0].textContent === JSON.stringify({S: p}));
+    [...row.querySelectorAll("button")].find((b) => b.textContent === l).click();
+  }, pk, label);
+  await rowButton("o9", "Edit");
+  const edited = JSON.parse(await page.$eval("#item-json", (n) => n.value));
+  assert.deepEqual(edited, {pk: {S: "o9"}, sk: {S: "z"}, qty: {N: "9"}});
+  edited.qty = {N: "10"};
+  await page.$eval("#item-json", (n, v) => { n.value = v; }, JSON.stringify(edited));
+  await page.click("#item-put");
+  await wait(() => document.querySelector("#item-written") &&
+                   document.querySelector("#items-view").textContent.includes('{"qty":{"N":"10"}}'));
+  await page.$eval("#item-json", (n) => { n.value = '{"pk": "gone", "sk": "x"}'; });
+  await page.click("#item-plain");
+  await page.click("#item-put");
+  await page.click("#item-plain");
+  await wait(() => document.querySelector("#items-page").textContent === "Scan page 1, 3 items");
+  await rowButton("gone", "Delete");
+  await wait(() => document.querySelector("#item-result").textContent === "Deleted." &&
+                   document.querySelector("#items-page").textContent === "Scan page 1, 2 items");
+
+  step = "items: an invalid item is refused in the form";
+  await page.$eval("#item-json", (n) => { n.value = '{"pk": {"S": "bad"}, "sk": {"S": "x"}, "qty": {"N": "three"}}'; });
+  await page.click("#item-put");
+  await wait(() => document.querySelector("#item-refused"));
+  assert.equal(await text("#item-refused"),
+               'Not written: qty.N: expected a number in a string, like "42"');
+  await page.$eval("#item-json", (n) => { n.value = '{"pk": "bad2", "sk": '; });
+  await page.click("#item-put");
+  await wait(() => document.querySelector("#item-refused"));
+  assert.match(await text("#item-refused"), /^Not written: Invalid JSON: /);
+
+  step = "items: DynamoDB's error is shown";
+  await page.$eval("#item-json", (n) => { n.value = '{"pk": {"S": ""}, "sk": {"S": "a"}}'; });
+  await page.click("#item-put");
+  await wait(() => document.querySelector("#item-failed"));
+  assert.match(await text("#item-failed"), /^ValidationException: .*empty string/);
+
+  step = "items: refresh keeps the form and the page";
+  await refreshes(2);
+  assert.equal(await page.$eval("#item-json", (n) => n.value), '{"pk": {"S": ""}, "sk": {"S": "a"}}');
+  assert.equal(await page.$eval("#items-table", (n) => n.value), "Orders");
+  await page.$eval("#item-json", (n) => {
+    n.value = '{"pk": {"S": "o2"}, "sk": {"S": "b"}, "qty": {"N": "1"}}';
+  });
+  await shot("items");
+
+  step = "ttl: the item waits in the queue";
+  await go("#ttl");
+  await wait(() => [...document.querySelectorAll("tr.ttl-item")].some((r) => r.textContent.includes('"s1"')));
+  assert.match(await text('[data-ttl-table="Sessions"]'), /Waiting for deletion: 2;/);
+  await shot("ttl-before");
+
+  step = "ttl: sweep now (nothing is due yet on the manual clock)";
+  await page.click("#ttl-sweep");
+  await wait(() => document.querySelector("#ttl-result").textContent === "Deleted 0 items.");
+  assert.match(await text('[data-ttl-table="Sessions"]'), /Waiting for deletion: 2;/);
+
+  step = "clock: advance in the page";
+  await go("#clock");
+  await wait(() => document.querySelector("#clock-mode"));
+  assert.equal(await text("#clock-mode"), "manual");
+  await page.$eval("#clock-advance", (n) => { n.value = "120s"; });
+  await page.click("#clock-advance-go");
+  await wait(() => document.querySelector("#clock-result").textContent.includes("TTL deleted 1 items"));
+  await shot("clock");
+
+  step = "ttl: the item left the queue";
+  await go("#ttl");
+  await wait(() => {
+    const rows = [...document.querySelectorAll("tr.ttl-item")];
+    return rows.length === 1 && !rows[0].textContent.includes('"s1"');
+  });
+  assert.match(await text('[data-ttl-table="Sessions"]'), /Waiting for deletion: 1;/);
+  await shot("ttl-after");
+
+  step = "streams: the REMOVE record in the shard view";
+  await go("#streams/Sessions");
+  await wait(() => document.querySelector(".shard"));
+  await clickNow(".shard");
+  await wait(() => [...document.querySelectorAll('tr.record[data-event="REMOVE"]')]
+      .some((r) => r.textContent.includes('"s1"') && r.textContent.includes("Service dynamodb.amazonaws.com")));
+
+  step = "streams: a split drawn as a parent and two children";
+  const parent = await page.$eval(".shard", (n) => n.dataset.shard);
+  await page.click("#streams-split");
+  await wait((p) => {
+    const node = document.querySelector(`.shard[data-shard="${p}"]`);
+    if (!node || !node.classList.contains("closed")) return false;
+    const kids = node.parentElement.querySelectorAll(":scope > ul > li > .shard");
+    return kids.length === 2 && [...kids].every((k) => k.dataset.parent === p && k.classList.contains("open"));
+  }, parent);
+  // The selected shard (the parent) stays selected across refreshes.
+  await refreshes(2);
+  assert.equal(await page.$eval(".shard.selected", (n) => n.dataset.shard), parent);
+  await shot("streams");
+
+  step = "faults: a rule's counter goes up";
+  await go("#faults");
+  await wait(() => document.querySelector('tr[data-rule="scan-throttle"] .fired'));
+  const before = Number(await text('tr[data-rule="scan-throttle"] .fired'));
+  const error = await page.evaluate(() => ddb("Scan", {TableName: "Faulty"}).then(() => "no error", (e) => e.type));
+  // Faulty is on-demand: the throttle effect answers ThrottlingException.
+  assert.equal(error, "ThrottlingException");
+  await wait((b) => Number(document.querySelector('tr[data-rule="scan-throttle"] .fired').textContent) === b + 1,
+             before);
+  await wait(() => document.querySelector("#faults-log").textContent.includes("Faulty"));
+  await shot("faults");
+
+  step = "mappings: state, last result and the on-failure record";
+  await go("#mappings");
+  await wait(() => document.querySelector("tr[data-uuid] .last-result"));
+  assert.equal(await text("tr[data-uuid] .state"), "Enabled");
+  assert.equal(await text("tr[data-uuid] .last-result"), "PROBLEM: Function call failed");
+  await clickNow("tr[data-uuid]");
+  await wait(() => document.querySelector("#mappings-failures .failure"));
+  assert.match(await text("#mappings-failures .failure"), /"condition": "RetryAttemptsExhausted"/);
+  await shot("mappings");
+
+  const verify = process.env.DDBLAB_VERIFY_ENDPOINT;
+  if (verify) {
+    step = "auth verify: wrong keys are refused, the server's keys sign";
+    const other = await browser.newPage();
+    other.on("pageerror", (e) => pageErrors.push(e.message));
+    await other.goto(`${verify}/_ddblab/ui#settings`, {waitUntil: "load"});
+    const owait = (fn) => other.waitForFunction(fn, {timeout: 10000, polling: 50});
+    await owait(() => document.querySelector("#status").textContent.includes("UnrecognizedClientException"));
+    await other.$eval("#set-key", (n) => { n.value = "AKIDVERIFY"; });
+    await other.$eval("#set-secret", (n) => { n.value = "verify/secret+key"; });
+    await other.click("#settings-save");
+    await other.evaluate(() => { location.hash = "#tables"; });
+    await owait(() => document.querySelector('tr[data-table="Signed"]'));
+    assert.equal(await other.$eval("#status", (n) => n.textContent), "");
+    await other.close();
+  }
+
+  step = "no script errors";
+  assert.deepEqual(pageErrors, []);
+  console.log("ok: every console step passed; screenshots in " + artifacts);
+} catch (e) {
+  console.error(`FAILED at step "${step}":`, e);
+  process.exitCode = 1;
+  if (page) {
+    // What the page said, and how it looked.
+    console.error("status bar:", await page.$eval("#status", (n) => n.textContent).catch(() => "?"));
+    await page.screenshot({path: path.join(artifacts, "failure.png"), fullPage: true}).catch(() => {});
+  }
+} finally {
+  await browser.close();
+}
