@@ -66,7 +66,8 @@ bool IsKnownFlag(std::string_view flag) {
                                  "--idle-timeout",
                                  "--https-cert",
                                  "--https-key",
-                                 "--faults"}) {
+                                 "--faults",
+                                 "--capacity"}) {
     if (flag == known) return true;
   }
   return false;
@@ -140,6 +141,9 @@ Status SetFlag(ServeConfig& config, std::string_view flag,
                  std::to_string(kMaxStreamShards));
     }
     config.stream_shards = *n;
+  } else if (flag == "--capacity") {
+    if (value != "off" && value != "enforce") return bad("off or enforce");
+    config.capacity = value == "enforce" ? Capacity::kEnforce : Capacity::kOff;
   } else if (flag == "--faults") {  // read by control_faults.cc
     if (value.empty()) return bad("a fault plan file (JSON)");
     config.faults_file = value;
@@ -273,6 +277,9 @@ Flags of ddblab serve:
   --https-key FILE         certificate (chain) and private key
   --faults FILE            fault plan (JSON) in force from the start; replace
                            it with POST /_ddblab/faults, read it with GET
+  --capacity off|enforce   enforce provisioned / on-demand throughput, burst
+                           and per-partition limits (default off); usage and
+                           throttles at GET /_ddblab/capacity
 
 Once started, point any AWS SDK or the AWS CLI at the printed endpoint, e.g.
   aws dynamodb list-tables --endpoint-url http://127.0.0.1:8000

@@ -23,6 +23,7 @@
 #include <string>
 #include <vector>
 
+#include "emulator/api/options.h"
 #include "emulator/api/result.h"
 #include "emulator/server/authenticator.h"
 #include "emulator/server/logger.h"
@@ -51,6 +52,8 @@ struct ServeConfig {
   std::string shard_rollover = "4h";  // a duration, or off (also 0)
   // A fault plan file, read by control_faults.h ("" : none).
   std::string faults_file;
+  // --capacity off|enforce: DynamoDB's throughput limits (Options.capacity).
+  Capacity capacity = Capacity::kOff;
   // HTTP front end.
   size_t max_connections = 10000;  // open connections; more get a 503
   int idle_timeout_seconds = 60;   // idle keep-alive connections closed

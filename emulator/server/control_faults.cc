@@ -7,6 +7,7 @@
 #include <string>
 
 #include "emulator/fault/plan.h"
+#include "emulator/server/control_capacity.h"
 #include "emulator/server/emulator_handler.h"
 
 namespace ddblab::server {
@@ -99,6 +100,7 @@ Status AddFaultControl(const ServeConfig& config, ServeHooks& hooks) {
     });
   }
   AddEngineRoutes(hooks, "the fault control routes", &AddFaultRoutes);
+  AddEngineRoutes(hooks, "the capacity route", &AddCapacityRoutes);
   return OkStatus();
 }
 
