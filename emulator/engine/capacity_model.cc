@@ -232,11 +232,12 @@ std::optional<CapacityRejection> CapacityModel::Admit(
       d.partitions[n.partition].Take(second, n.nano);
     }
   }
-  // Partitions idle since an earlier second are forgotten, so that many
-  // distinct keys do not pile up.
+  // Partitions idle since an earlier second are forgotten (at most once a
+  // second), so that many distinct keys do not pile up.
   for (Need& n : needs) {
     Direction& d = n.write ? n.r->write : n.r->read;
-    if (d.partitions.size() < 4096) continue;
+    if (d.partitions.size() < 4096 || d.pruned_second == second) continue;
+    d.pruned_second = second;
     std::erase_if(d.partitions,
                   [&](const auto& p) { return p.second.second != second; });
   }

@@ -117,6 +117,7 @@ class CapacityModel {
     Bucket bucket;    // provisioned
     Window window;    // on-demand
     std::map<std::string, Window> partitions;
+    int64_t pruned_second = 0;  // partitions were last pruned in this second
     std::map<int64_t, double> series;  // clock second -> units consumed
     double settled_peak = 0;           // highest second >= 30 min old
     int64_t folded_until = 0;          // seconds below this are in settled_peak
