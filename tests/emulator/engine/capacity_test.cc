@@ -183,6 +183,39 @@ TEST_F(CapacityTest, GsiShortOfWritesThrottlesTheBaseTableWrite) {
       Json({{"IndexWriteProvisionedThroughputExceeded", 1}}));
 }
 
+TEST_F(CapacityTest, GsiReadsThrottleOnTheIndexAloneAndScansChargeTheTable) {
+  Create(1, 10000, /*gsi_write=*/10);
+  Json item = Item("k");
+  item["g"] = S("x");
+  Ok("PutItem", {{"TableName", "Tbl"}, {"Item", item}});
+  // The GSI banks 300 read units; an eventually consistent Query costs 0.5.
+  Json query{{"TableName", "Tbl"},
+             {"IndexName", "ByG"},
+             {"KeyConditionExpression", "g = :g"},
+             {"ExpressionAttributeValues", {{":g", S("x")}}}};
+  for (int i = 0; i < 600; ++i)
+    ASSERT_TRUE(emu_->Call("Query", query).ok()) << i;
+  Result<Json> r = emu_->Call("Query", query);
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().Name(), "ProvisionedThroughputExceededException");
+  EXPECT_EQ(r.error().extra,
+            Reasons("ThrottlingReasons",
+                    "IndexReadProvisionedThroughputExceeded", kIndexArn));
+  // The table's own reads are untouched: a strongly consistent Scan of a
+  // new table costs 4 units of its 300.
+  for (int i = 0; i < 75; ++i) {
+    ASSERT_TRUE(
+        emu_->Call("Scan", {{"TableName", "Tbl"}, {"ConsistentRead", true}})
+            .ok())
+        << i;
+  }
+  r = emu_->Call("Scan", {{"TableName", "Tbl"}, {"ConsistentRead", true}});
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().extra,
+            Reasons("ThrottlingReasons",
+                    "TableReadProvisionedThroughputExceeded", kArn));
+}
+
 TEST_F(CapacityTest, HotKeyThrottledAt1000WcuPerSecondWhileOtherKeysPass) {
   Create(0, 0);  // on-demand: 4,000 units/s for the table
   for (int i = 0; i < 1000; ++i) {
