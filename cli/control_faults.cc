@@ -6,6 +6,7 @@
 #include <sstream>
 #include <string>
 
+#include "cli/control_capacity.h"
 #include "cli/control_response.h"
 #include "cli/emulator_handler.h"
 #include "emulator/fault/plan.h"
@@ -87,6 +88,7 @@ Status AddFaultControl(const ServeConfig& config, ServeHooks& hooks) {
     });
   }
   AddEngineRoutes(hooks, "the fault control routes", &AddFaultRoutes);
+  AddEngineRoutes(hooks, "the capacity route", &AddCapacityRoutes);
   return OkStatus();
 }
 

@@ -109,6 +109,12 @@ class Emulator {
   // The plan in force with, per rule, "matched" and "fired" counts.
   nlohmann::json FaultStatus() const;
 
+  // Capacity enforcement (Options.capacity): per table and GSI touched so
+  // far, the units consumed per clock second over the last hour and the
+  // throttled requests by reason (engine/capacity_model.h gives the shape),
+  // plus "Enforced": whether limits are enforced at all.
+  nlohmann::json CapacityReport() const;
+
  private:
   friend engine::EmulatorImpl& engine::ImplOf(Emulator& emulator);
   explicit Emulator(std::unique_ptr<engine::EmulatorImpl> impl);

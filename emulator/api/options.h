@@ -12,6 +12,9 @@
 
 namespace ddblab {
 
+// Whether DynamoDB's throughput limits are enforced (engine/capacity_model.h).
+enum class Capacity { kOff, kEnforce };
+
 struct Options {
   // ":memory:" (the default) or a file path; a file database uses WAL mode
   // and keeps every acknowledged write across a crash.
@@ -52,6 +55,10 @@ struct Options {
   // emulator/fault/plan.h); null: none. Open fails with a
   // ValidationException naming the path of a bad plan.
   nlohmann::json fault_plan;
+  // kEnforce applies provisioned / on-demand throughput, burst and
+  // per-partition limits on the clock and throttles as DynamoDB does;
+  // kOff (the default) changes nothing.
+  Capacity capacity = Capacity::kOff;
 };
 
 }  // namespace ddblab

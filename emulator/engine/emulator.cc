@@ -3,6 +3,7 @@
 
 #include <utility>
 
+#include "emulator/engine/capacity_model.h"
 #include "emulator/engine/emulator_impl.h"
 #include "emulator/engine/stream_sink.h"
 #include "emulator/engine/ttl_sweeper.h"
@@ -80,6 +81,15 @@ std::vector<FaultLogEntry> Emulator::FaultLog() const {
 
 nlohmann::json Emulator::FaultStatus() const {
   return impl_->faults().StatusJson();
+}
+
+nlohmann::json Emulator::CapacityReport() const {
+  engine::CapacityModel* model = impl_->capacity();
+  nlohmann::json out =
+      model != nullptr ? model->Report(impl_->Now())
+                       : nlohmann::json{{"Tables", nlohmann::json::array()}};
+  out["Enforced"] = model != nullptr;
+  return out;
 }
 
 }  // namespace ddblab

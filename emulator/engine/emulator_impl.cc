@@ -4,6 +4,7 @@
 #include <exception>
 #include <utility>
 
+#include "emulator/engine/capacity_seam.h"
 #include "emulator/engine/fault_seam.h"
 #include "emulator/engine/stream_sink.h"
 #include "emulator/engine/transact_tokens.h"
@@ -42,6 +43,9 @@ Result<std::unique_ptr<EmulatorImpl>> EmulatorImpl::Open(
     DDBLAB_RETURN_IF_ERROR(impl->catalog_.Load(*impl->store_));
   }
   InstallFaultHooks(*impl);
+  if (impl->options_.capacity == Capacity::kEnforce) {
+    impl->capacity_ = std::make_unique<CapacityModel>();
+  }
   if (!impl->options_.fault_plan.is_null()) {
     DDBLAB_ASSIGN_OR_RETURN(fault::Plan plan,
                             fault::ParsePlan(impl->options_.fault_plan));
@@ -80,12 +84,19 @@ Result<nlohmann::json> Guarded(const Dispatcher& d, EmulatorImpl& impl,
 Result<nlohmann::json> EmulatorImpl::Call(std::string_view operation,
                                           const nlohmann::json& request) {
   RunDueWork();
+  auto run = [&]() -> Result<nlohmann::json> {
+    if (capacity_) {  // the one capacity seam (capacity_seam.h)
+      return CallWithCapacity(*this, operation, [&] {
+        return Guarded(dispatcher_, *this, operation, request);
+      });
+    }
+    return Guarded(dispatcher_, *this, operation, request);
+  };
   if (faults_.active()) {  // the one fault seam (fault_seam.h)
-    return CallWithFaults(
-        *this, fault::Api::kDynamoDb, operation, request,
-        [&] { return Guarded(dispatcher_, *this, operation, request); });
+    return CallWithFaults(*this, fault::Api::kDynamoDb, operation, request,
+                          run);
   }
-  return Guarded(dispatcher_, *this, operation, request);
+  return run();
 }
 
 Result<nlohmann::json> EmulatorImpl::CallStreams(

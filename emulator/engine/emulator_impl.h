@@ -56,6 +56,7 @@ enum class TableLookup {
   kControl,
 };
 
+class CapacityModel;
 class TtlSweeper;
 class TransactTokens;
 class EngineLock;
@@ -107,6 +108,10 @@ class EmulatorImpl {
   const BatchUnprocessedHook& batch_unprocessed_hook() const {
     return batch_unprocessed_hook_;
   }
+
+  // The capacity model (capacity_seam.h); null unless Options.capacity is
+  // kEnforce. Thread-safe.
+  CapacityModel* capacity() const { return capacity_.get(); }
 
   // The fault plan, its counters and log (fault_seam.h). Thread-safe.
   fault::Injector& faults() { return faults_; }
@@ -174,6 +179,7 @@ class EmulatorImpl {
   std::vector<std::shared_ptr<ChangeSink>> sinks_ DDBLAB_GUARDED_BY(mu_);
   BatchUnprocessedHook batch_unprocessed_hook_;
   fault::Injector faults_;
+  std::unique_ptr<CapacityModel> capacity_;  // null: not enforced
   std::unique_ptr<TransactTokens> transact_tokens_ DDBLAB_PT_GUARDED_BY(mu_);
   std::unique_ptr<TtlSweeper> ttl_;  // reset first by ~EmulatorImpl (thread)
 };

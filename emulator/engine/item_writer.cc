@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <utility>
 
+#include "emulator/engine/capacity_seam.h"
 #include "emulator/engine/emulator_impl.h"
 #include "emulator/value/item_codec.h"
 #include "emulator/value/item_size.h"
@@ -204,10 +205,87 @@ Result<Consumed> WriteBatch::Apply(const Table& table, const PrimaryKey& key,
     }
     DDBLAB_RETURN_IF_ERROR(old.Resolve());
   }
+  const bool enforce = origin == ChangeEvent::Origin::kUser &&
+                       CapacityEnforced();  // TTL deletions are free
   if (new_item == nullptr && !old.exists()) {
     used.table = 1;  // deleting a missing item: 1 WCU, nothing written
+    if (enforce) {
+      DDBLAB_RETURN_IF_ERROR(AdmitCapacity(table, {{0, true, key.pk, 1}}));
+    }
     return used;
   }
+  used.table = WriteUnits(std::max(old.size(), new_size));
+
+  // What changes in each index, and what it costs, before writing anything.
+  struct IndexChange {
+    const IndexDef* index;
+    const IndexEntry* before;  // null: no entry before
+    const IndexEntry* after;   // null: no entry after
+    bool same_key;
+    double delete_units;  // removing the old entry (its key changed)
+    double put_units;     // writing the new entry
+  };
+  std::vector<IndexEntry> before;
+  std::vector<IndexEntry> after;
+  std::vector<IndexChange> changes;
+  if (!table.indexes.empty()) {
+    if (old.exists()) {
+      DDBLAB_ASSIGN_OR_RETURN(const value::Item* old_item, old.Get());
+      before = ComputeIndexEntries(table, *old_item, old.bytes(), old.size());
+    }
+    if (new_item != nullptr) {
+      after = ComputeIndexEntries(table, *new_item, new_bytes, new_size);
+    }
+    for (const IndexDef& idx : table.indexes) {
+      auto find = [&](const std::vector<IndexEntry>& v) -> const IndexEntry* {
+        for (const IndexEntry& e : v) {
+          if (e.index == &idx) return &e;
+        }
+        return nullptr;
+      };
+      const IndexEntry* o = find(before);
+      const IndexEntry* n = find(after);
+      if (o == nullptr && n == nullptr) continue;
+      bool same_key =
+          o != nullptr && n != nullptr && o->ipk == n->ipk && o->isk == n->isk;
+      if (same_key && o->bytes == n->bytes) continue;  // entry unchanged
+      IndexChange c{&idx, o, n, same_key, 0, 0};
+      if (o != nullptr && !same_key) c.delete_units = WriteUnits(o->size);
+      if (n != nullptr) {
+        c.put_units = same_key ? WriteUnits(std::max(o->size, n->size))
+                               : WriteUnits(n->size);
+      }
+      (idx.global ? used.global_indexes : used.local_indexes)[idx.name] +=
+          c.delete_units + c.put_units;
+      changes.push_back(c);
+    }
+  }
+
+  if (enforce) {
+    // The table (with its LSIs) and every GSI whose entry changes, each on
+    // its partition; all or nothing.
+    std::vector<CapacityCharge> charges{{0, true, key.pk, used.table}};
+    for (const IndexChange& c : changes) {
+      if (!c.index->global) {
+        charges.push_back({0, true, key.pk, c.delete_units + c.put_units});
+        continue;
+      }
+      if (c.delete_units > 0) {
+        charges.push_back({c.index->id, true, c.before->ipk, c.delete_units});
+      }
+      if (c.put_units > 0) {
+        charges.push_back({c.index->id, true, c.after->ipk, c.put_units});
+      }
+    }
+    Status admitted = AdmitCapacity(table, std::move(charges));
+    if (!admitted.ok()) {
+      if (written) {  // undo the insert-first write
+        DDBLAB_RETURN_IF_ERROR(txn_->DeleteItem(table.id, key.pk, key.sk));
+      }
+      return admitted.error();
+    }
+  }
+
   if (!written) {
     if (new_item != nullptr) {
       DDBLAB_RETURN_IF_ERROR(
@@ -216,54 +294,26 @@ Result<Consumed> WriteBatch::Apply(const Table& table, const PrimaryKey& key,
       DDBLAB_RETURN_IF_ERROR(txn_->DeleteItem(table.id, key.pk, key.sk));
     }
   }
-  used.table = WriteUnits(std::max(old.size(), new_size));
 
   Delta& delta = DeltaFor(table);
   delta.count += (new_item != nullptr ? 1 : 0) - (old.exists() ? 1 : 0);
   delta.bytes += new_size - old.size();
 
-  if (!table.indexes.empty()) {
-    std::vector<IndexEntry> before;
-    if (old.exists()) {
-      DDBLAB_ASSIGN_OR_RETURN(const value::Item* old_item, old.Get());
-      before = ComputeIndexEntries(table, *old_item, old.bytes(), old.size());
+  for (const IndexChange& c : changes) {
+    const IndexEntry* o = c.before;
+    const IndexEntry* n = c.after;
+    IndexStats& d = delta.indexes[c.index->id];
+    if (o != nullptr && !c.same_key) {
+      DDBLAB_RETURN_IF_ERROR(txn_->DeleteIndexEntry(
+          table.id, c.index->id, o->ipk, o->isk, key.pk, key.sk));
     }
-    std::vector<IndexEntry> after;
-    if (new_item != nullptr) {
-      after = ComputeIndexEntries(table, *new_item, new_bytes, new_size);
+    if (n != nullptr) {
+      DDBLAB_RETURN_IF_ERROR(txn_->PutIndexEntry(table.id, c.index->id, n->ipk,
+                                                 n->isk, key.pk, key.sk,
+                                                 n->bytes, n->size));
     }
-    for (const IndexDef& idx : table.indexes) {
-      auto find = [&](std::vector<IndexEntry>& v) -> IndexEntry* {
-        for (IndexEntry& e : v) {
-          if (e.index == &idx) return &e;
-        }
-        return nullptr;
-      };
-      IndexEntry* o = find(before);
-      IndexEntry* n = find(after);
-      if (o == nullptr && n == nullptr) continue;
-      double units = 0;
-      IndexStats& d = delta.indexes[idx.id];
-      bool same_key =
-          o != nullptr && n != nullptr && o->ipk == n->ipk && o->isk == n->isk;
-      if (same_key && o->bytes == n->bytes) continue;  // entry unchanged
-      if (o != nullptr && !same_key) {
-        DDBLAB_RETURN_IF_ERROR(txn_->DeleteIndexEntry(table.id, idx.id, o->ipk,
-                                                      o->isk, key.pk, key.sk));
-        units += WriteUnits(o->size);
-      }
-      if (n != nullptr) {
-        DDBLAB_RETURN_IF_ERROR(txn_->PutIndexEntry(table.id, idx.id, n->ipk,
-                                                   n->isk, key.pk, key.sk,
-                                                   n->bytes, n->size));
-        units += same_key ? WriteUnits(std::max(o->size, n->size))
-                          : WriteUnits(n->size);
-      }
-      d.count += (n != nullptr ? 1 : 0) - (o != nullptr ? 1 : 0);
-      d.bytes += (n != nullptr ? n->size : 0) - (o != nullptr ? o->size : 0);
-      (idx.global ? used.global_indexes : used.local_indexes)[idx.name] +=
-          units;
-    }
+    d.count += (n != nullptr ? 1 : 0) - (o != nullptr ? 1 : 0);
+    d.bytes += (n != nullptr ? n->size : 0) - (o != nullptr ? o->size : 0);
   }
 
   if (wanted) {

@@ -38,6 +38,7 @@
 
 #include "emulator/engine/batch_common.h"
 #include "emulator/engine/capacity.h"
+#include "emulator/engine/capacity_seam.h"
 #include "emulator/engine/emulator_impl.h"
 #include "emulator/engine/expression_params.h"
 #include "emulator/engine/item_request.h"
@@ -219,6 +220,8 @@ Result<BatchGetResult> ExecuteBatchGet(EmulatorImpl& impl,
   }
   const EmulatorImpl::BatchUnprocessedHook& hook =
       impl.batch_unprocessed_hook();
+  std::optional<Error> throttle;  // capacity enforcement
+  size_t processed = 0;
   for (size_t i = 0; i < r.tables.size(); ++i) {
     const TableGet& t = r.tables[i];
     TableRead& read = reads[i];
@@ -232,8 +235,25 @@ Result<BatchGetResult> ExecuteBatchGet(EmulatorImpl& impl,
       DDBLAB_ASSIGN_OR_RETURN(
           read.items[k],
           impl.store().Get(tables[i]->id, keys[i][k].pk, keys[i][k].sk));
+      if (!CapacityEnforced()) continue;
+      // Capacity enforcement: a key the table cannot afford now is left
+      // unprocessed (read, but not returned nor charged).
+      const int64_t size = read.items[k] ? read.items[k]->size : 0;
+      Status admitted = AdmitCapacity(
+          *tables[i],
+          {{0, false, keys[i][k].pk, ReadUnits(size, t.consistent)}});
+      if (admitted.ok()) {
+        ++processed;
+        continue;
+      }
+      if (!IsCapacityThrottle(admitted.error())) return admitted.error();
+      if (!throttle) throttle = admitted.error();
+      read.unprocessed[k] = true;
+      read.items[k].reset();
     }
   }
+  // DynamoDB throws only when no key at all could be read.
+  if (throttle && processed == 0) return *throttle;
   return result;
 }
 

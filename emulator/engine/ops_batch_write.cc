@@ -43,6 +43,7 @@
 
 #include "emulator/engine/batch_common.h"
 #include "emulator/engine/capacity.h"
+#include "emulator/engine/capacity_seam.h"
 #include "emulator/engine/emulator_impl.h"
 #include "emulator/engine/item_request.h"
 #include "emulator/engine/item_writer.h"
@@ -253,16 +254,27 @@ Result<BatchWriteResult> ExecuteBatchWrite(EmulatorImpl& impl,
   out.consumed.resize(r.tables.size());
   WriteBatch batch(impl);
   DDBLAB_RETURN_IF_ERROR(batch.Begin());
+  std::optional<Error> throttle;  // capacity enforcement
+  size_t processed = 0;
   for (size_t i = 0; i < r.tables.size(); ++i) {
     for (size_t k = 0; k < out.planned[i].size(); ++k) {
-      const PlannedWrite& p = out.planned[i][k];
+      PlannedWrite& p = out.planned[i][k];
       if (p.unprocessed) continue;
-      DDBLAB_ASSIGN_OR_RETURN(Consumed used,
-                              batch.Apply(*out.tables[i], p.key, olds[i][k],
-                                          p.op->put ? &p.op->item : nullptr));
-      out.consumed[i] += used;
+      Result<Consumed> used = batch.Apply(*out.tables[i], p.key, olds[i][k],
+                                          p.op->put ? &p.op->item : nullptr);
+      if (!used.ok() && IsCapacityThrottle(used.error())) {
+        // Over capacity: not written, back in UnprocessedItems.
+        if (!throttle) throttle = used.error();
+        p.unprocessed = true;
+        continue;
+      }
+      if (!used.ok()) return used.error();
+      out.consumed[i] += *used;
+      ++processed;
     }
   }
+  // DynamoDB throws only when no request at all could be processed.
+  if (throttle && processed == 0) return *throttle;
   DDBLAB_RETURN_IF_ERROR(batch.Commit());
   return out;
 }

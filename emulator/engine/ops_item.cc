@@ -12,6 +12,7 @@
 #include <utility>
 
 #include "emulator/engine/capacity.h"
+#include "emulator/engine/capacity_seam.h"
 #include "emulator/engine/emulator_impl.h"
 #include "emulator/engine/expression_params.h"
 #include "emulator/engine/item_mutation.h"
@@ -180,6 +181,12 @@ Result<GetItemResult> ExecuteGetItem(EmulatorImpl& impl,
     }
     DDBLAB_ASSIGN_OR_RETURN(stored,
                             impl.store().Get(entry->table->id, key.pk, key.sk));
+    if (CapacityEnforced()) {
+      DDBLAB_RETURN_IF_ERROR(AdmitCapacity(
+          *entry->table,
+          {{0, false, key.pk,
+            ReadUnits(stored ? stored->size : 0, r.consistent)}}));
+    }
   }
   return result;
 }

@@ -385,6 +385,8 @@ Result<ReadResult> ExecuteQuery(EmulatorImpl& impl, const QueryRequest& r) {
     // A hash-only table holds at most one item per partition: the read
     // always exhausts the key range.
     if (index == nullptr && !table->key.range) page.stopped = false;
+    DDBLAB_RETURN_IF_ERROR(AdmitPage(*table, index, page, r.consistent, 0,
+                                     spec.scan.partition.value_or("")));
   }
   return result;
 }

@@ -190,6 +190,8 @@ Result<ReadResult> ExecuteScan(EmulatorImpl& impl, const ScanRequest& r) {
     spec.fetch_from_table = NeedsTableFetch(*table, index, select,
                                             r.expr.projection, r.expr.filter);
     DDBLAB_ASSIGN_OR_RETURN(page, ReadPage(impl.store(), *table, spec));
+    DDBLAB_RETURN_IF_ERROR(AdmitPage(*table, index, page, r.consistent,
+                                     ScanMinimumUnits(r.segment), ""));
   }
   return result;
 }

@@ -34,6 +34,7 @@
 #include <utility>
 
 #include "emulator/engine/capacity.h"
+#include "emulator/engine/capacity_seam.h"
 #include "emulator/engine/emulator_impl.h"
 #include "emulator/engine/expression_params.h"
 #include "emulator/engine/item_mutation.h"
@@ -281,12 +282,17 @@ Result<TransactWriteResult> ExecuteTransactWrite(
   Json metrics = Json::object();
   WriteBatch batch(impl);
   DDBLAB_RETURN_IF_ERROR(batch.Begin());
-  for (Planned& p : plan) {
+  for (size_t i = 0; i < plan.size(); ++i) {
+    Planned& p = plan[i];
     Consumed used;
     if (p.write) {
-      DDBLAB_ASSIGN_OR_RETURN(used,
-                              batch.Apply(*p.table, p.key, p.old,
-                                          p.new_item ? &*p.new_item : nullptr));
+      Result<Consumed> applied = batch.Apply(
+          *p.table, p.key, p.old, p.new_item ? &*p.new_item : nullptr);
+      if (!applied.ok() && IsCapacityThrottle(applied.error())) {
+        return CapacityCancellation(plan.size(), i);
+      }
+      if (!applied.ok()) return applied.error();
+      used = *applied;
     } else {
       used.table = WriteUnits(p.old.size());
     }
@@ -363,6 +369,14 @@ Result<TransactGetResult> ExecuteTransactGet(EmulatorImpl& impl,
           reads[i].item,
           ExistingItem::Read(impl.store(), *reads[i].table, keys[i]));
       aggregate += static_cast<size_t>(reads[i].item.size());
+      if (!CapacityEnforced()) continue;
+      Status admitted = AdmitCapacity(
+          *reads[i].table,
+          {{0, false, keys[i].pk, ReadUnits(reads[i].item.size(), true)}});
+      if (!admitted.ok() && IsCapacityThrottle(admitted.error())) {
+        return CapacityCancellation(r.actions.size(), i);
+      }
+      DDBLAB_RETURN_IF_ERROR(admitted);
     }
     if (aggregate > kMaxTransactBytes) {
       return Error::Validation(

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <utility>
 
+#include "emulator/engine/capacity_seam.h"
 #include "emulator/engine/expression_params.h"
 #include "emulator/engine/keys.h"
 #include "emulator/engine/multi_key.h"
@@ -416,23 +417,50 @@ Result<Json> RenderPage(const RawPage& page, const RenderSpec& spec) {
                             LastKey(page.rows.back(), spec));
   }
   if (spec.capacity != CapacityMode::kNone) {
-    Consumed used;
-    const double units =
-        std::max(ReadUnits(page.read_bytes, spec.consistent),
-                 spec.consistent ? spec.min_units : spec.min_units / 2);
-    if (spec.index == nullptr) {
-      used.table = units;
-    } else {
-      (spec.index->global ? used.global_indexes
-                          : used.local_indexes)[spec.index->name] = units;
-      if (page.fetched_bytes > 0) {
-        used.table = ReadUnits(page.fetched_bytes, spec.consistent);
-      }
-    }
+    const Consumed used =
+        PageConsumed(page, spec.index, spec.consistent, spec.min_units);
     out["ConsumedCapacity"] =
         ConsumedCapacityJson(spec.table_name, used, spec.capacity);
   }
   return out;
+}
+
+Consumed PageConsumed(const RawPage& page, const IndexDef* index,
+                      bool consistent, double min_units) {
+  Consumed used;
+  const double units = std::max(ReadUnits(page.read_bytes, consistent),
+                                consistent ? min_units : min_units / 2);
+  if (index == nullptr) {
+    used.table = units;
+  } else {
+    (index->global ? used.global_indexes : used.local_indexes)[index->name] =
+        units;
+    if (page.fetched_bytes > 0) {
+      used.table = ReadUnits(page.fetched_bytes, consistent);
+    }
+  }
+  return used;
+}
+
+Status AdmitPage(const Table& table, const IndexDef* index, const RawPage& page,
+                 bool consistent, double min_units,
+                 const std::string& partition) {
+  if (!CapacityEnforced()) return OkStatus();
+  const Consumed used = PageConsumed(page, index, consistent, min_units);
+  std::vector<CapacityCharge> charges;
+  const bool gsi = index != nullptr && index->global;
+  double table_units = used.table;
+  if (index != nullptr && !gsi) table_units += used.Total() - used.table;
+  if (gsi) {
+    charges.push_back(
+        {index->id, false, partition, used.global_indexes.at(index->name)});
+  }
+  if (table_units > 0) {
+    // An LSI query and the table items it fetches draw on the table; the
+    // fetched items of a GSI cannot happen (GSIs never fetch).
+    charges.push_back({0, false, gsi ? "" : partition, table_units});
+  }
+  return AdmitCapacity(table, std::move(charges));
 }
 
 void CheckLimit(RequestParser& p, const std::optional<int64_t>& limit) {

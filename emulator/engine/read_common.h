@@ -191,6 +191,17 @@ struct RenderSpec {
   double min_units = 0;
 };
 
+// What a page read costs (ReturnConsumedCapacity and enforcement): the
+// bytes read rounded up to 4 KB once, at least `min_units`; on an index, the
+// table items fetched besides.
+Consumed PageConsumed(const RawPage& page, const IndexDef* index,
+                      bool consistent, double min_units);
+// Capacity enforcement of a page read (capacity_seam.h): a no-op unless
+// enforced; `partition` is the partition read ("" for a Scan).
+Status AdmitPage(const Table& table, const IndexDef* index, const RawPage& page,
+                 bool consistent, double min_units,
+                 const std::string& partition);
+
 // Query's and Scan's Limit below 1, and Scan's negative Segment, as
 // DynamoDB words them now: the API's member name and no value ("Value at
 // 'Limit' failed to satisfy constraint: Member must have value greater than

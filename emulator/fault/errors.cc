@@ -11,6 +11,7 @@
 #include <utility>
 
 #include "emulator/fault/injector.h"
+#include "emulator/fault/throttle.h"
 
 namespace ddblab::fault {
 namespace {
@@ -27,6 +28,21 @@ constexpr char kOnDemandMessage[] =
     "shortly. If exceptions persist, check if you have a hot key: "
     "https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/"
     "bp-partition-key-design.html";
+// DynamoDB's texts for a global secondary index short of capacity: the
+// provisioned one as captured (no final period), the on-demand one as the
+// API model documents the transaction cancellation reason.
+constexpr char kIndexProvisionedMessage[] =
+    "The level of configured provisioned throughput for one or more global "
+    "secondary indexes of the table was exceeded. Consider increasing your "
+    "provisioning level for the under-provisioned global secondary indexes "
+    "with the UpdateTable API";
+constexpr char kIndexOnDemandReason[] =
+    "Throughput exceeds the current capacity for one or more global secondary "
+    "indexes. DynamoDB is automatically scaling your index so please try "
+    "again shortly.";
+constexpr char kMaxOnDemandMessage[] =
+    "Throughput exceeds the maximum OnDemandThroughput configured on table or "
+    "index";
 constexpr char kRequestLimitMessage[] =
     "Throughput exceeds the current throughput limit for your account. To "
     "request a limit increase, contact AWS Support at "
@@ -40,7 +56,6 @@ TableFacts FactsOf(const TableResolver& resolve, const std::string& table) {
 Error Cancelled(const CallView& call, const Decision& decision,
                 const TableResolver& resolve) {
   Json reasons = Json::array();
-  std::string codes;
   for (size_t a = 0; a < call.actions; ++a) {
     Json reason = {{"Code", "None"}};
     for (size_t i : decision.items) {
@@ -56,17 +71,9 @@ Error Cancelled(const CallView& call, const Decision& decision,
                   {"Message", kProvisionedMessage}};
       }
     }
-    if (!codes.empty()) codes += ", ";
-    codes += reason["Code"].get<std::string>();
     reasons.push_back(std::move(reason));
   }
-  Error error = Error::Of(
-      ErrorType::kTransactionCanceled,
-      "Transaction cancelled, please refer cancellation reasons for specific "
-      "reasons [" +
-          codes + "]");
-  error.extra = Json{{"CancellationReasons", std::move(reasons)}};
-  return error;
+  return TransactionCancelled(std::move(reasons));
 }
 
 Error Throttle(const CallView& call, const Decision& decision,
@@ -108,7 +115,67 @@ bool IsTransaction(const CallView& call) {
          call.operation == "TransactGetItems";
 }
 
+bool IsIndexReason(const ThrottleCause& cause) {
+  return cause.reason.rfind("Index", 0) == 0;
+}
+
+bool EndsWith(const std::string& s, std::string_view suffix) {
+  return s.size() >= suffix.size() &&
+         s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
 }  // namespace
+
+Error ThroughputThrottle(bool on_demand,
+                         const std::vector<ThrottleCause>& causes) {
+  Json reasons = Json::array();
+  for (const ThrottleCause& c : causes) {
+    reasons.push_back({{"reason", c.reason}, {"resource", c.resource}});
+  }
+  const ThrottleCause first = causes.empty() ? ThrottleCause{} : causes.front();
+  if (on_demand) {
+    const char* message =
+        EndsWith(first.reason, "MaxOnDemandThroughputExceeded")
+            ? kMaxOnDemandMessage
+            : kOnDemandMessage;
+    Error error = Error::Of(ErrorType::kThrottling, message);
+    error.extra = Json{{"throttlingReasons", std::move(reasons)}};
+    return error;
+  }
+  Error error = Error::Of(
+      ErrorType::kProvisionedThroughputExceeded,
+      IsIndexReason(first) ? kIndexProvisionedMessage : kProvisionedMessage);
+  error.extra = Json{{"ThrottlingReasons", std::move(reasons)}};
+  return error;
+}
+
+Json ThrottleCancellationReason(bool on_demand, const ThrottleCause& cause) {
+  if (on_demand) {
+    return {{"Code", "ThrottlingError"},
+            {"Message", IsIndexReason(cause)
+                            ? std::string(kIndexOnDemandReason)
+                            : std::string(kOnDemandMessage) + "."}};
+  }
+  return {{"Code", "ProvisionedThroughputExceeded"},
+          {"Message", IsIndexReason(cause)
+                          ? std::string(kIndexProvisionedMessage) + "."
+                          : std::string(kProvisionedMessage)}};
+}
+
+Error TransactionCancelled(Json reasons) {
+  std::string codes;
+  for (const Json& reason : reasons) {
+    if (!codes.empty()) codes += ", ";
+    codes += reason.value("Code", std::string("None"));
+  }
+  Error error = Error::Of(
+      ErrorType::kTransactionCanceled,
+      "Transaction cancelled, please refer cancellation reasons for specific "
+      "reasons [" +
+          codes + "]");
+  error.extra = Json{{"CancellationReasons", std::move(reasons)}};
+  return error;
+}
 
 std::optional<Error> ImmediateError(const CallView& call,
                                     const Decision& decision,

@@ -67,7 +67,8 @@ bool IsKnownFlag(std::string_view flag) {
                                  "--https-cert",
                                  "--https-key",
                                  "--faults",
-                                 "--event-source-mappings"}) {
+                                 "--event-source-mappings",
+                                 "--capacity"}) {
     if (flag == known) return true;
   }
   return false;
@@ -141,6 +142,9 @@ Status SetFlag(ServeConfig& config, std::string_view flag,
                  std::to_string(kMaxStreamShards));
     }
     config.stream_shards = *n;
+  } else if (flag == "--capacity") {
+    if (value != "off" && value != "enforce") return bad("off or enforce");
+    config.capacity = value == "enforce" ? Capacity::kEnforce : Capacity::kOff;
   } else if (flag == "--faults") {  // read by cli/control_faults.cc
     if (value.empty()) return bad("a fault plan file (JSON)");
     config.faults_file = value;
@@ -285,6 +289,9 @@ Flags of ddblab serve:
   --https-key FILE         certificate (chain) and private key
   --faults FILE            fault plan (JSON) in force from the start; replace
                            it with POST /_ddblab/faults, read it with GET
+  --capacity off|enforce   enforce provisioned / on-demand throughput, burst
+                           and per-partition limits (default off); usage and
+                           throttles at GET /_ddblab/capacity
   --event-source-mappings FILE
                            host these event source mappings (a JSON list of
                            CreateEventSourceMapping bodies, each with

@@ -25,6 +25,7 @@
 #include <string>
 #include <vector>
 
+#include "emulator/api/options.h"
 #include "emulator/api/result.h"
 #include "emulator/server/authenticator.h"
 #include "emulator/server/logger.h"
@@ -58,6 +59,8 @@ struct ServeConfig {
   std::string event_source_mappings_file;
   // The web console at /_ddblab/ui (cli/control_ui.h); --no-ui: off.
   bool ui = true;
+  // --capacity off|enforce: DynamoDB's throughput limits (Options.capacity).
+  Capacity capacity = Capacity::kOff;
   // HTTP front end.
   size_t max_connections = 10000;  // open connections; more get a 503
   int idle_timeout_seconds = 60;   // idle keep-alive connections closed

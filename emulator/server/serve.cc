@@ -144,6 +144,7 @@ int RunServe(const ServeConfig& config, const ServeHooks& hooks,
   options.region = config.region;
   options.account_id = config.account_id;
   options.endpoint_address = EndpointAddress(config.host, *port);
+  options.capacity = config.capacity;
   auto opened = hooks.open(options);
   if (!opened.ok()) {
     err << "ddblab: cannot open database " << config.db << ": "

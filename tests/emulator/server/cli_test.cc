@@ -100,6 +100,22 @@ TEST(CliTest, StreamFlags) {
   EXPECT_NE(HelpText().find("--shard-rollover D|off"), std::string::npos);
 }
 
+TEST(CliTest, CapacityFlag) {
+  auto defaults = Parse({"serve"});
+  ASSERT_TRUE(defaults.ok());
+  EXPECT_EQ(defaults->serve.capacity, Capacity::kOff);
+  auto command = Parse({"serve", "--capacity", "enforce"});
+  ASSERT_TRUE(command.ok()) << command.error().message;
+  EXPECT_EQ(command->serve.capacity, Capacity::kEnforce);
+  command = Parse({"serve", "--capacity=off"});
+  ASSERT_TRUE(command.ok()) << command.error().message;
+  EXPECT_EQ(command->serve.capacity, Capacity::kOff);
+  ExpectUsageError({"serve", "--capacity", "on"},
+                   "invalid value 'on' for --capacity: expected off or "
+                   "enforce");
+  EXPECT_NE(HelpText().find("--capacity off|enforce"), std::string::npos);
+}
+
 TEST(CliTest, HelpAndVersion) {
   EXPECT_EQ(Parse({"--help"})->kind, CommandKind::kHelp);
   EXPECT_EQ(Parse({"-h"})->kind, CommandKind::kHelp);
