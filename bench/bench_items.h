@@ -1,6 +1,6 @@
 // bench/bench_items.h: what the in-process benchmarks share: database
 // paths (":memory:" or a fresh WAL file under /tmp), keys, and the ~200-byte
-// item they write.
+// item they write, and Must() for setup calls.
 //
 // Thread-safety: free functions; paths are per process.
 #pragma once
@@ -9,11 +9,26 @@
 
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <utility>
+
+#include "emulator/api/result.h"
 
 namespace ddblab::bench {
+
+// The value of a call that must succeed in a benchmark's setup; otherwise
+// prints the error and aborts.
+template <typename T>
+T Must(Result<T> r) {
+  if (!r.ok()) {
+    std::fprintf(stderr, "%s\n", ToString(r.error()).c_str());
+    std::abort();
+  }
+  return std::move(r).value();
+}
 
 // ":memory:" for 0, else a fresh WAL file database path for `tag` in this
 // process's folder under /tmp.

@@ -28,17 +28,9 @@ namespace {
 using Json = nlohmann::json;
 using ddblab::bench::Key;
 using ddblab::bench::MakeItem;
+using ddblab::bench::Must;
 
 constexpr int kItems = 10000;
-
-template <typename T>
-T Must(ddblab::Result<T> r) {
-  if (!r.ok()) {
-    std::fprintf(stderr, "%s\n", ddblab::ToString(r.error()).c_str());
-    std::abort();
-  }
-  return std::move(r).value();
-}
 
 // 0: Options.capacity = kOff; 1: kEnforce.
 void BM_PutItem(benchmark::State& state) {
