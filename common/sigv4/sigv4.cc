@@ -9,7 +9,6 @@
 #include <utility>
 
 namespace ddblab::sigv4 {
-namespace {
 
 bool HeaderNameEquals(std::string_view a, std::string_view b) {
   if (a.size() != b.size()) return false;
@@ -21,6 +20,8 @@ bool HeaderNameEquals(std::string_view a, std::string_view b) {
   }
   return true;
 }
+
+namespace {
 
 bool IsUnreserved(unsigned char c) {
   return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') ||

@@ -32,6 +32,9 @@ using HeaderList = std::vector<std::pair<std::string, std::string>>;
 inline constexpr std::string_view kAlgorithm = "AWS4-HMAC-SHA256";
 inline constexpr std::string_view kTerminator = "aws4_request";
 
+// HTTP header names compared as HTTP compares them: ASCII case-insensitive.
+bool HeaderNameEquals(std::string_view a, std::string_view b);
+
 std::string HexEncode(std::string_view bytes);
 // Lowercase hex SHA-256 of `data`.
 std::string Sha256Hex(std::string_view data);

@@ -5,19 +5,10 @@
 
 #include <chrono>
 
+#include "common/sigv4/sigv4.h"
+
 namespace ddblab::harness {
 namespace {
-
-bool NameEquals(std::string_view a, std::string_view b) {
-  if (a.size() != b.size()) return false;
-  for (size_t i = 0; i < a.size(); ++i) {
-    char x = a[i], y = b[i];
-    if (x >= 'A' && x <= 'Z') x = static_cast<char>(x - 'A' + 'a');
-    if (y >= 'A' && y <= 'Z') y = static_cast<char>(y - 'A' + 'a');
-    if (x != y) return false;
-  }
-  return true;
-}
 
 Error TransportError(std::string kind, std::string message) {
   Error error = Error::Of(ErrorType::kOutcomeUnknown, std::move(message));
@@ -29,7 +20,7 @@ Error TransportError(std::string kind, std::string message) {
 
 const std::string* HttpResponse::Header(std::string_view name) const {
   for (const auto& [key, value] : headers) {
-    if (NameEquals(key, name)) return &value;
+    if (sigv4::HeaderNameEquals(key, name)) return &value;
   }
   return nullptr;
 }
@@ -90,7 +81,7 @@ Result<HttpResponse> HttplibTransport::Send(const HttpRequest& request) {
   httplib::Headers headers;
   std::string content_type;
   for (const auto& [key, value] : request.headers) {
-    if (NameEquals(key, "Content-Type")) {
+    if (sigv4::HeaderNameEquals(key, "Content-Type")) {
       content_type = value;
       continue;
     }
