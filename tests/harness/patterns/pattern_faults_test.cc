@@ -12,27 +12,8 @@ namespace {
 
 using std::chrono::milliseconds;
 
-class FaultsTest : public testing::PatternTest {
+class FaultsTest : public testing::FaultPlanTest {
  protected:
-  void SetUp() override {
-    PatternTest::SetUp();
-    if (HasFailure() || IsSkipped()) return;
-    if (!backend_->Has(Capability::kFaultPlan)) {
-      GTEST_SKIP() << "backend " << backend_->name() << " takes no fault plan";
-    }
-  }
-  void TearDown() override {
-    if (backend_ && backend_->Has(Capability::kFaultPlan)) {
-      EXPECT_TRUE(backend_->SetFaultPlan(nullptr).ok());
-    }
-    PatternTest::TearDown();
-  }
-
-  void Plan(const json& rules) {
-    Status status = backend_->SetFaultPlan({{"rules", rules}});
-    ASSERT_TRUE(status.ok()) << ToString(status.error());
-  }
-
   IdempotentCounter Counter(CounterVariant variant) {
     CounterConfig config;
     config.table = TableName("counter");

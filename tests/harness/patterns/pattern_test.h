@@ -50,6 +50,31 @@ class PatternTest : public ::testing::TestWithParam<std::string> {
   std::unique_ptr<TestBackend> backend_;
 };
 
+// A PatternTest on the rows whose backend takes a fault plan (others skip);
+// the plan is cleared after each test.
+class FaultPlanTest : public PatternTest {
+ protected:
+  void SetUp() override {
+    PatternTest::SetUp();
+    if (HasFailure() || IsSkipped()) return;
+    if (!backend_->Has(Capability::kFaultPlan)) {
+      GTEST_SKIP() << "backend " << backend_->name() << " takes no fault plan";
+    }
+  }
+  void TearDown() override {
+    if (backend_ && backend_->Has(Capability::kFaultPlan)) {
+      Status cleared = backend_->SetFaultPlan(nullptr);
+      EXPECT_TRUE(cleared.ok()) << ToString(cleared.error());
+    }
+    PatternTest::TearDown();
+  }
+  // Sets {"rules": rules}.
+  void Plan(const nlohmann::json& rules) {
+    Status status = backend_->SetFaultPlan({{"rules", rules}});
+    ASSERT_TRUE(status.ok()) << ToString(status.error());
+  }
+};
+
 // The rows every pattern suite is instantiated on.
 inline auto PatternRows() {
   return ::testing::Values("emulator", "ddblab_http", "ddblocal", "aws");

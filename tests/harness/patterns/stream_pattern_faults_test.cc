@@ -14,28 +14,8 @@ namespace {
 
 using std::chrono::hours;
 
-class StreamFaultsTest : public testing::PatternTest {
+class StreamFaultsTest : public testing::FaultPlanTest {
  protected:
-  void SetUp() override {
-    PatternTest::SetUp();
-    if (HasFailure() || IsSkipped()) return;
-    if (!backend_->Has(Capability::kFaultPlan)) {
-      GTEST_SKIP() << "backend " << backend_->name() << " takes no fault plan";
-    }
-  }
-  void TearDown() override {
-    if (backend_ && backend_->Has(Capability::kFaultPlan)) {
-      Status cleared = backend_->SetFaultPlan(nullptr);
-      EXPECT_TRUE(cleared.ok()) << ToString(cleared.error());
-    }
-    PatternTest::TearDown();
-  }
-
-  void Plan(const json& rules) {
-    Status status = backend_->SetFaultPlan({{"rules", rules}});
-    ASSERT_TRUE(status.ok()) << ToString(status.error());
-  }
-
   RollupAggregator Aggregator(RollupVariant variant,
                               json mapping = json::object()) {
     RollupConfig config;
