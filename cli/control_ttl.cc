@@ -10,7 +10,7 @@
 #include "cli/control_response.h"
 #include "cli/emulator_handler.h"
 #include "emulator/api/duration.h"
-#include "emulator/engine/ttl_delay.h"
+#include "emulator/engine/ttl/ttl_delay.h"
 
 namespace ddblab::server {
 namespace {

@@ -111,8 +111,8 @@ class Emulator {
 
   // Capacity enforcement (Options.capacity): per table and GSI touched so
   // far, the units consumed per clock second over the last hour and the
-  // throttled requests by reason (engine/capacity_model.h gives the shape),
-  // plus "Enforced": whether limits are enforced at all.
+  // throttled requests by reason (engine/capacity/capacity_model.h gives the
+  // shape), plus "Enforced": whether limits are enforced at all.
   nlohmann::json CapacityReport() const;
 
  private:

@@ -12,7 +12,8 @@
 
 namespace ddblab {
 
-// Whether DynamoDB's throughput limits are enforced (engine/capacity_model.h).
+// Whether DynamoDB's throughput limits are enforced
+// (engine/capacity/capacity_model.h).
 enum class Capacity { kOff, kEnforce };
 
 struct Options {
@@ -36,7 +37,7 @@ struct Options {
   // table ("Time to live has been modified multiple times within a fixed
   // interval"). AWS: about an hour (30 min observed). Zero disables it.
   Duration ttl_update_cooldown = Duration::zero();
-  // How long after expiry a TTL deletion is due (engine/ttl_delay.h): "0"
+  // How long after expiry a TTL deletion is due (engine/ttl/ttl_delay.h): "0"
   // (the first sweep after expiry; the default), fixed ("90s", "15m"),
   // uniform ("1m..48h") or "aws" (most within minutes, a tail up to 48 h).
   // Each item's delay comes from the seed and its key. Open fails with a

@@ -3,10 +3,10 @@
 
 #include <utility>
 
-#include "emulator/engine/capacity_model.h"
+#include "emulator/engine/capacity/capacity_model.h"
 #include "emulator/engine/emulator_impl.h"
-#include "emulator/engine/stream_sink.h"
-#include "emulator/engine/ttl_sweeper.h"
+#include "emulator/engine/streams_glue/stream_sink.h"
+#include "emulator/engine/ttl/ttl_sweeper.h"
 #include "emulator/fault/injector.h"
 
 namespace ddblab {

@@ -4,11 +4,11 @@
 #include <exception>
 #include <utility>
 
-#include "emulator/engine/capacity_seam.h"
+#include "emulator/engine/capacity/capacity_seam.h"
 #include "emulator/engine/fault_seam.h"
-#include "emulator/engine/stream_sink.h"
-#include "emulator/engine/transact_tokens.h"
-#include "emulator/engine/ttl_sweeper.h"
+#include "emulator/engine/ops/transact_tokens.h"
+#include "emulator/engine/streams_glue/stream_sink.h"
+#include "emulator/engine/ttl/ttl_sweeper.h"
 #include "emulator/storage/sqlite_item_store.h"
 
 namespace ddblab::engine {

@@ -4,7 +4,7 @@
 #include <utility>
 
 #include "emulator/engine/keys.h"
-#include "emulator/engine/return_values.h"
+#include "emulator/engine/ops/return_values.h"
 #include "emulator/expr/eval_condition.h"
 #include "emulator/expr/eval_update.h"
 #include "emulator/expr/legacy.h"

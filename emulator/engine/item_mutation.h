@@ -29,7 +29,7 @@
 #include <vector>
 
 #include "emulator/api/result.h"
-#include "emulator/engine/expression_params.h"
+#include "emulator/engine/ops/expression_params.h"
 #include "emulator/engine/table.h"
 #include "emulator/expr/ast.h"
 #include "emulator/value/attribute_value.h"

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <utility>
 
-#include "emulator/engine/capacity_seam.h"
+#include "emulator/engine/capacity/capacity_seam.h"
 #include "emulator/engine/emulator_impl.h"
 #include "emulator/value/item_codec.h"
 #include "emulator/value/item_size.h"

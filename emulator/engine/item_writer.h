@@ -48,7 +48,7 @@
 #include <vector>
 
 #include "emulator/api/result.h"
-#include "emulator/engine/capacity.h"
+#include "emulator/engine/capacity/capacity.h"
 #include "emulator/engine/change_event.h"
 #include "emulator/engine/emulator_impl.h"
 #include "emulator/engine/keys.h"

@@ -1,7 +1,7 @@
 // Key condition terms against a key schema (key_term.h).
 #include "emulator/engine/key_term.h"
 
-#include "emulator/engine/read_common.h"
+#include "emulator/engine/ops/read_common.h"
 #include "emulator/engine/request.h"
 
 namespace ddblab::engine {

@@ -28,10 +28,10 @@
 #pragma once
 
 #include "emulator/api/result.h"
-#include "emulator/engine/ops_batch.h"
-#include "emulator/engine/ops_item.h"
-#include "emulator/engine/ops_read.h"
-#include "emulator/engine/ops_transact.h"
+#include "emulator/engine/ops/ops_batch.h"
+#include "emulator/engine/ops/ops_item.h"
+#include "emulator/engine/ops/ops_read.h"
+#include "emulator/engine/ops/ops_transact.h"
 #include "emulator/engine/request.h"
 
 namespace ddblab::engine {

@@ -1,6 +1,6 @@
 // emulator/fault/throttle.h: DynamoDB's throughput-throttle errors, shared by
 // the fault injector (errors.cc) and the engine's capacity model
-// (engine/capacity_model.h), so that both answer with the same bodies.
+// (engine/capacity/capacity_model.h), so that both answer with the same bodies.
 //
 //   - ProvisionedThroughputExceededException (provisioned table or index):
 //     "message" + "ThrottlingReasons" [{"reason", "resource"}];

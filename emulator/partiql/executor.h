@@ -7,7 +7,7 @@
 // none), translated (translate.h) and run as GetItem / Query / Scan /
 // PutItem / UpdateItem / DeleteItem, or as one TransactGetItems /
 // TransactWriteItems for a transaction — all through the call callback. The
-// engine's callbacks (engine/ops_partiql.cc) run those operations' typed
+// engine's callbacks (engine/ops/ops_partiql.cc) run those operations' typed
 // Parse / Execute / Render directly, not through its dispatcher. So PartiQL
 // writes get the engine's own conditions, stream records and TTL handling;
 // there is no second storage path.
@@ -20,7 +20,7 @@
 // ..." pinned on AWS).
 //
 // The request's JSON shape (types, lengths, enums) is the caller's job
-// (engine/ops_partiql.cc checks it with the engine's RequestParser); the
+// (engine/ops/ops_partiql.cc checks it with the engine's RequestParser); the
 // executor tolerates anything but does not word shape errors.
 //
 // Thread-safety: an executor serves one request at a time (it caches table

@@ -6,7 +6,7 @@
 //   index ttl_queue_due(due)           the sweep reads the earliest rows
 // One row per item whose TTL deletion is scheduled; `due` is the whole epoch
 // second at which it may be deleted. The engine decides what goes in
-// (engine/ttl_queue.h); this store only keeps the rows.
+// (engine/ttl/ttl_queue.h); this store only keeps the rows.
 //
 // Reached through the ItemStore (reads) or the open WriteTransaction
 // (writes, which then commit or roll back with the items).

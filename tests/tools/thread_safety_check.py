@@ -50,7 +50,7 @@ def main(argv) -> int:
         print("thread_safety_check: no clang++ 16 or later found "
               "(scripts/setup.sh installs clang-16)")
         return 1
-    sources = sorted(p for f in FOLDERS for p in (root / f).glob("*.cc"))
+    sources = sorted(p for f in FOLDERS for p in (root / f).rglob("*.cc"))
     failed = 0
     with concurrent.futures.ThreadPoolExecutor(max_workers=2) as pool:
         for source, rc, text in pool.map(lambda s: check(clang, root, s),

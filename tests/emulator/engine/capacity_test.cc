@@ -1,9 +1,9 @@
-// Capacity enforcement (emulator/engine/capacity_model.h, capacity_seam.h)
-// on a ManualClock: provisioned burst and refill, GSI back-pressure, hot
-// keys, the per-partition arithmetic, on-demand doubling, partial batches,
-// transaction cancellation, UpdateTable, the report, and "off changes
-// nothing". Every throttle is checked for its exact error and for leaving
-// nothing written.
+// Capacity enforcement (emulator/engine/capacity/capacity_model.h,
+// capacity_seam.h) on a ManualClock: provisioned burst and refill, GSI
+// back-pressure, hot keys, the per-partition arithmetic, on-demand doubling,
+// partial batches, transaction cancellation, UpdateTable, the report, and "off
+// changes nothing". Every throttle is checked for its exact error and for
+// leaving nothing written.
 #include <gtest/gtest.h>
 
 #include <chrono>

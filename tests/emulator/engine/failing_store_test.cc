@@ -11,8 +11,8 @@
 
 #include "emulator/api/clock.h"
 #include "emulator/engine/emulator_impl.h"
-#include "emulator/engine/ttl_queue.h"
-#include "emulator/engine/ttl_sweeper.h"
+#include "emulator/engine/ttl/ttl_queue.h"
+#include "emulator/engine/ttl/ttl_sweeper.h"
 #include "emulator/storage/forwarding_store.h"
 
 namespace ddblab::engine::testing {

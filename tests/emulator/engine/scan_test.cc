@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "emulator/engine/read_common.h"
+#include "emulator/engine/ops/read_common.h"
 #include "emulator/value/attribute_value.h"
 #include "emulator/value/key_codec.h"
 #include "tests/emulator/engine/engine_test_util.h"

@@ -7,7 +7,7 @@
 #include <map>
 #include <set>
 
-#include "emulator/engine/stream_sink.h"
+#include "emulator/engine/streams_glue/stream_sink.h"
 #include "tests/emulator/engine/streams_test_util.h"
 
 namespace ddblab::engine::testing {

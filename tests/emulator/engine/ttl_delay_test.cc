@@ -1,4 +1,4 @@
-#include "emulator/engine/ttl_delay.h"
+#include "emulator/engine/ttl/ttl_delay.h"
 
 #include <gtest/gtest.h>
 

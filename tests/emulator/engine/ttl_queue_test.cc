@@ -1,6 +1,6 @@
 // The TTL queue: kept in step with writes, TTL settings and the delay
 // model; the sweeper re-checks each item at its due time.
-#include "emulator/engine/ttl_queue.h"
+#include "emulator/engine/ttl/ttl_queue.h"
 
 #include <gtest/gtest.h>
 

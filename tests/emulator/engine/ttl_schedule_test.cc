@@ -1,4 +1,4 @@
-#include "emulator/engine/ttl_schedule.h"
+#include "emulator/engine/ttl/ttl_schedule.h"
 
 #include <gtest/gtest.h>
 

@@ -1,6 +1,6 @@
 // TTL deletion: which items go, when, and how (system deletes through the
 // one write path).
-#include "emulator/engine/ttl_sweeper.h"
+#include "emulator/engine/ttl/ttl_sweeper.h"
 
 #include <gtest/gtest.h>
 

@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "emulator/engine/keys.h"
-#include "emulator/engine/ttl_sweeper.h"
+#include "emulator/engine/ttl/ttl_sweeper.h"
 #include "tests/emulator/engine/engine_test_util.h"
 
 namespace ddblab::engine::testing {
