@@ -74,9 +74,10 @@ function done(summary, latency, requests)
   local socket_errors = e.connect + e.read + e.write + e.timeout
   local seconds = summary.duration / 1e6
   print(string.format(
-      "RESULT requests=%d rps=%.0f p50_ms=%.3f p99_ms=%.3f non200=%d " ..
-      "ok=%d sent=%d bad=%d socket_errors=%d",
+      "RESULT requests=%d rps=%.0f p50_ms=%.3f p99_ms=%.3f max_ms=%.3f " ..
+      "non200=%d ok=%d sent=%d bad=%d socket_errors=%d",
       summary.requests, summary.requests / seconds,
       latency:percentile(50) / 1000, latency:percentile(99) / 1000,
+      latency.max / 1000,
       n, o, s, b, socket_errors))
 end

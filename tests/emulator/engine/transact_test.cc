@@ -313,9 +313,11 @@ TEST_F(TransactTest, AggregateSizeLimit) {
     items.push_back(PutAction({{"pk", S("big" + std::to_string(i))},
                                {"b", S(std::string(390000, 'x'))}}));
   }
+  // 11 x (2 + 4 + 1 + 390000) bytes (pk "big0".."big9", b) + 1 for "big10",
+  // the sum DynamoDB Local reports.
   EXPECT_EQ(ToString(WriteFail(items)),
-            "ValidationException: Transaction request size has exceeded the "
-            "maximum allowed size");
+            "ValidationException: Transaction payload size cannot exceed 4MB. "
+            "Payload Size: 4290078");
   EXPECT_TRUE(Get("tbl", Key("big0")).is_null());
   items.erase(items.end() - 1);
   Write(items);  // 10 x 390 KB < 4 MB

@@ -430,6 +430,32 @@ TEST_P(ContractTest, Transactions) {
             json::array({{{"Item", Item("t", "2")}}, json::object()}));
 }
 
+// DynamoDB Local's text for a transaction over 4 MB is what the emulator
+// answers (DynamoDB publishes none); the size is the sum of the items' sizes.
+TEST_P(ContractTest, TransactionOverFourMegabytes) {
+  std::string name = CreateTable("transact4mb");
+  json actions = json::array();
+  const std::string big(390000, 'x');
+  size_t sum = 0;
+  for (int i = 0; i < 11; ++i) {
+    std::string sk = "big" + std::to_string(i);
+    actions.push_back({{"Put",
+                        {{"TableName", name},
+                         {"Item",
+                          {{"pk", {{"S", "t"}}},
+                           {"sk", {{"S", sk}}},
+                           {"d", {{"S", big}}}}}}}});
+    sum += 2 + 1 + 2 + sk.size() + 1 + big.size();
+  }
+  Error error = Fails("TransactWriteItems", {{"TransactItems", actions}});
+  EXPECT_EQ(error.type, ErrorType::kValidation);
+  EXPECT_EQ(error.message,
+            "Transaction payload size cannot exceed 4MB. Payload Size: " +
+                std::to_string(sum));
+  json count = Ok("Scan", {{"TableName", name}, {"Select", "COUNT"}});
+  EXPECT_EQ(count["Count"], 0);
+}
+
 TEST_P(ContractTest, StreamsRead) {
   std::string name = CreateTable("streams", /*with_stream=*/true);
   std::string arn =
