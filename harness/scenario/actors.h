@@ -62,6 +62,8 @@ struct World {
   // The consumers' function faults and the seed of their draws.
   std::vector<ConsumerFault> consumer_faults;
   uint64_t seed = 1;
+  // What they did, in order.
+  std::vector<ConsumerFiring> consumer_firings;
 };
 
 // What one step did, for the trace.

@@ -269,7 +269,7 @@ class ConsumerActor final : public Actor {
 };
 
 std::unique_ptr<consumer::Function> FunctionFor(
-    const ActorSpec& spec, FaultyFunction::Handler handler, const World& world,
+    const ActorSpec& spec, FaultyFunction::Handler handler, World& world,
     std::vector<nlohmann::ordered_json>* events) {
   std::vector<ConsumerFault> faults;
   for (const ConsumerFault& f : world.consumer_faults) {
@@ -277,7 +277,8 @@ std::unique_ptr<consumer::Function> FunctionFor(
   }
   return std::make_unique<FaultyFunction>(
       std::move(handler), std::move(faults),
-      Rng(world.seed).Fork("consumer/" + spec.name), events);
+      Rng(world.seed).Fork("consumer/" + spec.name), events, spec.name,
+      &world.consumer_firings);
 }
 
 }  // namespace

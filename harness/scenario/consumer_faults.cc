@@ -183,12 +183,15 @@ std::string RecordKey(const json& record) {
 
 FaultyFunction::FaultyFunction(Handler handler,
                                std::vector<ConsumerFault> faults, Rng rng,
-                               std::vector<ojson>* events)
+                               std::vector<ojson>* events, std::string actor,
+                               std::vector<ConsumerFiring>* firings)
     : handler_(std::move(handler)),
       faults_(std::move(faults)),
       fired_(faults_.size(), 0),
       rng_(std::move(rng)),
-      events_(events) {}
+      events_(events),
+      actor_(std::move(actor)),
+      firings_(firings) {}
 
 std::vector<FaultyFunction::Decision> FaultyFunction::Decide(
     const json& records) {
@@ -225,6 +228,9 @@ consumer::Invocation FaultyFunction::Run(const json& event) {
                              {"effect", faults_[d.fault].effect},
                              {"key", RecordKey(record)},
                              {"sequence", SequenceOf(record)}});
+    if (firings_) {
+      firings_->push_back({faults_[d.fault].id, actor_, RecordKey(record)});
+    }
   }
   std::optional<size_t> error_at;
   bool timeout = false;

@@ -63,8 +63,11 @@ std::string RecordKey(const json& record);
 class FaultyFunction final : public consumer::Function {
  public:
   using Handler = std::function<Result<json>(const json& event)>;
+  // `firings` (may be null) gets every firing, named for `actor`.
   FaultyFunction(Handler handler, std::vector<ConsumerFault> faults, Rng rng,
-                 std::vector<nlohmann::ordered_json>* events);
+                 std::vector<nlohmann::ordered_json>* events,
+                 std::string actor = "",
+                 std::vector<ConsumerFiring>* firings = nullptr);
 
   consumer::Invocation Invoke(const json& event) override;
   std::string Describe() const override { return "scenario consumer"; }
@@ -83,6 +86,8 @@ class FaultyFunction final : public consumer::Function {
   Rng rng_;
   int64_t received_ = 0;
   std::vector<nlohmann::ordered_json>* events_;
+  std::string actor_;
+  std::vector<ConsumerFiring>* firings_;
 };
 
 }  // namespace ddblab::harness::scenario

@@ -392,6 +392,7 @@ RunResult Run::Go() {
     if (s_.tick > Duration::zero()) (void)traced_->AdvanceClock(s_.tick);
   }
   traced_->set_recording(false);
+  result_.consumer_firings = world_.consumer_firings;
   for (const InvariantSpec& inv : s_.invariants) {
     Status checked = Check(inv, 0, true);
     if (!checked.ok()) return Fail(1, In(checked.error().message));

@@ -80,6 +80,8 @@ struct RunResult {
   std::vector<StepRef> steps;
   std::vector<CallSummary> calls;
   std::optional<Violation> violation;  // the first broken invariant
+  // The consumer faults that fired, in order.
+  std::vector<ConsumerFiring> consumer_firings;
 };
 
 RunResult RunOnce(const Scenario& scenario, const RunOptions& options);

@@ -92,6 +92,13 @@ struct ConsumerFault {
   std::string path;               // "faults.consumer[0]"
 };
 
+// One firing of a consumer fault in a run (for --shrink).
+struct ConsumerFiring {
+  std::string fault;  // ConsumerFault::id
+  std::string actor;
+  std::string key;  // the chosen record's key (RecordKey)
+};
+
 struct Scenario {
   std::string file;  // as given on the command line (for messages)
   std::string name;
