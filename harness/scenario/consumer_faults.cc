@@ -142,14 +142,15 @@ Status CheckConsumerFaultActors(const Scenario& scenario) {
     if (fault.actor.empty()) continue;
     bool found = false;
     for (const ActorSpec& a : scenario.actors) {
-      const bool consumer =
-          a.pattern == kRollupAggregator || a.pattern == kTtlExpiryListener;
+      bool consumer = false;
+      for (const json& op : a.ops) {
+        consumer = consumer || (op.is_object() && op.contains("poll"));
+      }
       found = found || (consumer && AppliesTo(fault, a.name));
     }
     if (!found) {
       return At(Member(fault.path, "actor"),
-                "no rollup_aggregator or ttl_expiry_listener actor is named " +
-                    fault.actor);
+                "no consumer (an actor with poll ops) is named " + fault.actor);
     }
   }
   return OkStatus();

@@ -45,8 +45,8 @@ namespace ddblab::harness::scenario {
 // CheckConsumerFaultActors once the actors are known.
 Result<std::vector<ConsumerFault>> ParseConsumerFaults(const json& value,
                                                        const std::string& path);
-// Every `actor` must name a consumer actor (a copy's name or the name of
-// the entry it was copied from).
+// Every `actor` must name a consumer actor, one with poll ops (a copy's
+// name or the name of the entry it was copied from).
 Status CheckConsumerFaultActors(const Scenario& scenario);
 // The entry as written in a file.
 nlohmann::ordered_json ConsumerFaultToJson(const ConsumerFault& fault);
