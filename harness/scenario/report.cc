@@ -52,8 +52,8 @@ h1 { font-size: 1.3em; margin: 0 0 .2em; }
 .result { color: #333; }
 .call { font-family: monospace; font-size: 11px; color: #555;
         word-break: break-all; }
-.call.fault, .fault .result { color: #c62828; font-weight: 600; }
 .call.delivery { color: #2e6b2e; }
+.call.fault, .fault .result { color: #c62828; font-weight: 600; }
 .clock, .event { grid-column: 1 / -1; color: #6a4c00; background: #fff7e0;
                  font-family: monospace; padding: 1px 6px; }
 .invariant { margin-top: .4em; padding: 4px 8px; border-radius: 3px;
