@@ -110,6 +110,31 @@ TEST(ConsumerRun, ShrinkPinsConsumerFaultsToKeysAndKeepsTheOvercount) {
       << again.out;
 }
 
+TEST(ConsumerRun, ShrinkDropsAConsumerFaultTheFailureDoesNotNeed) {
+  auto dir = TempDirFor("consumer_shrink_drop");
+  // A second fault that fires but changes nothing: the published mapping
+  // has no ReportBatchItemFailures, so Lambda ignores the report.
+  std::string text =
+      ReadFile(Shipped("rollup_aggregator_redelivery_naive.json"));
+  const std::string throws = R"("times": 3})";
+  ASSERT_NE(text.find(throws), std::string::npos);
+  text.replace(text.find(throws), throws.size(),
+               throws + R"(, {"id": "ignored", "actor": "rollup",
+                  "effect": "batch_item_failure", "key": ["c1-t1", "c2-t1",
+                  "c3-t1"]})");
+  const std::string file = WriteFile(dir / "s.json", text);
+  const std::string trace = (dir / "t.jsonl").string();
+  ASSERT_EQ(Command({file, "--seed", "1", "--trace", trace}).code, 0);
+  EXPECT_GT(Count(ReadFile(trace), "\"fault\":\"ignored\""), 0u);
+  const std::string out = (dir / "small.json").string();
+  testing::Ran ran =
+      Command({file, "--seed", "1", "--shrink", "--shrink-out", out});
+  ASSERT_EQ(ran.code, 0) << ran.out << ran.err;
+  const nlohmann::json small = nlohmann::json::parse(ReadFile(out));
+  ASSERT_EQ(small["faults"]["consumer"].size(), 1u) << small.dump(2);
+  EXPECT_EQ(small["faults"]["consumer"][0]["id"], "throws");
+}
+
 struct BadInput {
   const char* name;
   std::string text;
