@@ -65,6 +65,13 @@ class Run {
   // Checks `inv`; a broken one is traced and may become the violation.
   Status Check(const InvariantSpec& inv, int step, bool trace_holds);
   TimePoint Now() { return traced_->clock().Now(); }
+  // With stream consumers, TTL deletions due happen when the clock moves
+  // (as `ddblab serve`'s sweeper does), not at the next call (the
+  // in-process emulator's lazy sweep): their stream records then carry the
+  // same time on both backends.
+  void SweepAfterAdvance() {
+    if (sweep_on_advance_) (void)traced_->SweepTtl();
+  }
   void Emit(const ojson& event) {
     if (options_.trace) result_.trace.push_back(Line(event));
   }
@@ -79,6 +86,7 @@ class Run {
   std::shared_ptr<ManualClock> mirror_;
   std::unique_ptr<TracedBackend> traced_;
   World world_;
+  bool sweep_on_advance_ = false;
 };
 
 Status Run::OpenBackend() {
@@ -146,6 +154,7 @@ void Run::JumpTo(TimePoint target) {
   const Duration d = target - Now();
   if (d <= Duration::zero()) return;
   (void)traced_->AdvanceClock(d);
+  SweepAfterAdvance();
   Emit(ojson{{"event", "clock"},
              {"t", IsoMillis(Now())},
              {"advance", DurationText(d)}});
@@ -155,6 +164,7 @@ Status Run::FireEvent(const TimelineEvent& event) {
   ojson line = {{"event", event.kind}};
   if (event.kind == "advance") {
     DDBLAB_RETURN_IF_ERROR(traced_->AdvanceClock(event.by));
+    SweepAfterAdvance();
     line["by"] = DurationText(event.by);
   } else if (event.kind == "faults") {
     Status set = traced_->SetFaultPlan(event.value);
@@ -243,6 +253,11 @@ RunResult Run::Go() {
     Status made = patterns::EnsureTable(*backend_, s_.tables[i]);
     if (!made.ok()) {
       return Fail(2, In(Index("tables", i) + ": " + ErrorText(made.error())));
+    }
+  }
+  for (const ActorSpec& a : s_.actors) {
+    if (a.pattern == kRollupAggregator || a.pattern == kTtlExpiryListener) {
+      sweep_on_advance_ = backend_->Has(Capability::kTtlSweep);
     }
   }
   world_.seed = options_.seed;
@@ -389,7 +404,10 @@ RunResult Run::Go() {
       traced_->set_recording(true);
       if (!checked.ok()) return Fail(1, In(checked.error().message));
     }
-    if (s_.tick > Duration::zero()) (void)traced_->AdvanceClock(s_.tick);
+    if (s_.tick > Duration::zero()) {
+      (void)traced_->AdvanceClock(s_.tick);
+      SweepAfterAdvance();
+    }
   }
   traced_->set_recording(false);
   result_.consumer_firings = world_.consumer_firings;

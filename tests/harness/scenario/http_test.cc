@@ -60,7 +60,8 @@ TEST_F(HttpScenarioTest, TracesOverHttpMatchTheInProcessOnes) {
   for (const char* name : {"ttl_sweeper_window_not_multiple_naive.json",
                            "idempotent_counter_history_400kb_correct.json",
                            "ordered_writes_sdk_retry_correct.json",
-                           "rollup_aggregator_redelivery_naive.json"}) {
+                           "rollup_aggregator_redelivery_naive.json",
+                           "ttl_listener_order_race_correct.json"}) {
     SCOPED_TRACE(name);
     const std::string file = Shipped(name);
     const std::string local = (dir / (std::string(name) + ".local")).string();
