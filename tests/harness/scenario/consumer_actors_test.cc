@@ -200,6 +200,34 @@ TEST_F(ConsumerActorTest, MappingSettingsReachTheEventSourceMapping) {
   EXPECT_EQ(Rollup("c1"), json());
 }
 
+TEST_F(ConsumerActorTest, MaximumRetryAttemptsZeroDiscardsAFailedBatch) {
+  auto actors = Make(R"([
+    {"name": "w", "pattern": "rollup_aggregator", "repeat": 2,
+     "ops": [{"transfer": {"id": "t{i}", "customer": "c1", "bytes": 1}}]},
+    {"name": "r", "pattern": "rollup_aggregator", "variant": "published",
+     "params": {"mapping": {"MaximumRetryAttempts": 0}}, "repeat": 2,
+     "ops": [{"poll": {}}]}])");
+  ConsumerFault fault;
+  fault.id = "poison";
+  fault.effect = "error";
+  fault.keys = {"t1"};
+  world_.consumer_faults = {fault};
+  auto rollup = MakeActor(scenario_.actors[1], *backend_, *backend_, world_);
+  ASSERT_TRUE(rollup.ok());
+  actors[0]->Step();
+  actors[0]->Step();
+  EXPECT_EQ((*rollup)->Step().result, "invocations 1");
+  // Not retried: both records of the batch are given up.
+  EXPECT_EQ((*rollup)->Step().result, "invocations 0");
+  EXPECT_EQ(Rollup("c1"), json());
+  auto problems = CheckRollups(scenario_, "", *backend_);
+  ASSERT_TRUE(problems.ok());
+  EXPECT_EQ(*problems,
+            (std::vector<std::string>{
+                "customer c1 day 2024-01-01T00:00:00.000Z: no rollup item, "
+                "expected TotalBytes 2 over 2 records"}));
+}
+
 TEST_F(ConsumerActorTest, TheTablesOfEachActor) {
   auto parsed = ParseScenario(R"({"name": "t", "actors": [
       {"name": "r", "pattern": "rollup_aggregator",
