@@ -31,7 +31,7 @@ constexpr int kAttempts = 3;
 // The mapping's function: hands each record's OldImage to the sink, in
 // order; the first refusal is reported as the batch's failed item (Lambda
 // retries from it).
-Result<json> Handle(TtlExpiryListener::State& state, const json& event) {
+Result<json> HandleEvent(TtlExpiryListener::State& state, const json& event) {
   json failures = json::array();
   for (const json& record : event.value("Records", json::array())) {
     const json& dynamodb = record.value("dynamodb", json::object());
@@ -134,7 +134,7 @@ Result<TtlExpiryListener> TtlExpiryListener::Open(Backend& backend,
   auto esm = std::make_unique<consumer::EventSourceMapping>(
       backend, *esm_config,
       std::make_unique<consumer::CallableFunction>(
-          [raw](const json& event) { return Handle(*raw, event); }),
+          [raw](const json& event) { return HandleEvent(*raw, event); }),
       state->config.seed);
   return TtlExpiryListener(std::move(state), std::move(esm));
 }
@@ -189,12 +189,27 @@ Status TtlExpiryListener::PutCart(std::string_view cart,
 }
 
 Status TtlExpiryListener::PlaceOrder(std::string_view cart) {
-  auto out = CallIdempotent(
-      *state_->backend, "DeleteItem",
-      {{"TableName", state_->config.table}, {"Key", {{"pk", S(cart)}}}});
-  if (!out.ok()) return out.error();
+  const json request = {{"TableName", state_->config.table},
+                        {"Key", {{"pk", S(cart)}}},
+                        {"ConditionExpression", "attribute_exists(pk)"}};
+  for (int attempt = 1;; ++attempt) {
+    auto out = state_->backend->Call("DeleteItem", request);
+    // After a lost answer, a failed condition means that attempt deleted it.
+    const bool gone_by_us =
+        attempt > 1 && !out.ok() &&
+        out.error().type == ErrorType::kConditionalCheckFailed;
+    if (out.ok() || gone_by_us) break;
+    if (out.error().type != ErrorType::kOutcomeUnknown ||
+        attempt >= kAttempts) {
+      return out.error();
+    }
+  }
   state_->carts[std::string(cart)].placed = true;
   return Status();
+}
+
+Result<json> TtlExpiryListener::Handle(const json& event) {
+  return HandleEvent(*state_, event);
 }
 
 const ListenerConfig& TtlExpiryListener::config() const {

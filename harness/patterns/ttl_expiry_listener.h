@@ -102,7 +102,9 @@ class TtlExpiryListener {
                  int64_t ttl_epoch_seconds,
                  const json& attributes = json::object());
 
-  // The user checks out: the cart is deleted (DeleteItem).
+  // The user checks out: the cart is deleted (DeleteItem with
+  // attribute_exists(pk)). A cart already gone (deleted by TTL, or ordered
+  // before) is ConditionalCheckFailedException and no order is placed.
   Status PlaceOrder(std::string_view cart);
 
   // Replaces the sink (by default every image is accepted). Images the sink
@@ -112,6 +114,10 @@ class TtlExpiryListener {
   // Delivers everything due now (the mapping's RunUntilIdle). Returns the
   // invocations made.
   Result<int64_t> Poll(int64_t max_rounds = 1000);
+
+  // The function body: a DynamoDB stream event in, {"batchItemFailures":
+  // [...]} out (what the mapping's function does).
+  Result<json> Handle(const json& event);
 
   // Old images the sink accepted, in delivery order.
   const std::vector<json>& Delivered() const;

@@ -1,5 +1,5 @@
 // harness/scenario/actors.cc: the four kinds of actor, and the checks of
-// their params and ops.
+// their params and ops (the stream consumers' are in consumer_actors.cc).
 #include "harness/scenario/actors.h"
 
 #include <chrono>
@@ -7,6 +7,7 @@
 
 #include "harness/patterns/idempotent_counter.h"
 #include "harness/patterns/ttl_window_sweeper.h"
+#include "harness/scenario/consumer_actors.h"
 #include "harness/scenario/fields.h"
 
 namespace ddblab::harness::scenario {
@@ -401,7 +402,8 @@ class ScriptActor final : public Actor {
     ScriptOp op = *ScriptOpOf(spec_.ops[next_op_], "");
     Advance();
     auto out = backend_->Call(op.operation, op.request);
-    return {"call " + op.operation, out.ok() ? "ok" : ErrorText(out.error())};
+    return {
+        "call " + op.operation, out.ok() ? "ok" : ErrorText(out.error()), {}};
   }
 
  private:
@@ -438,10 +440,17 @@ std::string ActorTable(const ActorSpec& spec) {
     auto c = SweeperConfigOf(spec);
     return c.ok() ? c->table : "";
   }
+  if (spec.pattern == kRollupAggregator || spec.pattern == kTtlExpiryListener) {
+    auto tables = ConsumerActorTables(spec);
+    return tables.empty() ? "" : tables[0];
+  }
   return "";
 }
 
 Status CheckActorSpec(const ActorSpec& spec) {
+  if (spec.pattern == kRollupAggregator || spec.pattern == kTtlExpiryListener) {
+    return CheckConsumerActorSpec(spec);
+  }
   for (size_t k = 0; k < spec.ops.size(); ++k) {
     const std::string path = OpPath(spec, k);
     if (spec.pattern == kOrderedWrites) {
@@ -497,6 +506,9 @@ Result<std::unique_ptr<Actor>> MakeActor(const ActorSpec& spec,
     if (!check.ok()) return params_error(check.error());
     return std::unique_ptr<Actor>(new SweeperActor(
         spec, std::move(*sweeper), std::move(*check), backend, world));
+  }
+  if (spec.pattern == kRollupAggregator || spec.pattern == kTtlExpiryListener) {
+    return MakeConsumerActor(spec, backend, world);
   }
   return std::unique_ptr<Actor>(new ScriptActor(spec, backend));
 }

@@ -12,6 +12,9 @@
 //                       pages and BatchWriteItem chunks), after which the
 //                       table is checked against the pattern's invariant.
 //   script              call: one raw DynamoDB call.
+//   rollup_aggregator, ttl_expiry_listener: writers and stream consumers,
+//                       see consumer_actors.h (a consumer's step is one
+//                       polling round of its event source mapping).
 // The pattern code is harness/patterns'; an actor only feeds it and keeps
 // the books (World) that the invariants compare the table with.
 //
@@ -26,6 +29,7 @@
 
 #include "harness/backend/backend.h"
 #include "harness/patterns/ordered_writes.h"
+#include "harness/patterns/ttl_expiry_listener.h"
 #include "harness/scenario/scenario.h"
 
 namespace ddblab::harness::scenario {
@@ -49,12 +53,26 @@ struct World {
   // ttl_window_sweeper: per table, what the check after each sweep found.
   std::map<std::string, std::vector<std::string>> sweep_problems;
   std::map<std::string, int> sweeps;
+  // ttl_expiry_listener: one listener per table, shared by its writers and
+  // consumers (its books are the invariant's).
+  std::map<std::string, std::shared_ptr<patterns::TtlExpiryListener>> listeners;
+  // For `sum` over writes: per table, the items the actors know they wrote
+  // (by key; a delete removes it).
+  std::map<std::string, std::map<std::string, json>> writes;
+  // The consumers' function faults and the seed of their draws.
+  std::vector<ConsumerFault> consumer_faults;
+  uint64_t seed = 1;
+  // What they did, in order.
+  std::vector<ConsumerFiring> consumer_firings;
 };
 
 // What one step did, for the trace.
 struct StepOutcome {
   std::string op;      // "put k/1 ts=1704067200000", "sweep", "call PutItem"
   std::string result;  // "applied", "stale", "retry", "error <Name>: ..."
+  // Further trace events of the step (consumer faults fired, deliveries),
+  // each written as {"step":N, ...}.
+  std::vector<nlohmann::ordered_json> events;
 };
 
 class Actor {

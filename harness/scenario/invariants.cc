@@ -6,6 +6,7 @@
 #include "harness/patterns/common.h"
 #include "harness/patterns/idempotent_counter.h"
 #include "harness/patterns/ordered_writes.h"
+#include "harness/scenario/consumer_actors.h"
 
 namespace ddblab::harness::scenario {
 namespace {
@@ -101,7 +102,33 @@ Result<Problems> CheckCount(const InvariantSpec& inv, Backend& backend) {
                   std::to_string(inv.equals)};
 }
 
-Result<Problems> CheckSum(const InvariantSpec& inv, Backend& backend) {
+// The sum of `attribute` over the items the actors wrote to `table` (each
+// item counts 1 when `attribute` is "").
+Result<int64_t> SumOverWrites(const std::string& table,
+                              const std::string& attribute,
+                              const World& world) {
+  int64_t sum = 0;
+  auto it = world.writes.find(table);
+  if (it == world.writes.end()) return sum;
+  for (const auto& [key, item] : it->second) {
+    if (attribute.empty()) {
+      ++sum;
+      continue;
+    }
+    if (!item.contains(attribute)) continue;
+    auto n = patterns::AsInt(item[attribute]);
+    if (!n) {
+      return Error::Validation("item " + key + " written to " + table +
+                               " has " + attribute + " " +
+                               item[attribute].dump() + ", not an integer N");
+    }
+    sum += *n;
+  }
+  return sum;
+}
+
+Result<Problems> CheckSum(const InvariantSpec& inv, Backend& backend,
+                          const World& world) {
   DDBLAB_ASSIGN_OR_RETURN(std::vector<json> items,
                           patterns::ScanAll(backend, inv.table));
   int64_t sum = 0;
@@ -114,10 +141,27 @@ Result<Problems> CheckSum(const InvariantSpec& inv, Backend& backend) {
     }
     sum += *n;
   }
-  if (sum == inv.equals) return Problems();
-  return Problems{"the sum of " + inv.attribute + " over " + inv.table +
-                  " is " + std::to_string(sum) + ", expected " +
-                  std::to_string(inv.equals)};
+  if (!inv.over_writes) {
+    if (sum == inv.equals) return Problems();
+    return Problems{"the sum of " + inv.attribute + " over " + inv.table +
+                    " is " + std::to_string(sum) + ", expected " +
+                    std::to_string(inv.equals)};
+  }
+  auto want = SumOverWrites(inv.writes_table, inv.writes_attribute, world);
+  if (!want.ok()) return Problems{want.error().message};
+  if (sum == *want) return Problems();
+  const std::string what =
+      inv.writes_attribute.empty()
+          ? "the number of items the actors wrote to " + inv.writes_table
+          : "the sum of " + inv.writes_attribute +
+                " over the items the "
+                "actors wrote to " +
+                inv.writes_table;
+  return Problems{
+      "the sum of " + inv.attribute + " over " + inv.table + " is " +
+      std::to_string(sum) + ", expected " + std::to_string(*want) + " (" +
+      what + "; " + (sum > *want ? "over by " : "under by ") +
+      std::to_string(sum > *want ? sum - *want : *want - sum) + ")"};
 }
 
 }  // namespace
@@ -128,7 +172,11 @@ Result<std::vector<std::string>> Evaluate(const InvariantSpec& inv,
                                           const World& world) {
   if (inv.check == "item_equals") return CheckItem(inv, backend);
   if (inv.check == "count") return CheckCount(inv, backend);
-  if (inv.check == "sum") return CheckSum(inv, backend);
+  if (inv.check == "sum") return CheckSum(inv, backend, world);
+  if (inv.check == kRollupAggregator) {
+    return CheckRollups(scenario, inv.table, backend);
+  }
+  if (inv.check == kTtlExpiryListener) return CheckListeners(inv.table, world);
   Problems problems;
   for (const std::string& table : TablesOf(scenario, inv.check, inv.table)) {
     Problems found;

@@ -4,7 +4,11 @@
 // compare the tables with what the actors did (World) through the
 // patterns' own Check functions; generic checks read the table: an item
 // equals a given item (or is absent), a table holds N items, a numeric
-// attribute sums to N over the table.
+// attribute sums to N over the table, or to the sum of an attribute over
+// the items the actors wrote (World::writes; "over_writes"). The
+// rollup_aggregator check reads the tables on `backend`; the
+// ttl_expiry_listener check is the shared listener's own (World::listeners,
+// on the backend the actors use).
 //
 // Thread-safety: free functions on the caller's backend.
 #pragma once

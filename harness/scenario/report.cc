@@ -52,6 +52,7 @@ h1 { font-size: 1.3em; margin: 0 0 .2em; }
 .result { color: #333; }
 .call { font-family: monospace; font-size: 11px; color: #555;
         word-break: break-all; }
+.call.delivery { color: #2e6b2e; }
 .call.fault, .fault .result { color: #c62828; font-weight: 600; }
 .clock, .event { grid-column: 1 / -1; color: #6a4c00; background: #fff7e0;
                  font-family: monospace; padding: 1px 6px; }
@@ -125,6 +126,27 @@ std::string RenderReport(const std::string& title,
                     "</div>";
       continue;
     }
+    if (event.contains("step") && event.contains("fault")) {
+      // A consumer fault fired inside the open step.
+      open_fault = true;
+      open_calls += "<div class=\"call fault consumer-fault\">fault " +
+                    Escape(Text(event["fault"])) + ": " +
+                    Escape(Text(event.value("effect", json("")))) +
+                    " on record " + Escape(Text(event.value("key", json("")))) +
+                    "</div>";
+      continue;
+    }
+    if (event.contains("step") && event.contains("delivery")) {
+      const json& d = event["delivery"];
+      const std::string result = Text(d.value("result", json("")));
+      const bool bad = result != "ok";
+      if (bad) open_fault = true;
+      open_calls += std::string("<div class=\"call delivery") +
+                    (bad ? " fault" : "") + "\">delivery " +
+                    Escape(d.value("keys", json::array()).dump()) + " &rarr; " +
+                    Escape(result) + "</div>";
+      continue;
+    }
     flush();
     const std::string kind = Text(event.value("event", json("")));
     if (kind == "start") {
@@ -134,6 +156,10 @@ std::string RenderReport(const std::string& title,
              " &middot; start " + Escape(Text(event.value("t", json(""))));
       if (event.contains("faults")) {
         meta += " &middot; faults " + Escape(event["faults"].dump());
+      }
+      if (event.contains("consumer_faults")) {
+        meta += " &middot; consumer faults " +
+                Escape(event["consumer_faults"].dump());
       }
     } else if (kind == "clock") {
       grid += "<div class=\"clock\">" + Escape(Text(event["t"])) + " clock +" +

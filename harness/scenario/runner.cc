@@ -1,6 +1,7 @@
 // harness/scenario/runner.cc: the seeded scheduler and the trace.
 #include "harness/scenario/runner.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <map>
@@ -12,6 +13,8 @@
 #include "harness/backend/backend.h"
 #include "harness/patterns/common.h"
 #include "harness/scenario/actors.h"
+#include "harness/scenario/consumer_actors.h"
+#include "harness/scenario/consumer_faults.h"
 #include "harness/scenario/fields.h"
 #include "harness/scenario/invariants.h"
 #include "harness/scenario/traced_backend.h"
@@ -62,6 +65,13 @@ class Run {
   // Checks `inv`; a broken one is traced and may become the violation.
   Status Check(const InvariantSpec& inv, int step, bool trace_holds);
   TimePoint Now() { return traced_->clock().Now(); }
+  // With stream consumers, TTL deletions due happen when the clock moves
+  // (as `ddblab serve`'s sweeper does), not at the next call (the
+  // in-process emulator's lazy sweep): their stream records then carry the
+  // same time on both backends.
+  void SweepAfterAdvance() {
+    if (sweep_on_advance_) (void)traced_->SweepTtl();
+  }
   void Emit(const ojson& event) {
     if (options_.trace) result_.trace.push_back(Line(event));
   }
@@ -76,6 +86,7 @@ class Run {
   std::shared_ptr<ManualClock> mirror_;
   std::unique_ptr<TracedBackend> traced_;
   World world_;
+  bool sweep_on_advance_ = false;
 };
 
 Status Run::OpenBackend() {
@@ -143,6 +154,7 @@ void Run::JumpTo(TimePoint target) {
   const Duration d = target - Now();
   if (d <= Duration::zero()) return;
   (void)traced_->AdvanceClock(d);
+  SweepAfterAdvance();
   Emit(ojson{{"event", "clock"},
              {"t", IsoMillis(Now())},
              {"advance", DurationText(d)}});
@@ -152,6 +164,7 @@ Status Run::FireEvent(const TimelineEvent& event) {
   ojson line = {{"event", event.kind}};
   if (event.kind == "advance") {
     DDBLAB_RETURN_IF_ERROR(traced_->AdvanceClock(event.by));
+    SweepAfterAdvance();
     line["by"] = DurationText(event.by);
   } else if (event.kind == "faults") {
     Status set = traced_->SetFaultPlan(event.value);
@@ -213,8 +226,16 @@ RunResult Run::Go() {
     std::vector<std::string> tables;
     for (const json& t : s_.tables) tables.push_back(t["TableName"]);
     for (const ActorSpec& a : s_.actors) {
-      if (a.pattern != kScript) tables.push_back(ActorTable(a));
+      if (a.pattern == kRollupAggregator || a.pattern == kTtlExpiryListener) {
+        for (const std::string& t : ConsumerActorTables(a)) {
+          tables.push_back(t);
+        }
+      } else if (a.pattern != kScript) {
+        tables.push_back(ActorTable(a));
+      }
     }
+    std::sort(tables.begin(), tables.end());
+    tables.erase(std::unique(tables.begin(), tables.end()), tables.end());
     for (const std::string& t : tables) {
       if (Status gone = DeleteTable(t); !gone.ok()) {
         return Fail(1, In("deleting table " + t +
@@ -234,6 +255,13 @@ RunResult Run::Go() {
       return Fail(2, In(Index("tables", i) + ": " + ErrorText(made.error())));
     }
   }
+  for (const ActorSpec& a : s_.actors) {
+    if (a.pattern == kRollupAggregator || a.pattern == kTtlExpiryListener) {
+      sweep_on_advance_ = backend_->Has(Capability::kTtlSweep);
+    }
+  }
+  world_.seed = options_.seed;
+  world_.consumer_faults = s_.consumer_faults;
   std::vector<std::unique_ptr<Actor>> actors;
   std::map<std::string, size_t> by_name;
   for (const ActorSpec& spec : s_.actors) {
@@ -261,6 +289,13 @@ RunResult Run::Go() {
                  {"backend", backend_->name()},
                  {"t", IsoMillis(t0)}};
   if (!s_.faults.is_null()) start["faults"] = s_.faults;
+  if (!s_.consumer_faults.empty()) {
+    ojson consumer = ojson::array();
+    for (const ConsumerFault& f : s_.consumer_faults) {
+      consumer.push_back(ConsumerFaultToJson(f));
+    }
+    start["consumer_faults"] = consumer;
+  }
   Emit(start);
 
   Rng rng = Rng(options_.seed).Fork("schedule");
@@ -331,6 +366,11 @@ RunResult Run::Go() {
                  {"actor", actor.spec().name},
                  {"op", outcome.op},
                  {"result", outcome.result}});
+      for (ojson& event : outcome.events) {
+        ojson line = {{"step", step}};
+        for (auto& [key, value] : event.items()) line[key] = std::move(value);
+        Emit(line);
+      }
     }
     for (CallRecord& call : traced_->TakeCalls()) {
       CallSummary summary;
@@ -358,12 +398,19 @@ RunResult Run::Go() {
     }
     for (const InvariantSpec& inv : s_.invariants) {
       if (!inv.every_step) continue;
+      // A check through the actors' backend (a listener's) is no step.
+      traced_->set_recording(false);
       Status checked = Check(inv, step, false);
+      traced_->set_recording(true);
       if (!checked.ok()) return Fail(1, In(checked.error().message));
     }
-    if (s_.tick > Duration::zero()) (void)traced_->AdvanceClock(s_.tick);
+    if (s_.tick > Duration::zero()) {
+      (void)traced_->AdvanceClock(s_.tick);
+      SweepAfterAdvance();
+    }
   }
   traced_->set_recording(false);
+  result_.consumer_firings = world_.consumer_firings;
   for (const InvariantSpec& inv : s_.invariants) {
     Status checked = Check(inv, 0, true);
     if (!checked.ok()) return Fail(1, In(checked.error().message));

@@ -8,7 +8,10 @@
 // schedule, by name. When no actor is ready the clock jumps to the next
 // time one is (or an event is due). After every step the clock moves by
 // backend.tick. The fault plan's draws come from the same seed (the
-// emulator is opened with it).
+// emulator is opened with it). With a stream consumer among the actors, the
+// TTL deletions due are made after every clock move (SweepTtl, where the
+// backend can), as `ddblab serve`'s sweeper makes them, rather than at the
+// next call: their stream records carry the same time on both backends.
 //
 // The trace is JSONL, one event a line, with no wall-clock field: the same
 // scenario, seed and in-process backend give byte-identical traces.
@@ -80,6 +83,8 @@ struct RunResult {
   std::vector<StepRef> steps;
   std::vector<CallSummary> calls;
   std::optional<Violation> violation;  // the first broken invariant
+  // The consumer faults that fired, in order.
+  std::vector<ConsumerFiring> consumer_firings;
 };
 
 RunResult RunOnce(const Scenario& scenario, const RunOptions& options);

@@ -9,13 +9,15 @@
 #include <sstream>
 #include <utility>
 
+#include "harness/scenario/consumer_faults.h"
 #include "harness/scenario/fields.h"
 
 namespace ddblab::harness::scenario {
 namespace {
 
-constexpr const char* kPatterns[] = {kOrderedWrites, kIdempotentCounter,
-                                     kTtlWindowSweeper, kScript};
+constexpr const char* kPatterns[] = {kOrderedWrites,     kIdempotentCounter,
+                                     kTtlWindowSweeper,  kRollupAggregator,
+                                     kTtlExpiryListener, kScript};
 
 // Replaces every "{i}" and "{n}" in the strings of `value`.
 json Substitute(const json& value, const std::string& i, const std::string& n) {
@@ -121,7 +123,7 @@ Status ParseActor(const json& entry, const std::string& path,
     return At(f.PathOf("pattern"),
               "unknown pattern " + Shown(f.Raw("pattern")) +
                   " (ordered_writes, idempotent_counter, ttl_window_sweeper, "
-                  "script)");
+                  "rollup_aggregator, ttl_expiry_listener, script)");
   }
   ActorSpec spec;
   spec.pattern = pattern;
@@ -256,7 +258,8 @@ Status ParseInvariant(const json& entry, const std::string& path, Scenario* s) {
   DDBLAB_ASSIGN_OR_RETURN(inv.check, f.String("check"));
   DDBLAB_ASSIGN_OR_RETURN(inv.every_step, f.BoolOr("every_step", false));
   if (inv.check == kOrderedWrites || inv.check == kIdempotentCounter ||
-      inv.check == kTtlWindowSweeper) {
+      inv.check == kTtlWindowSweeper || inv.check == kRollupAggregator ||
+      inv.check == kTtlExpiryListener) {
     DDBLAB_ASSIGN_OR_RETURN(inv.table, f.StringOr("table", ""));
   } else if (inv.check == "item_equals") {
     DDBLAB_ASSIGN_OR_RETURN(inv.table, f.String("table"));
@@ -276,13 +279,28 @@ Status ParseInvariant(const json& entry, const std::string& path, Scenario* s) {
   } else if (inv.check == "sum") {
     DDBLAB_ASSIGN_OR_RETURN(inv.table, f.String("table"));
     DDBLAB_ASSIGN_OR_RETURN(inv.attribute, f.String("attribute"));
-    DDBLAB_ASSIGN_OR_RETURN(
-        inv.equals, f.Int("equals", -(int64_t{1} << 53), int64_t{1} << 53));
+    if (f.Has("over_writes") == f.Has("equals")) {
+      (void)f.Raw("over_writes");
+      (void)f.Raw("equals");
+      return At(path, "a sum needs exactly one of equals, over_writes");
+    }
+    if (f.Has("over_writes")) {
+      DDBLAB_ASSIGN_OR_RETURN(Fields w, f.Object("over_writes"));
+      inv.over_writes = true;
+      DDBLAB_ASSIGN_OR_RETURN(inv.writes_table, w.String("table"));
+      DDBLAB_ASSIGN_OR_RETURN(inv.writes_attribute,
+                              w.StringOr("attribute", ""));
+      DDBLAB_RETURN_IF_ERROR(w.NoOthers());
+    } else {
+      DDBLAB_ASSIGN_OR_RETURN(
+          inv.equals, f.Int("equals", -(int64_t{1} << 53), int64_t{1} << 53));
+    }
   } else {
     return At(f.PathOf("check"),
               "unknown check " + Shown(f.Raw("check")) +
                   " (ordered_writes, idempotent_counter, ttl_window_sweeper, "
-                  "item_equals, count, sum)");
+                  "rollup_aggregator, ttl_expiry_listener, item_equals, "
+                  "count, sum)");
   }
   DDBLAB_RETURN_IF_ERROR(f.NoOthers());
   s->invariants.push_back(std::move(inv));
@@ -321,9 +339,20 @@ Result<Scenario> ParseScenario(std::string_view text, std::string file) {
   }
   s.faults = top.Raw("faults");
   if (!s.faults.is_null() &&
-      (!s.faults.is_object() || !s.faults.contains("rules"))) {
-    return At("faults", "expected a fault plan {\"rules\": [...]}, got " +
-                            Shown(s.faults));
+      (!s.faults.is_object() ||
+       (!s.faults.contains("rules") && !s.faults.contains("consumer")))) {
+    return At("faults",
+              "expected a fault plan {\"rules\": [...]} and/or consumer "
+              "faults {\"consumer\": [...]}, got " +
+                  Shown(s.faults));
+  }
+  if (s.faults.is_object() && s.faults.contains("consumer")) {
+    DDBLAB_ASSIGN_OR_RETURN(
+        s.consumer_faults,
+        ParseConsumerFaults(s.faults["consumer"], "faults.consumer"));
+    s.faults.erase("consumer");
+    if (s.faults.empty()) s.faults = nullptr;
+    DDBLAB_RETURN_IF_ERROR(CheckConsumerFaultActors(s));
   }
   DDBLAB_RETURN_IF_ERROR(ParseTimeline(top, &s));
   const json& invariants = top.Raw("invariants");
@@ -394,7 +423,17 @@ nlohmann::ordered_json ScenarioToJson(const Scenario& s) {
     actors.push_back(std::move(actor));
   }
   out["actors"] = actors;
-  if (!s.faults.is_null()) out["faults"] = o(s.faults);
+  if (!s.faults.is_null() || !s.consumer_faults.empty()) {
+    ojson faults = s.faults.is_null() ? ojson::object() : o(s.faults);
+    if (!s.consumer_faults.empty()) {
+      ojson consumer = ojson::array();
+      for (const ConsumerFault& f : s.consumer_faults) {
+        consumer.push_back(ConsumerFaultToJson(f));
+      }
+      faults["consumer"] = consumer;
+    }
+    out["faults"] = faults;
+  }
   if (!s.timeline.empty()) {
     ojson timeline = ojson::array();
     for (const TimelineEvent& e : s.timeline) {
@@ -416,8 +455,15 @@ nlohmann::ordered_json ScenarioToJson(const Scenario& s) {
       entry["item"] = o(inv.item);
     }
     if (inv.check == "sum") entry["attribute"] = inv.attribute;
-    if (inv.check == "count" || inv.check == "sum")
+    if (inv.over_writes) {
+      ojson writes = {{"table", inv.writes_table}};
+      if (!inv.writes_attribute.empty()) {
+        writes["attribute"] = inv.writes_attribute;
+      }
+      entry["over_writes"] = writes;
+    } else if (inv.check == "count" || inv.check == "sum") {
       entry["equals"] = inv.equals;
+    }
     if (inv.every_step) entry["every_step"] = true;
     invariants.push_back(std::move(entry));
   }

@@ -36,6 +36,9 @@ inline constexpr const char* kOrderedWrites = "ordered_writes";
 inline constexpr const char* kIdempotentCounter = "idempotent_counter";
 inline constexpr const char* kTtlWindowSweeper = "ttl_window_sweeper";
 inline constexpr const char* kScript = "script";
+// Stream consumers with their writers (harness/scenario/consumer_actors.h).
+inline constexpr const char* kRollupAggregator = "rollup_aggregator";
+inline constexpr const char* kTtlExpiryListener = "ttl_expiry_listener";
 
 struct ActorSpec {
   std::string name;     // unique; "<name>#<n>" for copies
@@ -65,7 +68,35 @@ struct InvariantSpec {
   json item;              // item_equals: the item, or null for "absent"
   std::string attribute;  // sum
   int64_t equals = 0;     // count, sum
+  // sum: compare with the sum of `writes_attribute` over the items the
+  // actors wrote to `writes_table` ("" attribute: each item counts 1)
+  // instead of `equals`.
+  bool over_writes = false;
+  std::string writes_table;
+  std::string writes_attribute;
   bool every_step = false;
+};
+
+// A fault of a consumer actor's function (faults.consumer[i]); see
+// consumer_faults.h for what each effect does and how records are chosen.
+struct ConsumerFault {
+  std::string id;      // its "id", else "consumer[<i>]"
+  std::string actor;   // the consumer it applies to ("" every consumer)
+  std::string effect;  // "error", "batch_item_failure", "timeout"
+  std::vector<int64_t> records;   // 1-based positions among the records
+                                  // the function received (empty: any)
+  std::vector<std::string> keys;  // a key attribute's value (empty: any)
+  std::string event_name;         // INSERT, MODIFY, REMOVE ("" any)
+  double probability = 1.0;       // drawn from the seed per chosen record
+  int64_t times = 0;              // fires at most this often (0: no limit)
+  std::string path;               // "faults.consumer[0]"
+};
+
+// One firing of a consumer fault in a run (for --shrink).
+struct ConsumerFiring {
+  std::string fault;  // ConsumerFault::id
+  std::string actor;
+  std::string key;  // the chosen record's key (RecordKey)
 };
 
 struct Scenario {
@@ -82,6 +113,8 @@ struct Scenario {
   std::vector<json> tables;  // CreateTable requests
   std::vector<ActorSpec> actors;
   json faults;  // a fault plan ({"rules": [...]}) or null
+  // faults.consumer: faults of the consumers' functions.
+  std::vector<ConsumerFault> consumer_faults;
   std::vector<TimelineEvent> timeline;
   std::vector<InvariantSpec> invariants;
   bool expect_violated = false;

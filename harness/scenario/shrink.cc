@@ -126,6 +126,56 @@ json PinnedPlan(const std::vector<PinRule>& rules, const RunResult& run,
   return json{{"rules", out}};
 }
 
+// A problem's text without its digits: "TotalBytes is 700, expected 400
+// (overcounted by 300)" and "... is 200, expected 100 (overcounted by
+// 100)" are the same kind of failure; "no rollup item" is another.
+std::string Skeleton(const std::string& problem) {
+  std::string out;
+  for (char c : problem) {
+    if (c < '0' || c > '9') out += c;
+  }
+  return out;
+}
+
+// True when `run` breaks invariant `id` with a problem of the same kind as
+// `first` (see Skeleton), so a cut that trades the failure for another
+// (an overcount for a record never delivered) is not kept.
+bool SameFailure(const RunResult& run, const std::string& id,
+                 const std::string& first) {
+  if (run.code != 0 || !run.violation || run.violation->id != id) return false;
+  const std::string want = Skeleton(first);
+  for (const std::string& p : run.violation->problems) {
+    if (Skeleton(p) == want) return true;
+  }
+  return false;
+}
+
+// `faults` pinned to what they did in `run`: each fault chooses exactly the
+// keys it fired on, as often as it fired (no position, no draw), so cutting
+// steps does not move its choices; a fault that never fired is dropped.
+std::vector<ConsumerFault> PinConsumerFaults(
+    const std::vector<ConsumerFault>& faults, const RunResult& run) {
+  std::vector<ConsumerFault> out;
+  for (ConsumerFault fault : faults) {
+    std::vector<std::string> keys;
+    int64_t times = 0;
+    for (const ConsumerFiring& firing : run.consumer_firings) {
+      if (firing.fault != fault.id) continue;
+      ++times;
+      if (std::find(keys.begin(), keys.end(), firing.key) == keys.end()) {
+        keys.push_back(firing.key);
+      }
+    }
+    if (times == 0) continue;
+    fault.records.clear();
+    fault.keys = std::move(keys);
+    fault.probability = 1.0;
+    fault.times = times;
+    out.push_back(std::move(fault));
+  }
+  return out;
+}
+
 }  // namespace
 
 ShrinkResult Shrink(const Scenario& scenario, uint64_t seed,
@@ -134,8 +184,14 @@ ShrinkResult Shrink(const Scenario& scenario, uint64_t seed,
   out.steps_before = failing.steps.size();
   out.actors_before = scenario.actors.size();
   const std::string target = failing.violation ? failing.violation->id : "";
+  const std::string first_problem =
+      failing.violation && !failing.violation->problems.empty()
+          ? failing.violation->problems.front()
+          : "";
   const std::optional<std::vector<PinRule>> pins = Pinnable(scenario);
-  out.faults_before = pins ? FiredCount(*pins, failing) : RuleCount(scenario);
+  out.faults_before =
+      (pins ? FiredCount(*pins, failing) : RuleCount(scenario)) +
+      failing.consumer_firings.size();
 
   RunOptions run_options = options;
   run_options.seed = seed;
@@ -150,7 +206,7 @@ ShrinkResult Shrink(const Scenario& scenario, uint64_t seed,
     if (out.runs >= kMaxRuns) return false;
     ++out.runs;
     RunResult run = RunOnce(candidate, run_options);
-    if (run.code != 0 || !run.violation || run.violation->id != target) {
+    if (!SameFailure(run, target, first_problem)) {
       return false;
     }
     best = std::move(candidate);
@@ -183,6 +239,12 @@ ShrinkResult Shrink(const Scenario& scenario, uint64_t seed,
     Scenario candidate = best;
     candidate.faults = PinnedPlan(*pins, best_run, {}, std::nullopt);
     out.pinned_faults = try_candidate(std::move(candidate));
+  }
+  if (!best.consumer_faults.empty()) {
+    Scenario candidate = best;
+    candidate.consumer_faults =
+        PinConsumerFaults(best.consumer_faults, best_run);
+    (void)try_candidate(std::move(candidate));
   }
   bool changed = true;
   while (changed && out.runs < kMaxRuns) {
@@ -217,6 +279,26 @@ ShrinkResult Shrink(const Scenario& scenario, uint64_t seed,
         if (try_candidate(std::move(candidate))) changed = true;
       }
     }
+    // Consumer faults: whole entries, then single keys of pinned ones.
+    for (size_t j = best.consumer_faults.size(); j-- > 0;) {
+      Scenario candidate = best;
+      candidate.consumer_faults.erase(candidate.consumer_faults.begin() +
+                                      static_cast<std::ptrdiff_t>(j));
+      if (try_candidate(std::move(candidate))) changed = true;
+    }
+    for (size_t j = 0; j < best.consumer_faults.size(); ++j) {
+      for (size_t k = best.consumer_faults[j].keys.size(); k-- > 0;) {
+        if (j >= best.consumer_faults.size() ||
+            k >= best.consumer_faults[j].keys.size() ||
+            best.consumer_faults[j].keys.size() <= 1) {
+          continue;
+        }
+        Scenario candidate = best;
+        auto& keys = candidate.consumer_faults[j].keys;
+        keys.erase(keys.begin() + static_cast<std::ptrdiff_t>(k));
+        if (try_candidate(std::move(candidate))) changed = true;
+      }
+    }
     // Single ops, each with the steps that ran it.
     for (size_t a = 0; a < best.actors.size(); ++a) {
       for (size_t k = best.actors[a].ops.size(); k-- > 0;) {
@@ -244,12 +326,12 @@ ShrinkResult Shrink(const Scenario& scenario, uint64_t seed,
   }
   ++out.runs;
   RunResult tidy_run = RunOnce(tidy, run_options);
-  if (tidy_run.code == 0 && tidy_run.violation &&
-      tidy_run.violation->id == target) {
+  if (SameFailure(tidy_run, target, first_problem)) {
     best = std::move(tidy);
     best_run = std::move(tidy_run);
   }
-  out.faults_after = pins ? FiredCount(*pins, best_run) : RuleCount(best);
+  out.faults_after = (pins ? FiredCount(*pins, best_run) : RuleCount(best)) +
+                     best_run.consumer_firings.size();
   // The result's run once more, with its trace.
   run_options.trace = true;
   RunResult traced = RunOnce(best, run_options);

@@ -5,8 +5,9 @@
 // is the run's. It then tries, greedily until nothing more goes, to drop
 // whole actors, fault rules and single ops (with the steps that ran them),
 // keeping each cut whose run, on the pinned schedule, still breaks the same
-// invariant. The result is a scenario file that replays the minimal
-// failure on every run.
+// invariant in the same way (one of its problems reads like the first
+// problem of the failing run, digits aside). The result is a scenario file
+// that replays the minimal failure on every run.
 //
 // Faults are pinned first where the plan allows it (rules naming their
 // operations, with effect lost_response or unprocessed, and no timeline
@@ -14,6 +15,10 @@
 // it fired in the failing run (a lost answer names its rule; a batch with
 // items left is the unprocessed rule's), so the draws no longer shift when
 // steps are cut, and single fault firings can be dropped one by one.
+//
+// Consumer faults (faults.consumer) are pinned likewise, to the keys of the
+// records they fired on and how often (no positions, no draws); then whole
+// entries and single keys are dropped.
 //
 // Thread-safety: reentrant.
 #pragma once

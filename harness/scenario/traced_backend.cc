@@ -22,7 +22,12 @@ struct Hasher {
     Byte(0xff);
   }
   void Walk(const json& value) {
-    Byte(static_cast<unsigned char>(value.type()));
+    // A positive integer is unsigned when parsed from HTTP and may be signed
+    // when built in process: the same number either way.
+    const json::value_t type = value.type() == json::value_t::number_unsigned
+                                   ? json::value_t::number_integer
+                                   : value.type();
+    Byte(static_cast<unsigned char>(type));
     switch (value.type()) {
       case json::value_t::object:
         for (const auto& [key, member] : value.items()) {

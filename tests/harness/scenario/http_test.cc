@@ -1,7 +1,8 @@
 // `ddblab run` against `ddblab serve` over HTTP: a scenario run on a server
 // with a manual clock writes the same trace as in process (the start line
-// names the backend, so it is left out), and a server whose clock cannot be
-// moved refuses a scenario that needs it with exit code 3.
+// names the backend, so it is left out; a rollup aggregator's event source
+// mapping reads the stream through the same backend), and a server whose clock
+// cannot be moved refuses a scenario that needs it with exit code 3.
 #include <gtest/gtest.h>
 
 #include <cstdlib>
@@ -58,7 +59,9 @@ TEST_F(HttpScenarioTest, TracesOverHttpMatchTheInProcessOnes) {
   auto dir = TempDirFor("http_identical");
   for (const char* name : {"ttl_sweeper_window_not_multiple_naive.json",
                            "idempotent_counter_history_400kb_correct.json",
-                           "ordered_writes_sdk_retry_correct.json"}) {
+                           "ordered_writes_sdk_retry_correct.json",
+                           "rollup_aggregator_redelivery_naive.json",
+                           "ttl_listener_order_race_correct.json"}) {
     SCOPED_TRACE(name);
     const std::string file = Shipped(name);
     const std::string local = (dir / (std::string(name) + ".local")).string();

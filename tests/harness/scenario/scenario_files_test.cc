@@ -65,7 +65,10 @@ TEST(ScenarioFiles, EveryPatternRaceHasANaiveAndACorrectFile) {
        {"ordered_writes_sdk_retry", "ordered_writes_late_write",
         "idempotent_counter_lost_response", "idempotent_counter_history_400kb",
         "ttl_sweeper_window_not_multiple", "ttl_sweeper_unprocessed",
-        "ttl_sweeper_window_over_1mb"}) {
+        "ttl_sweeper_window_over_1mb", "ttl_listener_order_race",
+        "ttl_listener_aws_delay", "rollup_aggregator_redelivery",
+        "rollup_aggregator_partial_batch", "rollup_aggregator_shard_split",
+        "rollup_aggregator_two_shards"}) {
     for (const char* kind : {"_naive.json", "_correct.json"}) {
       const std::string name = std::string(race) + kind;
       EXPECT_NE(std::find(files.begin(), files.end(), name), files.end())
