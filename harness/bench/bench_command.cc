@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <ctime>
+#include <filesystem>
 #include <fstream>
 #include <memory>
 #include <optional>
@@ -298,7 +299,11 @@ int RunBenchCommand(std::span<const std::string> args, std::ostream& out,
   if (!a.plot_out.empty()) {
     const char* env = std::getenv("DDBLAB_PLOT_SCRIPT");
     const std::string script = env != nullptr ? env : DDBLAB_PLOT_SCRIPT;
-    const std::string command = "python3 " + Quote(script) + " --out " +
+    // Debian's python3 (where python3-matplotlib is) before the PATH's.
+    const std::string python = std::filesystem::exists("/usr/bin/python3")
+                                   ? "/usr/bin/python3"
+                                   : "python3";
+    const std::string command = python + " " + Quote(script) + " --out " +
                                 Quote(a.plot_out) + " " + Quote(json_path);
     if (std::system(command.c_str()) != 0) {
       err << who << "plotting failed: " << command << "\n";

@@ -4,6 +4,8 @@
 
 #include <chrono>
 
+#include "harness/bench/bench_tables.h"
+
 namespace ddblab::harness::bench {
 namespace {
 
@@ -53,10 +55,7 @@ class SteppedBackend final : public Backend {
 }  // namespace
 
 Result<std::unique_ptr<Backend>> OpenStepped(const std::string& spec) {
-  const TimePoint start = FromEpochSeconds(
-      ToEpochSeconds(TimePoint(std::chrono::duration_cast<Duration>(
-          std::chrono::system_clock::now().time_since_epoch()))));
-  auto clock = std::make_shared<ManualClock>(start);
+  auto clock = std::make_shared<ManualClock>(TimePoint());
   BackendOptions options;
   options.clock = clock;
   DDBLAB_ASSIGN_OR_RETURN(std::unique_ptr<Backend> inner,
@@ -68,14 +67,21 @@ Result<std::unique_ptr<Backend>> OpenStepped(const std::string& spec) {
         " is not `ddblab serve --clock manual` (use --clock real, or start "
         "the server with --clock manual)");
   }
-  Status set = inner->SetClock(start);
-  if (!set.ok()) {
-    return Error::Validation(
-        "could not set the clock of " + spec + " to the wall clock (" +
-        set.error().message +
-        "); restart it with --clock manual (its clock must not be ahead of "
-        "the wall clock)");
-  }
+  // The server's time, as a new table's CreationDateTime shows it.
+  const std::string probe = UniqueTableName("ddblab_bench_clock");
+  auto created = inner->Call(
+      "CreateTable",
+      {{"TableName", probe},
+       {"KeySchema", {{{"AttributeName", "pk"}, {"KeyType", "HASH"}}}},
+       {"AttributeDefinitions",
+        {{{"AttributeName", "pk"}, {"AttributeType", "S"}}}},
+       {"BillingMode", "PAY_PER_REQUEST"}});
+  if (!created.ok()) return created.error();
+  (void)inner->Call("DeleteTable", {{"TableName", probe}});
+  const double now =
+      (*created)["TableDescription"].value("CreationDateTime", 0.0);
+  clock->Set(TimePoint(std::chrono::duration_cast<Duration>(
+      std::chrono::duration<double>(now))));
   return std::unique_ptr<Backend>(
       new SteppedBackend(std::move(inner), std::move(clock)));
 }

@@ -162,9 +162,9 @@ std::string NativeUnavailable(const BenchTarget& target,
            "run cannot wait for it or control its clock";
   }
   if (target.kind == "dynamodb") {
-    return "the endpoint is not ddblab: DynamoDB Local accepts TTL settings "
-           "but never deletes expired items, and another DynamoDB endpoint's "
-           "TTL deletion cannot be timed within a short run";
+    return "the endpoint is not ddblab: DynamoDB Local does not support TTL "
+           "(it accepts the setting and deletes nothing), and another "
+           "endpoint's TTL deletion cannot be timed within a short run";
   }
   return "";
 }

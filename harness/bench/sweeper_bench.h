@@ -13,8 +13,8 @@
 // Native TTL alongside: on ddblab (in process or `ddblab serve`) a sample of
 // the same items goes to a second table with TTL on and a stream; its TTL
 // deletions' stream records give the delay from expiry to deletion under
-// the server's delay model. Elsewhere (DynamoDB Local never deletes
-// expired items; Amazon DynamoDB takes minutes to days) it is reported as
+// the server's delay model. Elsewhere (DynamoDB Local does not support
+// TTL; Amazon DynamoDB takes minutes to days) it is reported as
 // not available.
 //
 // Thread-safety: RunSweeperBench runs its own worker threads; call it from

@@ -11,10 +11,10 @@ using namespace std::chrono_literals;
 const std::string_view kSweeperUsage =
     "  --items N            items written, expiring over the span (default "
     "100000;\n"
-    "                       20000 on a real clock)\n"
-    "  --span D             time the expiries spread over (default 1h; 15s on "
+    "                       5000 on a real clock)\n"
+    "  --span D             time the expiries spread over (default 1h; 10s on "
     "a real clock)\n"
-    "  --window D           expiration window, whole seconds (default 1m; 3s "
+    "  --window D           expiration window, whole seconds (default 1m; 2s "
     "real)\n"
     "  --frequency D        trigger period, whole seconds (default: the "
     "window)\n"
@@ -30,7 +30,8 @@ const std::string_view kSweeperUsage =
     "                       (default 10000; 0: off)\n"
     "  --item-bytes N       payload bytes per item (default 64)\n"
     "  --lead D             real clock: time allowed for writing before the "
-    "first expiry (default 5s)\n"
+    "first expiry\n"
+    "                       (default 5s + 1s per 1000 items)\n"
     "  --wru-price USD      on-demand $ per million write request units "
     "(default 0.625)\n"
     "  --rru-price USD      on-demand $ per million read request units "
@@ -50,16 +51,16 @@ Result<SweeperParams> ParseSweeperParams(const BenchTarget& target,
   p.virtual_clock = target.virtual_clock;
   const bool real = !target.virtual_clock;
   p.real_clock_defaults =
-      real &&
-      !(flags.Given("items") && flags.Given("span") && flags.Given("window"));
+      real && !(flags.Given("items") && flags.Given("span") &&
+                flags.Given("window") && flags.Given("lead"));
   DDBLAB_ASSIGN_OR_RETURN(
-      p.items, flags.Int("items", real ? 20000 : 100000, 1, 10000000));
+      p.items, flags.Int("items", real ? 5000 : 100000, 1, 10000000));
   DDBLAB_ASSIGN_OR_RETURN(
       p.span,
-      flags.Time("span", real ? Duration(15s) : Duration(1h), 1s, true));
+      flags.Time("span", real ? Duration(10s) : Duration(1h), 1s, true));
   DDBLAB_ASSIGN_OR_RETURN(
       p.window,
-      flags.Time("window", real ? Duration(3s) : Duration(1min), 1s, true));
+      flags.Time("window", real ? Duration(2s) : Duration(1min), 1s, true));
   DDBLAB_ASSIGN_OR_RETURN(p.frequency,
                           flags.Time("frequency", p.window, 1s, true));
   DDBLAB_ASSIGN_OR_RETURN(int64_t chunk, flags.Int("chunk", 25, 1, 25));
@@ -91,7 +92,8 @@ Result<SweeperParams> ParseSweeperParams(const BenchTarget& target,
       flags.Int("native-sample", std::min<int64_t>(10000, p.items), 0,
                 p.items));
   DDBLAB_ASSIGN_OR_RETURN(p.item_bytes, flags.Int("item-bytes", 64, 0, 300000));
-  DDBLAB_ASSIGN_OR_RETURN(p.lead, flags.Time("lead", 5s, 0s, true));
+  const Duration auto_lead = 5s + std::chrono::seconds(p.items / 1000);
+  DDBLAB_ASSIGN_OR_RETURN(p.lead, flags.Time("lead", auto_lead, 0s, true));
   DDBLAB_ASSIGN_OR_RETURN(p.wru_price_per_million,
                           flags.Double("wru-price", 0.625, 0, 1000));
   DDBLAB_ASSIGN_OR_RETURN(p.rru_price_per_million,
@@ -125,8 +127,9 @@ json SweeperParamsJson(const SweeperParams& p) {
     out["real_clock_defaults"] = p.real_clock_defaults;
     if (p.real_clock_defaults) {
       out["note"] =
-          "real clock: defaults scaled down (items 20000, span 15s, window "
-          "and frequency 3s) so that a run ends in well under a minute";
+          "real clock: the defaults are scaled down (items 5000, span 10s, "
+          "window and frequency 2s, lead 5s + 1s per 1000 items) so that a "
+          "run ends in well under a minute";
     }
   }
   return out;

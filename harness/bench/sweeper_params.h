@@ -25,12 +25,13 @@ struct SweeperParams {
   int64_t native_sample = 10000;
   int64_t item_bytes = 64;
   Duration lead = std::chrono::seconds(5);  // real clock: time to write
+                                            // (5 s + 1 s a 1000 items)
   // On-demand prices, US dollars per million request units.
   double wru_price_per_million = 0.625;
   double rru_price_per_million = 0.125;
   std::string price_region = "us-east-1";
   std::string price_date = "2024-11";
-  bool real_clock_defaults = false;  // span/window/frequency/items scaled
+  bool real_clock_defaults = false;  // some real-clock defaults used
   bool virtual_clock = true;
 };
 
