@@ -23,6 +23,8 @@ import sys
 
 KINDS = {"emulator": "in process", "ddblab": "ddblab serve (HTTP)",
          "dynamodb": "DynamoDB Local", "aws": "Amazon DynamoDB"}
+SHORT = {"emulator": "in process", "ddblab": "ddblab serve",
+         "dynamodb": "DDB Local", "aws": "AWS"}
 
 
 def label(report):
@@ -88,16 +90,16 @@ def throughput_panel(ax, reports, x_key, fixed_key, xlabel):
 
 def delay_panel(ax, reports):
     groups = []
-    for r in reports:
+    for r in largest_per_backend(reports).values():
         res = r["results"]
         b = r["backend"]
-        name = f"{KINDS.get(b['kind'], b['kind'])}\n{b['clock']}"
+        name = f"{SHORT.get(b['kind'], b['kind'])}\n{b['clock']}"
         groups.append((name + "\nsweeper", res.get("delay_seconds")))
         native = res.get("native_ttl_delay_seconds")
         if native is not None and res.get("native_ttl_deleted", 0) > 0:
             model = b.get("ttl_delay", "server's")
             groups.append((f"{name}\nnative TTL\n({model})", native))
-    groups = [(n, d) for n, d in groups if d is not None][:6]
+    groups = [(n, d) for n, d in groups if d is not None][:8]
     if not groups:
         empty(ax, "no delay figures")
         return
@@ -114,13 +116,19 @@ def delay_panel(ax, reports):
     ax.grid(True, axis="y", alpha=0.3)
 
 
-def side_by_side_panel(ax, reports):
+def largest_per_backend(reports):
+    """label -> the report with the most items (the first of equals)."""
     best = {}
     for r in reports:
         name = label(r)
         if (name not in best or r["parameters"]["items"] >
                 best[name]["parameters"]["items"]):
             best[name] = r
+    return dict(sorted(best.items()))
+
+
+def side_by_side_panel(ax, reports):
+    best = largest_per_backend(reports)
     if not best:
         empty(ax, "no reports")
         return
@@ -134,8 +142,8 @@ def side_by_side_panel(ax, reports):
            label="setup: written/s")
     ax.set_xticks(range(len(names)))
     ax.set_xticklabels(
-        [f"{n}\n{best[n]['parameters']['items']} items" for n in names],
-        fontsize=7)
+        [n.replace(", ", "\n") + f"\n{best[n]['parameters']['items']} items"
+         for n in names], fontsize=7)
     ax.set_ylabel("items/s")
     ax.legend(fontsize=7)
     ax.grid(True, axis="y", alpha=0.3)

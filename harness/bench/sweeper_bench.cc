@@ -69,6 +69,7 @@ struct Tally {
   std::vector<double> delays;            // seconds from expiry to deletion
   std::map<std::string, int64_t> swept;  // window -> latest sweep's now
   double busy_seconds = 0;               // wall time spent sweeping
+  double query_seconds = 0;              // of which in the Queries
   int triggers = 0;
 };
 
@@ -86,6 +87,7 @@ Status Trigger(TtlWindowSweeper& sweeper, Backend& backend, int64_t now,
     at = std::max(at, now);
     for (json& key : found) keys.push_back(std::move(key));
   }
+  tally->query_seconds += SecondsSince(start);
   const size_t chunk = static_cast<size_t>(p.chunk);
   const size_t chunks = (keys.size() + chunk - 1) / chunk;
   std::atomic<size_t> next{0};
@@ -427,6 +429,7 @@ Result<BenchOutcome> RunSweeperBench(const BenchTarget& target,
   res["items_in_table_at_end"] = remaining.size();
   res["unprocessed_given_up"] = r.unprocessed_left;
   res["sweep_seconds"] = tally.busy_seconds;
+  res["query_seconds"] = tally.query_seconds;
   res["deleted_per_second"] =
       tally.busy_seconds > 0 ? r.deleted / tally.busy_seconds : 0.0;
   res["delay_seconds"] = Percentiles::Of(tally.delays).ToJson();
