@@ -26,7 +26,15 @@ std::string UniqueTableName(const std::string& prefix) {
 
 TableCleanup::~TableCleanup() {
   for (const std::string& table : tables_) {
-    (void)backend_->Call("DeleteTable", {{"TableName", table}});
+    // A table still CREATING (a run that failed while waiting for it) cannot
+    // be deleted yet: retry for up to a minute of the backend's time.
+    for (int attempt = 0; attempt < 30; ++attempt) {
+      auto deleted = backend_->Call("DeleteTable", {{"TableName", table}});
+      if (deleted.ok() || deleted.error().type != ErrorType::kResourceInUse) {
+        break;
+      }
+      patterns::WaitFor(*backend_, std::chrono::seconds(2));
+    }
   }
 }
 

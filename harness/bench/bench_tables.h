@@ -21,8 +21,9 @@ namespace ddblab::harness::bench {
 // tables of a crashed run are easy to spot and remove by the prefix).
 std::string UniqueTableName(const std::string& prefix);
 
-// Deletes every table added, when destroyed (errors ignored: the run's own
-// error is the one to report).
+// Deletes every table added, when destroyed (retrying a table still being
+// created for up to a minute; other errors ignored: the run's own error is
+// the one to report).
 class TableCleanup {
  public:
   explicit TableCleanup(Backend& backend) : backend_(&backend) {}
