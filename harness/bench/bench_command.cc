@@ -70,7 +70,7 @@ std::string ParseArgs(std::span<const std::string> args, Args* out) {
       out->help = true;
       continue;
     }
-    if (out->bench.empty() && !arg.starts_with("-")) {
+    if (i == 0 && !arg.starts_with("-")) {  // the name comes first
       out->bench = arg;
       continue;
     }

@@ -121,6 +121,8 @@ def emulator_row():
     bad(["sweeper", "--json"], "ddblab bench: --json needs a value")
     bad(["nosuch"], 'ddblab bench: unknown benchmark "nosuch" (sweeper)')
     bad([], "ddblab bench: no benchmark named (sweeper, aggregator)")
+    bad(["--items", "5", "sweeper"],
+        "ddblab bench: no benchmark named (sweeper, aggregator)")
     bad(["sweeper", "--backend", "emulator?clock=manual"],
         "ddblab bench sweeper: --backend emulator takes no options (use "
         "--clock and --ttl-delay), got emulator?clock=manual")
