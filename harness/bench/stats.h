@@ -2,6 +2,7 @@
 //
 //   Percentiles p = Percentiles::Of(delays_seconds);
 //   results["delay_seconds"] = p.ToJson();  // {"p50":..,"p99":..,"max":..}
+//   results["delay_seconds_quantiles"] = Percentiles::Quantiles(delays, 20);
 //
 // Nearest-rank percentiles (the smallest sample with at least q of the
 // samples at or below it); an empty sample gives zeros and count 0.
@@ -50,6 +51,22 @@ struct Percentiles {
       seconds.push_back(std::chrono::duration<double>(d).count());
     }
     return Of(std::move(seconds));
+  }
+
+  // The nearest-rank quantiles at 0, 1/steps, ..., 1 (steps + 1 values,
+  // the first the minimum, the last the maximum): a distribution's shape
+  // in a few numbers. Empty for no samples.
+  static std::vector<double> Quantiles(std::vector<double> samples, int steps) {
+    std::vector<double> out;
+    if (samples.empty() || steps < 1) return out;
+    std::sort(samples.begin(), samples.end());
+    const double n = static_cast<double>(samples.size());
+    for (int i = 0; i <= steps; ++i) {
+      const double q = static_cast<double>(i) / steps;
+      size_t rank = static_cast<size_t>(std::ceil(q * n));
+      out.push_back(samples[std::clamp<size_t>(rank, 1, samples.size()) - 1]);
+    }
+    return out;
   }
 
   nlohmann::json ToJson() const {

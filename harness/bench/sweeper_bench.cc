@@ -259,6 +259,8 @@ Status FinishNative(const BenchTarget& target, const std::string& native,
   results["native_ttl_deleted"] = timer.delays.size();
   results["native_ttl_pending"] = left;
   results["native_ttl_delay_seconds"] = Percentiles::Of(timer.delays).ToJson();
+  results["native_ttl_delay_seconds_quantiles"] =
+      Percentiles::Quantiles(timer.delays, 20);
   if (left > 0) {
     out->not_available.push_back(
         {{"what", "native_ttl_tail"},
@@ -433,6 +435,9 @@ Result<BenchOutcome> RunSweeperBench(const BenchTarget& target,
   res["deleted_per_second"] =
       tally.busy_seconds > 0 ? r.deleted / tally.busy_seconds : 0.0;
   res["delay_seconds"] = Percentiles::Of(tally.delays).ToJson();
+  // Every 5 %, minimum to maximum: the distribution bench/plot_patterns.py
+  // draws.
+  res["delay_seconds_quantiles"] = Percentiles::Quantiles(tally.delays, 20);
   res["read_units"] = r.read_units;
   res["write_units"] = r.write_units;
   const double cost = (r.read_units * p.rru_price_per_million +

@@ -36,6 +36,15 @@ TEST(PercentilesTest, FewSamplesAndNone) {
             (nlohmann::json{{"p50", 0.0}, {"p99", 0.0}, {"max", 0.0}}));
 }
 
+TEST(PercentilesTest, QuantilesFromMinimumToMaximum) {
+  std::vector<double> samples;
+  for (int i = 1; i <= 10; ++i) samples.push_back(11 - i);
+  EXPECT_EQ(Percentiles::Quantiles(samples, 4),
+            (std::vector<double>{1, 3, 5, 8, 10}));
+  EXPECT_EQ(Percentiles::Quantiles(samples, 1), (std::vector<double>{1, 10}));
+  EXPECT_TRUE(Percentiles::Quantiles({}, 20).empty());
+}
+
 TEST(PercentilesTest, DurationsAreSeconds) {
   using namespace std::chrono_literals;
   std::vector<std::chrono::milliseconds> d = {1500ms, 500ms, 250ms};

@@ -63,6 +63,15 @@ TEST_F(SweeperBenchTest, CorrectVariantDeletesEveryExpiredItem) {
   EXPECT_GE(r["delay_seconds"]["p50"].get<double>(), 0);
   EXPECT_LE(r["delay_seconds"]["max"].get<double>(), 60);
   EXPECT_GT(r["delay_seconds"]["max"].get<double>(), 50);
+  const json& q = r["delay_seconds_quantiles"];
+  ASSERT_EQ(q.size(), 21u);
+  // ttl < now is expired: an item whose ttl is a trigger's second waits a
+  // whole window; one a second earlier is deleted a second after expiry.
+  EXPECT_EQ(q.front(), 1);
+  EXPECT_EQ(q.back(), r["delay_seconds"]["max"]);
+  for (size_t i = 1; i < q.size(); ++i) EXPECT_LE(q[i - 1], q[i]);
+  EXPECT_EQ(r["native_ttl_delay_seconds_quantiles"].back(),
+            r["native_ttl_delay_seconds"]["max"]);
   // A delete of a small item writes 1 unit on the table and 1 on the GSI.
   EXPECT_EQ(r["write_units"].get<double>(), 1200);
   EXPECT_GT(r["read_units"].get<double>(), 0);
