@@ -27,7 +27,16 @@ std::string Cell(const json& v) {
     return "p50 " + Number(v["p50"]) + "  p99 " + Number(v.value("p99", 0.0)) +
            "  max " + Number(v.value("max", 0.0));
   }
-  if (v.is_object() || v.is_array()) return v.dump();
+  if (v.is_array() && v.size() > 8) {
+    return std::to_string(v.size()) + " values from " + Number(v.front()) +
+           " to " + Number(v.back()) + " (all in the JSON report)";
+  }
+  if (v.is_array()) {
+    std::string out;
+    for (const json& x : v) out += (out.empty() ? "" : " ") + Number(x);
+    return out;
+  }
+  if (v.is_object()) return v.dump();
   return Number(v);
 }
 

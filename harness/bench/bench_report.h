@@ -25,8 +25,8 @@ json MakeReport(const std::string& benchmark, const json& backend,
                 const std::string& started_at, double elapsed_seconds,
                 const BenchOutcome& outcome);
 
-// The summary table: backend, results (percentile objects on one line),
-// what was not available, and each check.
+// The summary table: backend, results (percentile objects on one line, long
+// lists shortened), what was not available, and each check.
 void PrintSummary(const json& report, std::ostream& out);
 
 }  // namespace ddblab::harness::bench
