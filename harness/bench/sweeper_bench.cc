@@ -258,6 +258,16 @@ Status FinishNative(const BenchTarget& target, const std::string& native,
   results["native_ttl_sampled"] = sampled;
   results["native_ttl_deleted"] = timer.delays.size();
   results["native_ttl_pending"] = left;
+  const std::string when = " by epoch second " + std::to_string(pending_since);
+  if (timer.delays.empty()) {
+    // No figure rather than a delay of 0.
+    out->not_available.push_back(
+        {{"what", "native_ttl_deletion"},
+         {"why", "none of the " + std::to_string(sampled) +
+                     " sampled items was deleted by DynamoDB's TTL" + when +
+                     " (the delay model takes longer than the run)"}});
+    return OkStatus();
+  }
   results["native_ttl_delay_seconds"] = Percentiles::Of(timer.delays).ToJson();
   results["native_ttl_delay_seconds_quantiles"] =
       Percentiles::Quantiles(timer.delays, 20);
@@ -265,9 +275,8 @@ Status FinishNative(const BenchTarget& target, const std::string& native,
     out->not_available.push_back(
         {{"what", "native_ttl_tail"},
          {"why", std::to_string(left) + " of the " + std::to_string(sampled) +
-                     " sampled items were not yet deleted by DynamoDB's TTL "
-                     "at epoch second " +
-                     std::to_string(pending_since) +
+                     " sampled items were not yet deleted by DynamoDB's TTL" +
+                     when +
                      ": native_ttl_delay_seconds covers the deleted ones "
                      "only"}});
   }

@@ -112,6 +112,36 @@ TEST_F(SweeperBenchTest, NativeDelayFollowsTheFixedModel) {
   EXPECT_EQ(out->results["native_ttl_deleted"], 50);
 }
 
+TEST_F(SweeperBenchTest, NativeDeletionsPastTheHorizonAreNotAvailable) {
+  // Due 4 days after expiry: past the 72 hours the run drives the clock.
+  auto none =
+      Run({"--items", "100", "--span", "2m", "--native-sample", "20"}, "4d");
+  ASSERT_TRUE(none.ok()) << ToString(none.error());
+  EXPECT_EQ(none->results["native_ttl_deleted"], 0);
+  EXPECT_EQ(none->results["native_ttl_pending"], 20);
+  EXPECT_FALSE(none->results.contains("native_ttl_delay_seconds"));
+  ASSERT_EQ(none->not_available.size(), 1u);
+  EXPECT_EQ(none->not_available[0]["what"], "native_ttl_deletion");
+  EXPECT_TRUE(none->not_available[0]["why"].get<std::string>().starts_with(
+      "none of the 20 sampled items was deleted by DynamoDB's TTL by epoch "
+      "second "));
+  for (const json& c : none->checks) EXPECT_TRUE(c["ok"]) << c.dump();
+
+  // Uniform over 1 minute..100 hours: some within 72 hours, some not.
+  auto tail = Run({"--items", "100", "--span", "2m", "--native-sample", "40"},
+                  "1m..100h");
+  ASSERT_TRUE(tail.ok()) << ToString(tail.error());
+  const int64_t deleted = tail->results["native_ttl_deleted"];
+  const int64_t pending = tail->results["native_ttl_pending"];
+  EXPECT_GT(deleted, 0);
+  EXPECT_GT(pending, 0);
+  EXPECT_EQ(deleted + pending, 40);
+  EXPECT_LE(tail->results["native_ttl_delay_seconds"]["max"].get<double>(),
+            72 * 3600 + 180);
+  ASSERT_EQ(tail->not_available.size(), 1u);
+  EXPECT_EQ(tail->not_available[0]["what"], "native_ttl_tail");
+}
+
 TEST_F(SweeperBenchTest, WorkersShareTheDeletesWithTheSameOutcome) {
   auto one = Run({"--items", "900", "--span", "5m", "--native-sample", "0"});
   auto four = Run({"--items", "900", "--span", "5m", "--native-sample", "0",
