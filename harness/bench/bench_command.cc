@@ -49,7 +49,8 @@ constexpr const char* kUsage =
     "(default aws)\n"
     "  --json OUT       write the report (schema ddblab-pattern-bench/1)\n"
     "  --plot OUT.png   draw the report with bench/plot_patterns.py "
-    "(python3-matplotlib)\n";
+    "(python3-matplotlib);\n"
+    "                   without --json the report is kept as OUT.png.json\n";
 
 struct Args {
   std::string bench;

@@ -9,7 +9,9 @@
 // ddblab serve, "dynamodb" otherwise), runs the benchmark named by the
 // first argument (a row of kBenches in bench_command.cc), writes the report
 // envelope (schema "ddblab-pattern-bench/1", bench/pattern_report.schema.json)
-// to --json, draws it with bench/plot_patterns.py for --plot, shows a
+// to --json (for --plot without --json: OUT.png.json), draws it with
+// bench/plot_patterns.py for --plot (DDBLAB_PLOT_SCRIPT overrides the
+// script's path; /usr/bin/python3 runs it when present), shows a
 // progress bar on `err` when `tty`, and prints a summary table on `out`.
 //
 // --clock defaults to virtual where the benchmark can move the clock (the
