@@ -8,7 +8,7 @@
 #                     [--peer dynamodb-local] [--no-ddblab]
 #                     [--stream NEW_AND_OLD_IMAGES]  (tables with a stream)
 #                     [--connections 1,16,64,256]  (one run per count)
-#                     [--strace]   (also system calls per request, strace -c)
+#                     [--strace]   (ddblab: also system calls per request, strace -c)
 #                     [--out FILE] (append one TSV row per run, for compare.py)
 #
 # Env: DDBLAB_BIN (default build/cli/ddblab), PEERS_DIR (where
@@ -187,7 +187,7 @@ run_target() {
       local cpu_us; cpu_us=$(awk -v a="$cpu0" -v b="$cpu1" -v hz="$hz" -v n="$requests" \
           'BEGIN {printf "%.1f", n > 0 ? (b - a) * 1e6 / hz / n : 0}')
       local sys="-"
-      if ((do_strace)); then
+      if ((do_strace)) && [[ $target == ddblab ]]; then
         # A second, short run under strace: its rate is not reported, only
         # system calls per request.
         local sargs=() tid
