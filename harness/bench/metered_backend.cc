@@ -91,9 +91,23 @@ Result<json> MeteredBackend::CallStreams(std::string_view operation,
                                          const json& request) {
   Result<json> out = inner_.CallStreams(operation, request);
   std::lock_guard<std::mutex> lock(mu_);
-  ++calls_[std::string(operation)];
+  Count(operation);
   if (!out.ok() && IsThrottle(out.error())) ++stream_throttles_;
   return out;
+}
+
+void MeteredBackend::Count(std::string_view operation) {
+  auto it = calls_.find(operation);
+  if (it == calls_.end()) {
+    calls_.emplace(std::string(operation), 1);
+  } else {
+    ++it->second;
+  }
+}
+
+TableMeter& MeteredBackend::Table(const std::string& name) {
+  auto it = tables_.find(name);
+  return it != tables_.end() ? it->second : tables_[name];
 }
 
 void MeteredBackend::Record(std::string_view operation, const json& request,
@@ -101,7 +115,7 @@ void MeteredBackend::Record(std::string_view operation, const json& request,
   const bool write = IsWrite(operation);
   const bool read = IsRead(operation);
   std::lock_guard<std::mutex> lock(mu_);
-  ++calls_[std::string(operation)];
+  Count(operation);
   if (!write && !read) return;
   if (!out.ok()) {
     if (IsThrottle(out.error())) {
@@ -115,8 +129,10 @@ void MeteredBackend::Record(std::string_view operation, const json& request,
     for (const std::string& t : TablesOf(request)) ++tables_[t].unmetered;
   } else {
     auto add = [&](const json& c) {
-      if (!c.is_object() || !c.contains("TableName")) return;
-      TableMeter& m = tables_[c["TableName"].get<std::string>()];
+      if (!c.is_object()) return;
+      auto name = c.find("TableName");
+      if (name == c.end() || !name->is_string()) return;
+      TableMeter& m = Table(name->get_ref<const std::string&>());
       double units = c.value("CapacityUnits", 0.0);
       (write ? m.write_units : m.read_units) += units;
       ++m.metered;

@@ -72,6 +72,9 @@ class MeteredBackend final : public Backend {
  private:
   void Record(std::string_view operation, const json& request,
               const Result<json>& out);
+  // With mu_ held.
+  void Count(std::string_view operation);
+  TableMeter& Table(const std::string& name);
 
   Backend& inner_;
   mutable std::mutex mu_;
