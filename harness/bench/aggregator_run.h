@@ -82,6 +82,7 @@ class AggregatorRun {
   std::chrono::steady_clock::duration producer_wall_{};
   std::chrono::steady_clock::duration loop_wall_{};
   Duration loop_clock_{};
+  double loop_cpu_seconds_ = 0;  // this thread's CPU time in Loop
 };
 
 }  // namespace ddblab::harness::bench
