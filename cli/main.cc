@@ -22,6 +22,7 @@
 #include "cli/emulator_handler.h"
 #include "emulator/server/cli.h"
 #include "emulator/server/serve.h"
+#include "harness/bench/bench_command.h"
 #include "harness/scenario/run_command.h"
 
 namespace {
@@ -69,6 +70,14 @@ int RunMain(const Args& args) {
       isatty(STDERR_FILENO) != 0);
 }
 
+// `ddblab bench sweeper|aggregator [flags]`: the pattern benchmarks
+// (harness/bench).
+int BenchMain(const Args& args) {
+  return ddblab::harness::bench::RunBenchCommand(
+      std::span<const std::string>(args).subspan(1), std::cout, std::cerr,
+      isatty(STDERR_FILENO) != 0);
+}
+
 struct Subcommand {
   std::string_view name;
   int (*run)(const Args& args);
@@ -77,6 +86,7 @@ struct Subcommand {
 constexpr Subcommand kSubcommands[] = {
     {"serve", &ServeMain},
     {"run", &RunMain},
+    {"bench", &BenchMain},
 };
 
 }  // namespace

@@ -12,7 +12,7 @@ packages=(
   libsqlite3-dev libcpp-httplib-dev libboost-dev nlohmann-json3-dev
   libgtest-dev libgmock-dev libbenchmark-dev libssl-dev
   python3 python3-boto3 awscli nodejs npm curl zlib1g-dev
-  openjdk-17-jre-headless chromium python3-jsonschema
+  openjdk-17-jre-headless chromium python3-jsonschema python3-matplotlib
 )
 missing=()
 for p in "${packages[@]}"; do

@@ -252,6 +252,9 @@ Usage:
   ddblab serve [flags]   serve DynamoDB and DynamoDB Streams over HTTP
   ddblab run FILE... [flags]
                          run scenario files (flags: ddblab run --help)
+  ddblab bench sweeper|aggregator [flags]
+                         benchmark a pattern on a backend (flags: ddblab
+                         bench --help)
   ddblab --help          this text
   ddblab --version       the version
 

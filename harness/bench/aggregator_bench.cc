@@ -165,7 +165,7 @@ Status AggregatorRun::SetShards() {
   DDBLAB_ASSIGN_OR_RETURN(json open, StreamShards());
   if (static_cast<int64_t>(open.size()) < p_.shards) {
     if (!backend_.Has(Capability::kStreamShards)) {
-      Unavailable("stream shards",
+      Unavailable("stream_shards",
                   "backend " + backend_.name() +
                       " has no stream shard control; its stream has " +
                       std::to_string(open.size()) + " open shard(s), not " +
@@ -184,7 +184,7 @@ Status AggregatorRun::SetShards() {
       }
     }
   } else if (static_cast<int64_t>(open.size()) > p_.shards) {
-    Unavailable("stream shards",
+    Unavailable("stream_shards",
                 "the stream already has " + std::to_string(open.size()) +
                     " open shards (shards cannot be merged); the run used "
                     "them all");
@@ -342,7 +342,7 @@ Status AggregatorRun::DeleteTables() {
     }
   }
   if (!failed.empty()) {
-    return Error::Internal("aggregator: could not delete " + failed);
+    return Error::Internal("could not delete " + failed);
   }
   return OkStatus();
 }

@@ -68,8 +68,9 @@ struct AggregatorParams {
 };
 
 // Reads the benchmark's flags (`--name value` or `--name=value`); defaults
-// depend on the clock. A bad flag is a ValidationException "aggregator:
-// --<flag>: expected ..., got \"...\"".
+// depend on the clock. A bad flag is a ValidationException "--<flag>:
+// expected ..., got \"...\"" (the command puts "ddblab bench aggregator: "
+// before it).
 Result<AggregatorParams> ParseAggregatorFlags(
     std::span<const std::string> flags, bool virtual_clock);
 

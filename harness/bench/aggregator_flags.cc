@@ -47,8 +47,8 @@ namespace {
 
 Error Bad(std::string_view flag, std::string_view expected,
           std::string_view got) {
-  return Error::Validation("aggregator: --" + std::string(flag) +
-                           ": expected " + std::string(expected) + ", got \"" +
+  return Error::Validation("--" + std::string(flag) + ": expected " +
+                           std::string(expected) + ", got \"" +
                            std::string(got) + "\"");
 }
 
@@ -125,8 +125,7 @@ Result<AggregatorParams> ParseAggregatorFlags(
   for (size_t i = 0; i < flags.size(); ++i) {
     std::string_view arg = flags[i];
     if (!arg.starts_with("--") || arg.size() == 2) {
-      return Error::Validation("aggregator: unexpected argument \"" +
-                               std::string(arg) +
+      return Error::Validation("unexpected argument \"" + std::string(arg) +
                                "\" (flags start with --; see the usage)");
     }
     std::string_view name = arg.substr(2);
@@ -144,7 +143,7 @@ Result<AggregatorParams> ParseAggregatorFlags(
     }
     if (!has_value) {
       if (i + 1 >= flags.size()) {
-        return Error::Validation("aggregator: --" + std::string(name) +
+        return Error::Validation("--" + std::string(name) +
                                  ": expected a value after it");
       }
       value = flags[++i];
@@ -206,7 +205,7 @@ Result<AggregatorParams> ParseAggregatorFlags(
       p.seed = static_cast<uint64_t>(s);
     } else {
       return Error::Validation(
-          "aggregator: unknown flag --" + std::string(name) +
+          "unknown flag --" + std::string(name) +
           " (rate, seconds, records, customers, write, shards, batch-size, "
           "parallelization, variant, handler-cost, record-cost, "
           "poll-interval, fail-every, drain-timeout, seed, keep-tables)");

