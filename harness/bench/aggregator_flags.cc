@@ -12,7 +12,7 @@ namespace ddblab::harness::bench {
 const std::string_view kAggregatorUsage =
     "  --rate R              records/s the producer writes (default 5000 on "
     "a virtual\n"
-    "                        clock, 500 on a real one; 0: as fast as it can)\n"
+    "                        clock, 100 on a real one; 0: as fast as it can)\n"
     "  --seconds T           how long the producer writes (default 10)\n"
     "  --records N           records in all (default R x T; 10000 with "
     "--rate 0)\n"
@@ -117,7 +117,7 @@ json AggregatorParams::ToJson() const {
 Result<AggregatorParams> ParseAggregatorFlags(
     std::span<const std::string> flags, bool virtual_clock) {
   AggregatorParams p;
-  p.rate = virtual_clock ? 5000 : 500;
+  p.rate = virtual_clock ? 5000 : 100;
   p.duration = std::chrono::seconds(10);
   p.drain_timeout = virtual_clock ? Duration(std::chrono::minutes(5))
                                   : Duration(std::chrono::seconds(30));

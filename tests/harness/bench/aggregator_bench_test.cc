@@ -290,7 +290,7 @@ TEST_F(AggregatorBenchTest, DefaultsDependOnTheClock) {
   EXPECT_EQ(v->rate, 5000);
   auto r = ParseAggregatorFlags({}, false);
   ASSERT_TRUE(r.ok());
-  EXPECT_EQ(r->records, 5000);
+  EXPECT_EQ(r->records, 1000);
   EXPECT_EQ(r->drain_timeout, std::chrono::seconds(30));
   std::vector<std::string> flags = {"--rate", "100", "--records", "250"};
   auto given = ParseAggregatorFlags(flags, true);
