@@ -4,11 +4,13 @@
 #include "harness/bench/aggregator_bench.h"
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <ctime>
 #include <memory>
+#include <thread>
 #include <utility>
 #include <vector>
 
@@ -27,11 +29,11 @@ using SteadyClock = std::chrono::steady_clock;
 
 double Seconds(Duration d) { return std::chrono::duration<double>(d).count(); }
 
-// CPU time of the calling thread (a measurement, not a clock anything
-// waits on): in process, the emulator's work runs on this thread too.
-double ThreadCpuSeconds() {
+// CPU time of this process, every thread (a measurement, not a clock
+// anything waits on): in process it includes the emulator's work.
+double ProcessCpuSeconds() {
   timespec ts{};
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
   return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) / 1e9;
 }
 
@@ -233,7 +235,9 @@ Result<json> AggregatorRun::Invoke(const json& event) {
   return out;
 }
 
-void AggregatorRun::Report(double fraction) {
+void AggregatorRun::Report() {
+  const double fraction = static_cast<double>(produced_ + delivered_unique_) /
+                          static_cast<double>(2 * p_.records);
   if (!progress_ || fraction < last_progress_ + 0.01) return;
   last_progress_ = fraction;
   progress_(fraction, "produced " + std::to_string(produced_) + ", delivered " +
@@ -246,34 +250,55 @@ Status AggregatorRun::Advance(Duration d) {
   return backend_.AdvanceClock(d);
 }
 
+int64_t AggregatorRun::DueBy(TimePoint start, TimePoint now) const {
+  const int64_t produced = produced_.load();
+  int64_t due = p_.records;
+  if (p_.rate > 0) {
+    due = std::min<int64_t>(
+        p_.records,
+        static_cast<int64_t>(std::floor(Seconds(now - start) * p_.rate)) + 1);
+  }
+  if (p_.batch_writes && due < p_.records && due > produced) {
+    // A batching producer sends full batches of 25 (the last may be short).
+    due = produced + (due - produced) / 25 * 25;
+  }
+  return due;
+}
+
+TimePoint AggregatorRun::NextDue(TimePoint start) const {
+  // Record i is due at i / rate; the next write needs the next record, or
+  // the last of the next full batch.
+  const int64_t produced = produced_.load();
+  const int64_t last =
+      p_.batch_writes ? std::min(p_.records, produced + 25) - 1 : produced;
+  return start +
+         std::chrono::duration_cast<Duration>(std::chrono::duration<double>(
+             static_cast<double>(last) / p_.rate));
+}
+
 Status AggregatorRun::Loop() {
   Clock& clock = backend_.clock();
   const TimePoint start = clock.Now();
   const auto wall_start = SteadyClock::now();
-  const double cpu_start = ThreadCpuSeconds();
+  const double cpu_start = ProcessCpuSeconds();
+  Status status = target_.virtual_clock ? LoopVirtual(start, wall_start)
+                                        : LoopReal(start, wall_start);
+  loop_wall_ = SteadyClock::now() - wall_start;
+  loop_cpu_seconds_ = ProcessCpuSeconds() - cpu_start;
+  loop_clock_ = clock.Now() - start;
+  if (status.ok() && progress_) progress_(1.0, "done");
+  return status;
+}
+
+// One thread, time standing still while it works: write what is due, run
+// one polling round, then move the clock by the round's cost (its slowest
+// invocation) or, when idle, by the poll interval.
+Status AggregatorRun::LoopVirtual(TimePoint start,
+                                  SteadyClock::time_point wall_start) {
+  Clock& clock = backend_.clock();
   std::optional<TimePoint> produced_at;
-  // At most this many records are written between two polling rounds.
-  const int64_t step =
-      (std::max<int64_t>(1000, p_.batch_size * p_.parallelization) + 24) / 25 *
-      25;
   while (true) {
-    TimePoint now = clock.Now();
-    int64_t due = p_.records;
-    if (p_.rate > 0) {
-      due = std::min<int64_t>(
-          p_.records,
-          static_cast<int64_t>(std::floor(Seconds(now - start) * p_.rate)) + 1);
-    }
-    // On a real clock the producer writes at most `step` records between
-    // two polling rounds, so that a slow endpoint still interleaves them;
-    // on a virtual clock time stands still while it writes, so it writes
-    // everything due.
-    if (!target_.virtual_clock) due = std::min(due, produced_ + step);
-    if (p_.batch_writes && due < p_.records) {
-      // A batching producer sends full batches of 25 (the last may be
-      // short).
-      due = produced_ + (due - produced_) / 25 * 25;
-    }
+    const int64_t due = DueBy(start, clock.Now());
     if (produced_ < due) DDBLAB_RETURN_IF_ERROR(Produce(due));
     if (produced_ == p_.records && !produced_at) {
       produced_at = clock.Now();
@@ -282,44 +307,71 @@ Status AggregatorRun::Loop() {
     round_cost_ = Duration::zero();
     const int64_t before = delivered_unique_;
     DDBLAB_ASSIGN_OR_RETURN(int64_t invoked, esm_->RunOnce());
-    Report(static_cast<double>(produced_ + delivered_unique_) /
-           static_cast<double>(2 * p_.records));
-    const bool all_in =
-        produced_ == p_.records && delivered_unique_ == p_.records;
-    if (invoked == 0 && all_in) break;
+    Report();
+    if (invoked == 0 && produced_ == p_.records &&
+        delivered_unique_ == p_.records) {
+      return OkStatus();
+    }
     if (produced_at && clock.Now() - *produced_at > p_.drain_timeout) {
       timed_out_ = true;
-      break;
+      return OkStatus();
     }
-    if (target_.virtual_clock) {
-      if (round_cost_ > Duration::zero()) {
-        DDBLAB_RETURN_IF_ERROR(Advance(round_cost_));
-      } else if (invoked == 0 || delivered_unique_ == before) {
-        // Idle, or retrying without new records: Lambda polls again later.
-        DDBLAB_RETURN_IF_ERROR(Advance(p_.poll_interval));
-      }
-    } else if (invoked == 0 && produced_ == due) {
-      TimePoint wake = clock.Now() + p_.poll_interval;
-      if (produced_ < p_.records && p_.rate > 0) {
-        // When the next write (the next record, or the next full batch)
-        // comes due: record i is due at i / rate.
-        const int64_t last = p_.batch_writes
-                                 ? std::min(p_.records, produced_ + 25) - 1
-                                 : produced_;
-        const TimePoint next =
-            start +
-            std::chrono::duration_cast<Duration>(std::chrono::duration<double>(
-                static_cast<double>(last) / p_.rate));
-        wake = std::min(wake, next);
-      }
-      clock.SleepUntil(wake, std::stop_token());
+    if (round_cost_ > Duration::zero()) {
+      DDBLAB_RETURN_IF_ERROR(Advance(round_cost_));
+    } else if (invoked == 0 || delivered_unique_ == before) {
+      // Idle, or retrying without new records: Lambda polls again later.
+      DDBLAB_RETURN_IF_ERROR(Advance(p_.poll_interval));
     }
   }
-  loop_wall_ = SteadyClock::now() - wall_start;
-  loop_cpu_seconds_ = ThreadCpuSeconds() - cpu_start;
-  loop_clock_ = clock.Now() - start;
-  if (progress_) progress_(1.0, "done");
-  return OkStatus();
+}
+
+// Two threads on the real clock: the producer writes on its schedule while
+// the consumer polls, as they would in production (the backend takes calls
+// from several threads). An idle consumer sleeps the poll interval.
+Status AggregatorRun::LoopReal(TimePoint start,
+                               SteadyClock::time_point wall_start) {
+  Clock& clock = backend_.clock();
+  Status produced_status;
+  std::atomic<bool> producing{true};
+  std::jthread producer([&](std::stop_token stop) {
+    while (!stop.stop_requested()) {
+      const int64_t due = DueBy(start, clock.Now());
+      if (produced_ < due) {
+        Status s = Produce(due);
+        if (!s.ok()) {
+          produced_status = s;
+          break;
+        }
+      }
+      if (produced_ == p_.records) {
+        producer_wall_ = SteadyClock::now() - wall_start;
+        break;
+      }
+      if (p_.rate > 0) clock.SleepUntil(NextDue(start), stop);
+    }
+    producing = false;
+  });
+  std::optional<TimePoint> drain_from;
+  while (true) {
+    const bool done_producing = !producing.load();
+    DDBLAB_ASSIGN_OR_RETURN(int64_t invoked, esm_->RunOnce());
+    Report();
+    if (done_producing && !produced_status.ok()) break;
+    if (invoked == 0 && done_producing && delivered_unique_ == p_.records) {
+      break;
+    }
+    const TimePoint now = clock.Now();
+    if (done_producing) {
+      if (!drain_from) drain_from = now;
+      if (now - *drain_from > p_.drain_timeout) {
+        timed_out_ = true;
+        break;
+      }
+    }
+    if (invoked == 0) clock.SleepUntil(now + p_.poll_interval, {});
+  }
+  producer.join();
+  return produced_status;
 }
 
 Status AggregatorRun::DeleteTables() {

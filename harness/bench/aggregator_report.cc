@@ -65,7 +65,7 @@ json AggregatorRun::NextItem() {
                          .count();
   const uint64_t customer = rng_.Uniform(static_cast<uint64_t>(p_.customers));
   const int64_t bytes = 1 + static_cast<int64_t>(rng_.Uniform(1000000));
-  return {{"TransferId", S("t" + std::to_string(produced_))},
+  return {{"TransferId", S("t" + std::to_string(produced_.load()))},
           {"CustomerId", S("c" + std::to_string(customer))},
           {"TransferTime", N(ms)},
           {"Bytes", N(bytes)}};
@@ -141,7 +141,7 @@ Result<BenchOutcome> AggregatorRun::Finish() {
   json& r = outcome_.results;
   const double wall = Seconds(loop_wall_);
   const double clock = std::chrono::duration<double>(loop_clock_).count();
-  r["records_produced"] = produced_;
+  r["records_produced"] = produced_.load();
   r["records_delivered"] = delivered_unique_;
   r["records_per_second"] = Rate(delivered_unique_, wall);
   r["wall_seconds"] = wall;
@@ -208,7 +208,7 @@ Result<BenchOutcome> AggregatorRun::Finish() {
   }
 
   std::string delivered_detail = std::to_string(delivered_unique_) + " of " +
-                                 std::to_string(produced_) +
+                                 std::to_string(produced_.load()) +
                                  " produced records delivered";
   if (timed_out_) delivered_detail += " (drain timeout reached)";
   outcome_.checks.push_back(

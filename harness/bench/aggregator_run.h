@@ -7,9 +7,13 @@
 //   aggregator_report.cc  the producer, the results and checks, and
 //                         RunAggregatorBench
 //
-// Thread-safety: one thread runs it.
+// Thread-safety: one thread runs it; on a real clock Loop runs the
+// producer on a second thread (produced_ is shared, the rest is each
+// side's own).
 #pragma once
 
+#include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -53,8 +57,17 @@ class AggregatorRun {
   Status PutBatch(std::vector<json> items);
   json NextItem();
   Result<json> Invoke(const json& event);
-  void Report(double fraction);
+  // Calls progress when it moved by 1 %.
+  void Report();
   Status Advance(Duration d);
+  // Records due by `now` (all of them when unpaced), in whole batches of 25
+  // while more remain; and when the next write comes due.
+  int64_t DueBy(TimePoint start, TimePoint now) const;
+  TimePoint NextDue(TimePoint start) const;
+  Status LoopVirtual(TimePoint start,
+                     std::chrono::steady_clock::time_point wall_start);
+  Status LoopReal(TimePoint start,
+                  std::chrono::steady_clock::time_point wall_start);
 
   const BenchTarget& target_;
   AggregatorParams p_;
@@ -69,7 +82,9 @@ class AggregatorRun {
   BenchOutcome outcome_;
 
   // Measured.
-  int64_t produced_ = 0;
+  // Written by the producer (its own thread on a real clock), read by the
+  // consumer's progress.
+  std::atomic<int64_t> produced_{0};
   int64_t producer_retries_ = 0;
   std::vector<uint8_t> delivered_;  // by record index
   int64_t delivered_unique_ = 0;
@@ -82,7 +97,7 @@ class AggregatorRun {
   std::chrono::steady_clock::duration producer_wall_{};
   std::chrono::steady_clock::duration loop_wall_{};
   Duration loop_clock_{};
-  double loop_cpu_seconds_ = 0;  // this thread's CPU time in Loop
+  double loop_cpu_seconds_ = 0;  // the process's CPU time in Loop
 };
 
 }  // namespace ddblab::harness::bench
