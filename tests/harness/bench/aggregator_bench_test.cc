@@ -181,6 +181,52 @@ TEST_F(AggregatorBenchTest, CorrectVariantStaysExactWhenTheFunctionFails) {
   EXPECT_EQ(Check(o, "totals_exact")["ok"], true);
 }
 
+// Three aggregate writes in a row throttled. The published function's
+// UpdateItem is retried as an SDK retries (3 attempts), which gives up on
+// one record and drops it; the correct one reports the record and gets it
+// again. The producer's first batch has 5
+// items left unprocessed, and its retry of those 5 is throttled whole (all
+// of a batch unprocessed is DynamoDB's throttling exception).
+constexpr const char* kThrottlePlan = R"({"rules": [
+    {"operation": ["UpdateItem", "TransactWriteItems"], "effect": "throttle",
+     "times": 3},
+    {"operation": ["BatchWriteItem"], "effect": "unprocessed", "count": 5,
+     "times": 2}]})";
+
+TEST_F(AggregatorBenchTest, ThrottledPublishedWriteIsDroppedAndCounted) {
+  ASSERT_TRUE(backend_->SetFaultPlan(json::parse(kThrottlePlan)).ok());
+  BenchOutcome o = Run({"--records", "500", "--variant", "published"});
+  const json& r = o.results;
+  EXPECT_EQ(r["throttles_rollup"], 3);
+  EXPECT_EQ(r["aggregator_sdk_retries"], 2);
+  EXPECT_EQ(r["aggregator_swallowed_errors"], 1);
+  EXPECT_EQ(r["throttles_source"], 1);
+  EXPECT_EQ(r["unprocessed_items"], 5);
+  EXPECT_EQ(r["producer_retries"], 2);
+  EXPECT_EQ(r["records_delivered"], 500);
+  EXPECT_EQ(r["totals_exact"], false);
+  json totals = Check(o, "totals_exact");
+  EXPECT_NE(totals["detail"].get<std::string>().find("undercounted by 1"),
+            std::string::npos)
+      << totals.dump();
+}
+
+TEST_F(AggregatorBenchTest, ThrottledCorrectWriteIsDeliveredAgain) {
+  ASSERT_TRUE(backend_->SetFaultPlan(json::parse(kThrottlePlan)).ok());
+  BenchOutcome o = Run({"--records", "500"});
+  const json& r = o.results;
+  EXPECT_EQ(r["throttles_rollup"], 3);
+  EXPECT_EQ(r["throttles_dedupe"], 3);  // one transaction names both tables
+  // A throttle inside a transaction is a TransactionCanceledException
+  // (ThrottlingError reason), which SDKs do not retry: each one is reported
+  // as a failed record and delivered again.
+  EXPECT_EQ(r["aggregator_sdk_retries"], 0);
+  EXPECT_EQ(r["aggregator_failed_records"], 3);
+  EXPECT_EQ(r["mapping_partial_failures"], 3);
+  EXPECT_EQ(r["totals_exact"], true);
+  EXPECT_EQ(Check(o, "totals_exact")["ok"], true);
+}
+
 TEST_F(AggregatorBenchTest, HandlerCostSetsTheModelledRateAndLag) {
   // 100 ms per invocation of 10 records: one lane folds 100 records/s of
   // the 200/s written, so it falls behind; ten lanes keep up.
@@ -229,7 +275,9 @@ TEST_F(AggregatorBenchTest, RealClockRunUnpaced) {
   auto system = OpenBackend("emulator");
   ASSERT_TRUE(system.ok());
   BenchTarget target{system->get(), "emulator", "emulator", false};
-  std::vector<std::string> flags = {"--rate", "0", "--records", "300"};
+  // The producer on its own thread; an idle consumer polls every 1 ms.
+  std::vector<std::string> flags = {"--rate",          "0",  "--records", "300",
+                                    "--poll-interval", "1ms"};
   auto out = RunAggregatorBench(target, flags, nullptr);
   ASSERT_TRUE(out.ok()) << ToString(out.error());
   EXPECT_EQ(out->results["records_delivered"], 300);
