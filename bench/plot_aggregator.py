@@ -93,6 +93,7 @@ def plot_sweep(out, reports):
         ax.set_xscale("log")
         ax.set_xlabel("BatchSize")
         ax.set_title(title, fontsize=10)
+        ax.set_ylim(bottom=0)
         ax.grid(True, alpha=0.3)
     axes[0].legend(fontsize=8)
     fig.suptitle(
