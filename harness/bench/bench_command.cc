@@ -13,14 +13,17 @@
 #include <optional>
 #include <vector>
 
+#include "harness/bench/aggregator_bench.h"
 #include "harness/bench/bench_report.h"
 #include "harness/bench/pattern_bench.h"
 #include "harness/bench/stepped_backend.h"
 #include "harness/bench/sweeper_bench.h"
-// bench-aggregator: #include "harness/bench/aggregator_bench.h"
 
 #ifndef DDBLAB_PLOT_SCRIPT
 #define DDBLAB_PLOT_SCRIPT "bench/plot_patterns.py"
+#endif
+#ifndef DDBLAB_AGGREGATOR_PLOT_SCRIPT
+#define DDBLAB_AGGREGATOR_PLOT_SCRIPT "bench/plot_aggregator.py"
 #endif
 
 namespace ddblab::harness::bench {
@@ -29,7 +32,7 @@ namespace {
 // The benchmarks `ddblab bench NAME` runs.
 const PatternBench kBenches[] = {
     {"sweeper", kSweeperUsage, &RunSweeperBench},
-    // bench-aggregator: {"aggregator", kAggregatorUsage, &RunAggregatorBench},
+    {"aggregator", kAggregatorUsage, &RunAggregatorBench},
 };
 
 constexpr const char* kUsage =
@@ -299,7 +302,11 @@ int RunBenchCommand(std::span<const std::string> args, std::ostream& out,
   int code = report["ok"].get<bool>() ? 0 : 1;
   if (!a.plot_out.empty()) {
     const char* env = std::getenv("DDBLAB_PLOT_SCRIPT");
-    const std::string script = env != nullptr ? env : DDBLAB_PLOT_SCRIPT;
+    // The aggregator's reports have their own plots.
+    const std::string script = env != nullptr ? env
+                               : a.bench == "aggregator"
+                                   ? DDBLAB_AGGREGATOR_PLOT_SCRIPT
+                                   : DDBLAB_PLOT_SCRIPT;
     // Debian's python3 (where python3-matplotlib is) before the PATH's.
     const std::string python = std::filesystem::exists("/usr/bin/python3")
                                    ? "/usr/bin/python3"

@@ -219,14 +219,14 @@ Status EventSourceMapping::Poll(Shard& shard) {
       }
       return out.error();
     }
-    const json& records = (*out)["Records"];
-    for (const json& r : records) {
+    json& records = (*out)["Records"];
+    for (json& r : records) {
       Record rec;
-      rec.event = ToLambdaRecord(r, stream_arn_);
       rec.sequence_number = r["dynamodb"].value("SequenceNumber", "");
       rec.created = static_cast<int64_t>(
           r["dynamodb"].value("ApproximateCreationDateTime", 0.0));
-      rec.bytes = rec.event.dump().size();
+      rec.event = ToLambdaRecord(std::move(r), stream_arn_);
+      rec.bytes = SerializedSize(rec.event);
       rec.ordinal = shard.sequence_numbers.size();
       shard.sequence_numbers.push_back(rec.sequence_number);
       // Filtering happens per record before it enters a batch; a dropped

@@ -119,12 +119,19 @@ bool EventSourceMapping::StepLane(Shard& shard, Lane& lane) {
 
 bool EventSourceMapping::InvokeTop(Shard& shard, Lane& lane) {
   Segment& seg = lane.stack.back();
+  // The records are moved into the event and back after the invocation
+  // (the function sees them as const), not copied.
   json records = json::array();
-  for (const Record& r : seg.records) records.push_back(r.event);
+  records.get_ref<json::array_t&>().reserve(seg.records.size());
+  for (Record& r : seg.records) records.push_back(std::move(r.event));
   json event = {{"Records", std::move(records)}};
   bool tumbling = config_.tumbling_window_in_seconds > 0;
   if (tumbling) event.update(WindowFields(shard, lane, false));
   Invocation inv = function_->Invoke(event);
+  json& delivered = event["Records"];
+  for (size_t i = 0; i < seg.records.size(); ++i) {
+    seg.records[i].event = std::move(delivered[i]);
+  }
   if (inv.kind == Invocation::Kind::kNotDelivered) {
     // Never reached the function: retried, not counted as an attempt.
     ++metrics_.not_delivered;

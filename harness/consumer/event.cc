@@ -8,8 +8,8 @@
 
 namespace ddblab::harness::consumer {
 
-json ToLambdaRecord(const json& streams_record, std::string_view stream_arn) {
-  json out = streams_record;
+json ToLambdaRecord(json streams_record, std::string_view stream_arn) {
+  json out = std::move(streams_record);
   if (auto it = out.find("userIdentity"); it != out.end() && it->is_object()) {
     json identity = json::object();
     if (it->contains("Type")) identity["type"] = (*it)["Type"];
@@ -20,6 +20,73 @@ json ToLambdaRecord(const json& streams_record, std::string_view stream_arn) {
   }
   out["eventSourceARN"] = std::string(stream_arn);
   return out;
+}
+
+namespace {
+
+// A JSON string's length as dump() writes it: quoted, with \", \\, \b,
+// \f, \n, \r, \t and \u00XX for the other control characters.
+size_t StringSize(const std::string& s) {
+  size_t n = 2;
+  for (unsigned char c : s) {
+    if (c == '"' || c == '\\' || c == '\b' || c == '\f' || c == '\n' ||
+        c == '\r' || c == '\t') {
+      n += 2;
+    } else if (c < 0x20) {
+      n += 6;
+    } else {
+      n += 1;
+    }
+  }
+  return n;
+}
+
+}  // namespace
+
+size_t SerializedSize(const json& value) {
+  switch (value.type()) {
+    case json::value_t::null:
+    case json::value_t::discarded:
+      return 4;
+    case json::value_t::boolean:
+      return value.get<bool>() ? 4 : 5;
+    case json::value_t::number_integer: {
+      int64_t v = value.get<int64_t>();
+      size_t n = v < 0 ? 2 : 1;
+      uint64_t u =
+          v < 0 ? 0 - static_cast<uint64_t>(v) : static_cast<uint64_t>(v);
+      while (u >= 10) {
+        u /= 10;
+        ++n;
+      }
+      return n;
+    }
+    case json::value_t::number_unsigned: {
+      uint64_t u = value.get<uint64_t>();
+      size_t n = 1;
+      while (u >= 10) {
+        u /= 10;
+        ++n;
+      }
+      return n;
+    }
+    case json::value_t::string:
+      return StringSize(value.get_ref<const std::string&>());
+    case json::value_t::array: {
+      size_t n = 2 + (value.empty() ? 0 : value.size() - 1);
+      for (const json& v : value) n += SerializedSize(v);
+      return n;
+    }
+    case json::value_t::object: {
+      size_t n = 2 + (value.empty() ? 0 : value.size() - 1);
+      for (auto it = value.begin(); it != value.end(); ++it) {
+        n += StringSize(it.key()) + 1 + SerializedSize(it.value());
+      }
+      return n;
+    }
+    default:  // floating point and binary: as dump() writes them
+      return value.dump().size();
+  }
 }
 
 std::string IsoTime(TimePoint t, bool with_millis) {

@@ -19,7 +19,12 @@ using json = nlohmann::json;
 // A GetRecords record as Lambda delivers it: the same members plus
 // eventSourceARN, and the TTL service's userIdentity with Lambda's lower-case
 // member names ({"type": "Service", "principalId": "dynamodb.amazonaws.com"}).
-json ToLambdaRecord(const json& streams_record, std::string_view stream_arn);
+// Takes the record by value: a caller that no longer needs it moves it in.
+json ToLambdaRecord(json streams_record, std::string_view stream_arn);
+
+// The length of value.dump() (compact, UTF-8 kept as is), counted without
+// writing it out. For the 6 MB payload limit.
+size_t SerializedSize(const json& value);
 
 // "2019-11-14T00:13:49.717Z" (with_millis) or "2019-11-14T00:13:19Z".
 std::string IsoTime(TimePoint t, bool with_millis);

@@ -72,6 +72,21 @@ Result<json> SdkCall(State& state, std::string_view operation,
   }
 }
 
+// Members read without copying: `key` of `object`, or a shared null when
+// it is absent or `object` is not an object.
+const json& Member(const json& object, const char* key) {
+  static const json kNull;
+  if (!object.is_object()) return kNull;
+  auto it = object.find(key);
+  return it == object.end() ? kNull : *it;
+}
+
+const json& RecordsOf(const json& event) {
+  static const json kEmpty = json::array();
+  const json& records = Member(event, "Records");
+  return records.is_array() ? records : kEmpty;
+}
+
 // What one INSERT adds: nullopt when its image is not a transfer.
 struct Contribution {
   std::string customer;
@@ -84,8 +99,8 @@ std::optional<Contribution> ContributionOf(const json& image) {
       !image["CustomerId"].contains("S")) {
     return std::nullopt;
   }
-  auto time = AsInt(image.value("TransferTime", json()));
-  auto bytes = AsInt(image.value("Bytes", json()));
+  auto time = AsInt(Member(image, "TransferTime"));
+  auto bytes = AsInt(Member(image, "Bytes"));
   if (!time || !bytes) return std::nullopt;
   return Contribution{image["CustomerId"]["S"].get<std::string>(),
                       DayOfMillis(*time), *bytes};
@@ -115,13 +130,12 @@ bool SeenBefore(const Error& error) {
 }
 
 Result<json> HandlePublished(State& state, const json& event) {
-  for (const json& record : event.value("Records", json::array())) {
+  for (const json& record : RecordsOf(event)) {
     if (state.config.before_record) {
       DDBLAB_RETURN_IF_ERROR(state.config.before_record(record));
     }
     if (record.value("eventName", "") != "INSERT") continue;
-    auto c = ContributionOf(
-        record.value("dynamodb", json::object()).value("NewImage", json()));
+    auto c = ContributionOf(Member(Member(record, "dynamodb"), "NewImage"));
     if (!c) continue;
     auto out = SdkCall(state, "UpdateItem", AddRequest(state, *c));
     if (!out.ok()) {
@@ -136,13 +150,13 @@ Result<json> HandlePublished(State& state, const json& event) {
 
 Result<json> HandleCorrect(State& state, const json& event) {
   json failures = json::array();
-  for (const json& record : event.value("Records", json::array())) {
+  for (const json& record : RecordsOf(event)) {
     if (state.config.before_record) {
       DDBLAB_RETURN_IF_ERROR(state.config.before_record(record));
     }
     if (record.value("eventName", "") != "INSERT") continue;
-    const json dynamodb = record.value("dynamodb", json::object());
-    auto c = ContributionOf(dynamodb.value("NewImage", json()));
+    const json& dynamodb = Member(record, "dynamodb");
+    auto c = ContributionOf(Member(dynamodb, "NewImage"));
     if (!c) continue;
     const int64_t expires = ToEpochSeconds(state.backend->clock().Now()) +
                             std::chrono::duration_cast<std::chrono::seconds>(

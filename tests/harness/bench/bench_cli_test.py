@@ -119,7 +119,8 @@ def emulator_row():
     bad(["sweeper", "--clock", "sometimes"],
         'ddblab bench: --clock expects virtual or real, got "sometimes"')
     bad(["sweeper", "--json"], "ddblab bench: --json needs a value")
-    bad(["nosuch"], 'ddblab bench: unknown benchmark "nosuch" (sweeper)')
+    bad(["nosuch"], 'ddblab bench: unknown benchmark "nosuch" (sweeper, '
+        'aggregator)')
     bad([], "ddblab bench: no benchmark named (sweeper, aggregator)")
     bad(["--items", "5", "sweeper"],
         "ddblab bench: no benchmark named (sweeper, aggregator)")
