@@ -185,7 +185,7 @@ run_target() {
       eval "$(echo "${line#RESULT }" | tr ' ' '\n' | sed 's/^/local /')"
       if [[ -s $work/$w.err ]]; then sed 's/^/  wrk stderr: /' "$work/$w.err" | head -4; fi
       local cpu_us; cpu_us=$(awk -v a="$cpu0" -v b="$cpu1" -v hz="$hz" -v n="$requests" \
-          'BEGIN {printf "%.1f", n > 0 ? (b - a) * 1e6 / hz / n : 0}')
+          'BEGIN {printf "%.1f", (n > 0) ? (b - a) * 1e6 / hz / n : 0}')
       local sys="-"
       if ((do_strace)) && [[ $target == ddblab ]]; then
         # A second, short run under strace: its rate is not reported, only
@@ -199,7 +199,7 @@ run_target() {
         kill -INT "$sp" 2>/dev/null; wait "$sp" 2>/dev/null
         local sreq; sreq=$(echo "$sline" | tr ' ' '\n' | sed -n 's/^requests=//p')
         local calls; calls=$(awk '$NF == "total" {print $(NF-2)}' "$work/strace.txt")
-        sys=$(awk -v c="${calls:-0}" -v n="${sreq:-0}" 'BEGIN {printf "%.2f", n > 0 ? c / n : 0}')
+        sys=$(awk -v c="${calls:-0}" -v n="${sreq:-0}" 'BEGIN {printf "%.2f", (n > 0) ? c / n : 0}')
       fi
       local verified; verified=$(verify "$w" "$table" "$ok" "$sent" "$non200" "$bad")
       rows+=("$w|$c|$rps|$p50_ms|$p99_ms|$max_ms|$cpu_us|$sys|$non200|$socket_errors|$verified|$(rss_kb "$server_pid")")
