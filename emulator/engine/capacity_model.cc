@@ -83,8 +83,9 @@ void CapacityModel::Fold(Direction& d, TimePoint now) {
 }
 
 void CapacityModel::SyncDirection(Resource& r, Direction& d, bool write,
-                                  int64_t provisioned, TimePoint changed_at,
-                                  TimePoint now) {
+                                  int64_t provisioned,
+                                  const OnDemandSettings& settings,
+                                  TimePoint changed_at, TimePoint now) {
   Fold(d, now);
   if (!r.on_demand) {
     d.allowed = provisioned;
@@ -92,12 +93,15 @@ void CapacityModel::SyncDirection(Resource& r, Direction& d, bool write,
                        changed_at);
     return;
   }
-  const int64_t base = std::max(write ? kOnDemandWriteBase : kOnDemandReadBase,
-                                write ? r.highest_write : r.highest_read);
+  const int64_t base =
+      std::max({write ? kOnDemandWriteBase : kOnDemandReadBase,
+                write ? r.highest_write : r.highest_read,
+                write ? settings.warm_write : settings.warm_read});
   int64_t allowed =
       std::max(base, static_cast<int64_t>(std::ceil(2 * d.settled_peak)));
   allowed = std::min(allowed, kTableQuota);
   d.allowed = allowed;
+  d.max = write ? settings.max_write : settings.max_read;
 }
 
 void CapacityModel::Sync(Resource& r, const Table& table, int64_t index_id,
@@ -109,9 +113,13 @@ void CapacityModel::Sync(Resource& r, const Table& table, int64_t index_id,
     r.write.bucket = Bucket();
   }
   const Throughput* t = &table.throughput;
+  const OnDemandSettings* settings = &table.on_demand;
   if (index_id != 0) {
     const IndexDef* idx = IndexById(table, index_id);
-    if (idx != nullptr) t = &idx->throughput;
+    if (idx != nullptr) {
+      t = &idx->throughput;
+      settings = &idx->on_demand;
+    }
   }
   if (!on_demand) {
     r.highest_read = std::max(r.highest_read, t->read);
@@ -121,8 +129,8 @@ void CapacityModel::Sync(Resource& r, const Table& table, int64_t index_id,
   TimePoint changed_at{};
   if (t->last_increase) changed_at = std::max(changed_at, *t->last_increase);
   if (t->last_decrease) changed_at = std::max(changed_at, *t->last_decrease);
-  SyncDirection(r, r.read, false, t->read, changed_at, now);
-  SyncDirection(r, r.write, true, t->write, changed_at, now);
+  SyncDirection(r, r.read, false, t->read, *settings, changed_at, now);
+  SyncDirection(r, r.write, true, t->write, *settings, changed_at, now);
 }
 
 CapacityModel::Resource& CapacityModel::ResourceFor(const Table& table,
@@ -173,7 +181,7 @@ std::optional<CapacityRejection> CapacityModel::Admit(
     if (c.units <= 0) continue;
     Resource& r = ResourceFor(table, c.index_id, now);
     const int64_t nano = ToNano(c.units);
-    add(&r, c.write, "", nano, c.units);
+    if (!c.partition_only) add(&r, c.write, "", nano, c.units);
     if (!c.partition.empty()) add(&r, c.write, c.partition, nano, c.units);
   }
   const int64_t second = SecondOf(now);
@@ -185,7 +193,15 @@ std::optional<CapacityRejection> CapacityModel::Admit(
     std::string reason;
     if (n.partition.empty()) {
       if (n.r->on_demand) {
-        if (d.window.Used(second) + n.nano <= d.allowed * kNano) continue;
+        const int64_t used = d.window.Used(second) + n.nano;
+        if (d.max > 0 && used > d.max * kNano) {
+          // Above the table's or index's own OnDemandThroughput maximum.
+          reason = Reason(index, n.write, "MaxOnDemandThroughputExceeded");
+        } else if (used <= d.allowed * kNano) {
+          continue;
+        }
+      }
+      if (n.r->on_demand && reason.empty()) {
         // Over the allowed rate: the per-table quota when that is what
         // bounds it; otherwise above twice the previous peak, where
         // DynamoDB is still scaling the table out. Which reason it reports
@@ -195,7 +211,7 @@ std::optional<CapacityRejection> CapacityModel::Admit(
             Reason(index, n.write,
                    d.allowed >= kTableQuota ? "AccountLimitExceeded"
                                             : "KeyRangeThroughputExceeded");
-      } else {
+      } else if (!n.r->on_demand) {
         d.bucket.Refill(now);
         if (d.bucket.level >= n.nano) continue;
         reason = Reason(index, n.write, "ProvisionedThroughputExceeded");
@@ -254,7 +270,9 @@ void CapacityModel::Refund(int64_t table_id,
     if (it == resources_.end() || c.units <= 0) continue;
     Direction& d = c.write ? it->second.write : it->second.read;
     const int64_t nano = ToNano(c.units);
-    if (it->second.on_demand) {
+    if (c.partition_only) {
+      // only the partition window below
+    } else if (it->second.on_demand) {
       if (d.window.second == second) {
         d.window.used = std::max<int64_t>(0, d.window.used - nano);
       }
@@ -267,12 +285,18 @@ void CapacityModel::Refund(int64_t table_id,
         p->second.used = std::max<int64_t>(0, p->second.used - nano);
       }
     }
-    auto s = d.series.find(second);
+    auto s = c.partition_only ? d.series.end() : d.series.find(second);
     if (s != d.series.end()) {
       s->second -= c.units;
       if (s->second <= 0) d.series.erase(s);
     }
   }
+}
+
+void CapacityModel::Retain(const std::set<std::pair<int64_t, int64_t>>& live) {
+  std::lock_guard<std::mutex> lock(mu_);
+  std::erase_if(resources_,
+                [&](const auto& entry) { return !live.contains(entry.first); });
 }
 
 Json CapacityModel::Report(TimePoint now) const {
@@ -284,7 +308,9 @@ Json CapacityModel::Report(TimePoint now) const {
       consumed.push_back({{"Second", it->first}, {"Units", it->second}});
     }
     Json out{{"Consumed", std::move(consumed)}};
-    out[r.on_demand ? "AllowedUnits" : "ProvisionedUnits"] = d.allowed;
+    out[r.on_demand ? "AllowedUnits" : "ProvisionedUnits"] =
+        r.on_demand && d.max > 0 ? std::min(d.allowed, d.max) : d.allowed;
+    if (r.on_demand && d.max > 0) out["MaxUnits"] = d.max;
     return out;
   };
   auto resource = [&](const Resource& r) {

@@ -12,6 +12,8 @@
 //     PROVISIONED) and the previous peak is the highest consumption of one
 //     clock second that ended at least 30 minutes ago — ddblab's reading of
 //     "up to double the previous peak; more can throttle within 30 minutes".
+//     A WarmThroughput value raises the base; an OnDemandThroughput maximum
+//     throttles above it (reason *MaxOnDemandThroughputExceeded).
 //   - per partition: every partition-key value of the table and of each GSI
 //     is its own partition, limited to 3,000 read and 1,000 write units in
 //     each clock second (no burst): an item of S KB written R times a
@@ -38,6 +40,7 @@
 #include <mutex>
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <set>
 #include <string>
 #include <utility>
 #include <vector>
@@ -54,6 +57,9 @@ struct CapacityCharge {
   bool write = false;
   std::string partition;  // partition key bytes; "" = no partition limit
   double units = 0;
+  // Counts against `partition` alone, not the resource's own rate (a Scan's
+  // per-partition share; the page's total is charged separately).
+  bool partition_only = false;
 };
 
 struct CapacityRejection {
@@ -84,6 +90,11 @@ class CapacityModel {
   // where Read/Write = {"ProvisionedUnits" | "AllowedUnits", "Consumed":
   // [{"Second": epoch seconds, "Units": u}, ...]}.
   nlohmann::json Report(TimePoint now) const;
+
+  // Forgets every resource not in `live` ((table id, 0) for a table, (table
+  // id, index id) for a GSI): deleted tables and GSIs leave the report, and a
+  // table created again under the same name starts afresh.
+  void Retain(const std::set<std::pair<int64_t, int64_t>>& live);
 
  private:
   struct Bucket {
@@ -122,6 +133,7 @@ class CapacityModel {
     double settled_peak = 0;           // highest second >= 30 min old
     int64_t folded_until = 0;          // seconds below this are in settled_peak
     int64_t allowed = 0;               // on-demand: current allowed rate
+    int64_t max = -1;  // on-demand: OnDemandThroughput maximum (-1: none)
   };
   struct Resource {
     std::string table_name;
@@ -137,7 +149,8 @@ class CapacityModel {
   Resource& ResourceFor(const Table& table, int64_t index_id, TimePoint now);
   void Sync(Resource& r, const Table& table, int64_t index_id, TimePoint now);
   void SyncDirection(Resource& r, Direction& d, bool write, int64_t provisioned,
-                     TimePoint changed_at, TimePoint now);
+                     const OnDemandSettings& settings, TimePoint changed_at,
+                     TimePoint now);
   static void Fold(Direction& d, TimePoint now);
 
   mutable std::mutex mu_;
