@@ -20,6 +20,20 @@ int64_t ToNano(double units) {
   return static_cast<int64_t>(std::llround(units * 2)) * (kNano / 2);
 }
 
+// Partitions idle since an earlier second are forgotten once a side holds
+// this many (at most once a clock second): memory stays bounded, and a
+// steady set of keys is not reallocated every second.
+constexpr size_t kPrunePartitions = 1 << 16;
+
+uint64_t PartitionHash(std::string_view key) {
+  uint64_t h = 14695981039346656037ull;
+  for (char c : key) {
+    h ^= static_cast<unsigned char>(c);
+    h *= 1099511628211ull;
+  }
+  return h;
+}
+
 int64_t SecondOf(TimePoint t) {
   return std::chrono::floor<std::chrono::seconds>(t).time_since_epoch().count();
 }
@@ -129,6 +143,20 @@ void CapacityModel::Sync(Resource& r, const Table& table, int64_t index_id,
   TimePoint changed_at{};
   if (t->last_increase) changed_at = std::max(changed_at, *t->last_increase);
   if (t->last_decrease) changed_at = std::max(changed_at, *t->last_decrease);
+  // Nothing to redo within the clock second the resource was last synced
+  // with the same settings: the peak folds and the allowed rate change only
+  // with the second, the buckets refill at admission.
+  const Resource::Synced synced{SecondOf(now),
+                                on_demand,
+                                t->read,
+                                t->write,
+                                changed_at,
+                                settings->max_read,
+                                settings->max_write,
+                                settings->warm_read,
+                                settings->warm_write};
+  if (r.synced && *r.synced == synced) return;
+  r.synced = synced;
   SyncDirection(r, r.read, false, t->read, *settings, changed_at, now);
   SyncDirection(r, r.write, true, t->write, *settings, changed_at, now);
 }
@@ -157,16 +185,11 @@ std::optional<CapacityRejection> CapacityModel::Admit(
     const Table& table, const std::vector<CapacityCharge>& charges,
     TimePoint now) {
   std::lock_guard<std::mutex> lock(mu_);
-  // Totals per resource side and per partition, in the order first met.
-  struct Need {
-    Resource* r;
-    bool write;
-    std::string partition;  // "" = the resource's own bucket
-    int64_t nano;
-    double units;
-  };
-  std::vector<Need> needs;
-  auto add = [&](Resource* r, bool write, const std::string& partition,
+  // Totals per resource side and per partition, in the order first met
+  // (the views point into `charges`).
+  std::vector<Need>& needs = needs_;
+  needs.clear();
+  auto add = [&](Resource* r, bool write, std::string_view partition,
                  int64_t nano, double units) {
     for (Need& n : needs) {
       if (n.r == r && n.write == write && n.partition == partition) {
@@ -218,7 +241,7 @@ std::optional<CapacityRejection> CapacityModel::Admit(
       }
     } else {
       const int64_t rate = n.write ? kPartitionWriteUnits : kPartitionReadUnits;
-      auto w = d.partitions.find(n.partition);
+      auto w = d.partitions.find(PartitionHash(n.partition));
       const int64_t used = w == d.partitions.end() ? 0 : w->second.Used(second);
       if (used + n.nano <= rate * kNano) continue;
       reason = Reason(index, n.write, "KeyRangeThroughputExceeded");
@@ -245,14 +268,16 @@ std::optional<CapacityRejection> CapacityModel::Admit(
       }
       d.series[second] += n.units;
     } else {
-      d.partitions[n.partition].Take(second, n.nano);
+      d.partitions[PartitionHash(n.partition)].Take(second, n.nano);
     }
   }
   // Partitions idle since an earlier second are forgotten (at most once a
   // second), so that many distinct keys do not pile up.
   for (Need& n : needs) {
     Direction& d = n.write ? n.r->write : n.r->read;
-    if (d.partitions.size() < 4096 || d.pruned_second == second) continue;
+    if (d.partitions.size() < kPrunePartitions || d.pruned_second == second) {
+      continue;
+    }
     d.pruned_second = second;
     std::erase_if(d.partitions,
                   [&](const auto& p) { return p.second.second != second; });
@@ -280,7 +305,7 @@ void CapacityModel::Refund(int64_t table_id,
       d.bucket.level = std::min(d.bucket.capacity, d.bucket.level + nano);
     }
     if (!c.partition.empty()) {
-      auto p = d.partitions.find(c.partition);
+      auto p = d.partitions.find(PartitionHash(c.partition));
       if (p != d.partitions.end() && p->second.second == second) {
         p->second.used = std::max<int64_t>(0, p->second.used - nano);
       }

@@ -42,6 +42,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -127,7 +128,10 @@ class CapacityModel {
   struct Direction {  // read or write side of a resource
     Bucket bucket;    // provisioned
     Window window;    // on-demand
-    std::map<std::string, Window> partitions;
+    // Partition key -> its window, keyed by a 64-bit FNV-1a hash of the key
+    // bytes (two keys sharing a hash would share a limit: vanishingly rare,
+    // and the same on every run).
+    std::map<uint64_t, Window> partitions;
     int64_t pruned_second = 0;  // partitions were last pruned in this second
     std::map<int64_t, double> series;  // clock second -> units consumed
     double settled_peak = 0;           // highest second >= 30 min old
@@ -144,6 +148,20 @@ class CapacityModel {
     int64_t highest_write = 0;
     Direction read, write;
     std::map<std::string, int64_t> throttled;  // reason -> requests
+    // What the last Sync applied (Sync skips a repeat within one second).
+    struct Synced {
+      int64_t second = 0;
+      bool on_demand = false;
+      int64_t read = 0;
+      int64_t write = 0;
+      TimePoint changed_at{};
+      int64_t max_read = 0;
+      int64_t max_write = 0;
+      int64_t warm_read = 0;
+      int64_t warm_write = 0;
+      bool operator==(const Synced&) const = default;
+    };
+    std::optional<Synced> synced;
   };
 
   Resource& ResourceFor(const Table& table, int64_t index_id, TimePoint now);
@@ -153,7 +171,17 @@ class CapacityModel {
                      TimePoint now);
   static void Fold(Direction& d, TimePoint now);
 
+  // One side of one resource (or one partition of it) an admission needs.
+  struct Need {
+    Resource* r;
+    bool write;
+    std::string_view partition;  // "" = the resource's own bucket
+    int64_t nano;
+    double units;
+  };
+
   mutable std::mutex mu_;
+  std::vector<Need> needs_;  // Admit's scratch (kept: no allocation a call)
   // (table id, index id) -> resource; table ids are never reused.
   std::map<std::pair<int64_t, int64_t>, Resource> resources_;
 };
