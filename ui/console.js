@@ -1,10 +1,11 @@
 // ui/console.js: the ddblab web console, a single page with one tab per
 // feature (tables, items, streams, TTL queue, clock, faults, event-source
-// mappings). It talks only to DynamoDB's JSON API (POST / with
+// mappings, capacity — the last in capacity.js). It talks only to DynamoDB's JSON API (POST / with
 // X-Amz-Target, signed by sigv4.js) and the /_ddblab/ control endpoints,
 // so it behaves the same on any port and against any `ddblab serve`.
 //
-// Refresh: every `interval` ms (Settings) the active tab reloads its data
+// Refresh: by polling (no server-sent events: the control endpoints answer
+// whole responses): every `interval` ms (Settings) the active tab reloads its data
 // and redraws only its data areas: forms, selections (table, shard, item
 // page, mapping) and the scroll position stay where the user left them.
 // State lives in `state` (plus the URL hash for the tab and table).
@@ -20,7 +21,8 @@ const state = {
   lastKey: null,       // LastEvaluatedKey of the page on screen
   shard: "",           // the shard whose records are shown
   mapping: "",         // the mapping whose failures are shown
-  query: null,         // {pk, sk}: the Items tab queries by key; null: Scan
+  query: null,         // {pk, sk, op, index}: the Items tab queries by key
+                       // (on the table, or on index `index`); null: Scan
   skewMs: 0,           // server clock - browser clock, for signing
   busy: false,
 };
@@ -171,9 +173,23 @@ function keyOf(item, description) {
   return Object.fromEntries((description.KeySchema || []).map((k) => [k.AttributeName, item[k.AttributeName]]));
 }
 
+// The Items tab's index choice: the table, then its GSIs and LSIs.
+function fillIndexSelect(description) {
+  const names = [...(description.GlobalSecondaryIndexes || []), ...(description.LocalSecondaryIndexes || [])]
+      .map((i) => i.IndexName);
+  const select = $("query-index");
+  const chosen = select.value;
+  const shown = [...select.options].map((o) => o.value);
+  if (shown.join("\n") !== ["", ...names].join("\n")) {
+    select.replaceChildren(el("option", {value: ""}, "(table)"), ...names.map((n) => el("option", {value: n}, n)));
+    select.value = names.includes(chosen) ? chosen : "";
+  }
+}
+
 async function refreshItems() {
   if (!state.table) { put("items-view", "No table yet."); return; }
   const description = descriptions[state.table] || await describe(state.table);
+  fillIndexSelect(description);
   const request = {TableName: state.table, Limit: 25};
   const start = state.pageKeys[state.page];
   if (start) request.ExclusiveStartKey = start;
@@ -182,7 +198,10 @@ async function refreshItems() {
     // Query by key: partition key =, and sort key = or begins_with when
     // given (DynamoDB refuses begins_with on a number key; its error shows).
     operation = "Query";
-    const [hash, range] = description.KeySchema || [];
+    const index = [...(description.GlobalSecondaryIndexes || []), ...(description.LocalSecondaryIndexes || [])]
+        .find((i) => i.IndexName === state.query.index);
+    if (index) request.IndexName = index.IndexName;
+    const [hash, range] = (index || description).KeySchema || [];
     const names = {"#p": hash.AttributeName};
     const values = {":p": keyValue(description, hash.AttributeName, state.query.pk)};
     let condition = "#p = :p";
@@ -405,10 +424,15 @@ async function refreshMappings() {
                         onclick: () => { state.mapping = m.UUID; refresh(); }},
                  el("td", {}, m.UUID), el("td", {}, m.EventSourceArn || "-"), el("td", {}, m.FunctionName || String(m.FunctionArn || "-").split(":").pop()),
                  el("td", {class: "state"}, m.State), el("td", {class: "last-result"}, m.LastProcessingResult || "-"),
+                 el("td", {class: "checkpoints"}, (detail.ShardCheckpoints || []).length
+                     ? detail.ShardCheckpoints.map((c) => el("div", {class: "checkpoint", "data-shard": c.ShardId},
+                                                             `${c.ShardId}: ${c.SequenceNumber || "(none yet)"}`))
+                     : "-"),
                  el("td", {class: "metrics"}, detail.Metrics
                      ? Object.entries(detail.Metrics).map(([k, v]) => el("div", {}, `${k} ${v}`)) : "-")));
   }
-  put("mappings-view", tableOf(["UUID", "Source", "Function", "State", "Last result", "Metrics"], rows));
+  put("mappings-view", tableOf(["UUID", "Source", "Function", "State", "Last result", "Checkpoint per shard",
+                                "Metrics"], rows));
   if (state.mapping && list.some((m) => m.UUID === state.mapping)) {
     const failures = (await ctl("GET", `event-source-mappings/${state.mapping}/failures`)).Failures || [];
     put("mappings-failures", failures.length ? failures.map((f) => el("div", {class: "failure"}, pre(f)))
@@ -422,6 +446,7 @@ async function refreshMappings() {
 
 const PAGES = {tables: refreshTables, items: refreshItems, streams: refreshStreams, ttl: refreshTtl,
                clock: async () => {}, faults: refreshFaults, mappings: refreshMappings,
+               capacity: refreshCapacity,
                settings: async () => {}};
 
 function applyHash() {
@@ -493,7 +518,8 @@ async function start() {
   });
   const newListing = () => { state.pageKeys = [null]; state.page = 0; refresh(); };
   $("query-go").addEventListener("click", () => {
-    state.query = {pk: $("query-pk").value, sk: $("query-sk").value, op: $("query-sk-op").value};
+    state.query = {pk: $("query-pk").value, sk: $("query-sk").value, op: $("query-sk-op").value,
+                   index: $("query-index").value};
     newListing();
   });
   $("query-clear").addEventListener("click", () => { state.query = null; newListing(); });

@@ -1,6 +1,7 @@
 // The ddblab::Emulator facade (emulator/api/emulator.h) over EmulatorImpl.
 #include "emulator/api/emulator.h"
 
+#include <set>
 #include <utility>
 
 #include "emulator/engine/capacity/capacity_model.h"
@@ -85,6 +86,21 @@ nlohmann::json Emulator::FaultStatus() const {
 
 nlohmann::json Emulator::CapacityReport() const {
   engine::CapacityModel* model = impl_->capacity();
+  if (model != nullptr) {
+    // Deleted tables and GSIs are dropped from the report.
+    std::set<std::pair<int64_t, int64_t>> live;
+    {
+      auto lock = impl_->Lock();
+      for (const auto& [name, entry] : impl_->catalog().entries()) {
+        live.emplace(entry.table->id, 0);
+        for (const engine::IndexDef& idx : entry.table->indexes) {
+          if (idx.global) live.emplace(entry.table->id, idx.id);
+        }
+      }
+      // Under the engine lock, as admissions are: no table appears between.
+      model->Retain(live);
+    }
+  }
   nlohmann::json out =
       model != nullptr ? model->Report(impl_->Now())
                        : nlohmann::json{{"Tables", nlohmann::json::array()}};

@@ -86,9 +86,13 @@ Result<nlohmann::json> EmulatorImpl::Call(std::string_view operation,
   RunDueWork();
   auto run = [&]() -> Result<nlohmann::json> {
     if (capacity_) {  // the one capacity seam (capacity_seam.h)
-      return CallWithCapacity(*this, operation, [&] {
+      auto dispatch = [&] {
         return Guarded(dispatcher_, *this, operation, request);
-      });
+      };
+      // One captured reference: the std::function holds it without
+      // allocating.
+      return CallWithCapacity(*this, operation,
+                              [&dispatch] { return dispatch(); });
     }
     return Guarded(dispatcher_, *this, operation, request);
   };

@@ -131,6 +131,7 @@ Result<Table> ParseMeta(const Json& m) {
                             ReadProjection(ij.at("projection")));
     idx.non_key_attributes = ij.at("non_key").get<std::vector<std::string>>();
     idx.throughput = ReadThroughput(ij.at("throughput"));
+    idx.on_demand = OnDemandSettings::FromMeta(ij.value("on_demand", Json()));
     DDBLAB_ASSIGN_OR_RETURN(idx.status, ReadStatus(ij.at("status")));
     idx.status_until = FromNanos(ij.at("status_until").get<int64_t>());
     idx.backfilling = ij.at("backfilling").get<bool>();
@@ -142,6 +143,7 @@ Result<Table> ParseMeta(const Json& m) {
   t.billing_explicit = m.at("billing_explicit").get<bool>();
   t.last_update_to_pay_per_request = ReadOptTime(m.value("last_ppr", Json()));
   t.throughput = ReadThroughput(m.at("throughput"));
+  t.on_demand = OnDemandSettings::FromMeta(m.value("on_demand", Json()));
   const Json& s = m.at("stream");
   t.stream.enabled = s.at("enabled").get<bool>();
   t.stream.view_type = s.at("view_type").get<std::string>();
@@ -268,6 +270,7 @@ Json Table::ToMeta() const {
              {"projection", std::string(ProjectionTypeName(i.projection))},
              {"non_key", i.non_key_attributes},
              {"throughput", ThroughputMeta(i.throughput)},
+             {"on_demand", i.on_demand.ToMeta()},
              {"status", std::string(TableStatusName(i.status))},
              {"status_until", ToNanos(i.status_until)},
              {"backfilling", i.backfilling}});
@@ -290,6 +293,7 @@ Json Table::ToMeta() const {
       {"billing_explicit", billing_explicit},
       {"last_ppr", OptTime(last_update_to_pay_per_request)},
       {"throughput", ThroughputMeta(throughput)},
+      {"on_demand", on_demand.ToMeta()},
       {"stream", Json{{"enabled", stream.enabled},
                       {"view_type", stream.view_type},
                       {"label", stream.label},

@@ -23,6 +23,7 @@
 
 #include "emulator/api/clock.h"
 #include "emulator/api/result.h"
+#include "emulator/engine/capacity/on_demand_settings.h"
 #include "emulator/value/attribute_value.h"
 
 namespace ddblab::engine {
@@ -98,6 +99,7 @@ struct IndexDef {
   ProjectionType projection = ProjectionType::kAll;
   std::vector<std::string> non_key_attributes;  // INCLUDE only
   Throughput throughput;                        // GSI on PROVISIONED only
+  OnDemandSettings on_demand;  // GSI OnDemandThroughput / WarmThroughput
   // GSI lifecycle: CREATING (backfilling) -> ACTIVE; DELETING -> gone.
   // LSIs are always ACTIVE.
   TableStatus status = TableStatus::kActive;
@@ -141,6 +143,7 @@ struct Table {
   bool billing_explicit = false;  // BillingModeSummary shown
   std::optional<TimePoint> last_update_to_pay_per_request;
   Throughput throughput;
+  OnDemandSettings on_demand;  // OnDemandThroughput / WarmThroughput
 
   StreamSettings stream;
   TtlSettings ttl;

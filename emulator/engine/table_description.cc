@@ -61,6 +61,7 @@ Json DescribeTable(const Table& table, const TableStats& stats,
       {"TableId", table.uuid},
       {"DeletionProtectionEnabled", table.deletion_protection},
   };
+  table.on_demand.Describe(out);
   if (table.billing == BillingMode::kPayPerRequest || table.billing_explicit) {
     Json summary{{"BillingMode", std::string(BillingModeName(table.billing))}};
     if (table.last_update_to_pay_per_request) {
@@ -86,6 +87,7 @@ Json DescribeTable(const Table& table, const TableStats& stats,
       j["IndexStatus"] = std::string(TableStatusName(idx.status));
       if (idx.backfilling) j["Backfilling"] = true;
       j["ProvisionedThroughput"] = ThroughputJson(idx.throughput);
+      idx.on_demand.Describe(j);
       gsis.push_back(std::move(j));
     } else {
       lsis.push_back(std::move(j));

@@ -252,6 +252,7 @@ RawIndex ParseIndex(RequestParser& p, const Json& value, std::string_view path,
   if (global) {
     raw.throughput =
         ParseThroughput(p, *s, MemberPath(path, "provisionedThroughput"));
+    raw.on_demand = ParseOnDemandSettings(p, *s, path);
   }
   return raw;
 }

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "emulator/api/result.h"
+#include "emulator/engine/capacity/on_demand_settings.h"
 #include "emulator/engine/request.h"
 #include "emulator/engine/table.h"
 
@@ -48,7 +49,8 @@ struct RawIndex {
   bool key_present = false;
   std::vector<RawKeyElement> key;
   RawProjection projection;
-  RawThroughput throughput;  // GSIs only
+  RawThroughput throughput;       // GSIs only
+  RawOnDemandSettings on_demand;  // GSIs only
 };
 
 // AttributeDefinitions (a list of AttributeDefinition structures).

@@ -34,6 +34,15 @@ EsmHost::~EsmHost() { Stop(); }
 json EsmHost::DescribeLocked(const Hosted& h) const {
   json out = h.esm->Describe();
   out["Function"] = h.function;
+  // ddblab's own: where the checkpoint of every shard read so far stands
+  // (no SequenceNumber: nothing of the shard is processed yet).
+  json shards = json::array();
+  for (const std::string& shard : h.esm->Shards()) {
+    json entry{{"ShardId", shard}};
+    if (auto c = h.esm->Checkpoint(shard)) entry["SequenceNumber"] = *c;
+    shards.push_back(std::move(entry));
+  }
+  out["ShardCheckpoints"] = std::move(shards);
   if (!h.last_error.empty()) out["StateTransitionReason"] = h.last_error;
   return out;
 }

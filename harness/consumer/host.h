@@ -4,7 +4,10 @@
 //
 //   POST   .../event-source-mappings          create: 202, the mapping
 //   GET    .../event-source-mappings          {"EventSourceMappings": [...]}
-//   GET    .../event-source-mappings/{uuid}   the mapping, with Metrics
+//   GET    .../event-source-mappings/{uuid}   the mapping, with Metrics and
+//                                             ShardCheckpoints: [{"ShardId",
+//                                             "SequenceNumber" (absent until
+//                                             something is processed)}]
 //   PUT    .../event-source-mappings/{uuid}   update (Enabled false pauses)
 //   DELETE .../event-source-mappings/{uuid}   delete: 202, State Deleting
 //   GET    .../event-source-mappings/{uuid}/failures

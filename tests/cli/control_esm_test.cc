@@ -215,6 +215,18 @@ TEST_F(ServeEsmTest, FileMappingsDeliverWhenTheClockAdvances) {
         {"RecordsFiltered", 0},
         {"RecordsDiscarded", 0},
         {"IteratorAgeMilliseconds", 1000}}}};
+  // The checkpoint of the one shard: the last record of the one event.
+  Result<Json> stream =
+      handler_->CallStreams("DescribeStream", {{"StreamArn", stream_arn_}});
+  ASSERT_TRUE(stream.ok());
+  std::ifstream log(log_file_);
+  std::string line;
+  ASSERT_TRUE(std::getline(log, line));
+  const Json event = Json::parse(line);
+  expected["ShardCheckpoints"] = Json::array(
+      {{{"ShardId", (*stream)["StreamDescription"]["Shards"][0]["ShardId"]},
+        {"SequenceNumber",
+         event["Records"][1]["dynamodb"]["SequenceNumber"]}}});
   EXPECT_EQ(got.body, expected) << got.body.dump(2);
 
   // A later write goes out at the next advance, not before.

@@ -35,7 +35,7 @@ TEST(UiContentTypeTest, ByExtension) {
 }
 
 TEST(ServeUiFileTest, EveryEmbeddedFileIsServedWithItsType) {
-  ASSERT_EQ(EmbeddedUiFiles().size(), 5u);
+  ASSERT_EQ(EmbeddedUiFiles().size(), 6u);
   for (const UiFile& file : EmbeddedUiFiles()) {
     WireResponse response =
         ServeUiFile(Get("/_ddblab/ui/" + std::string(file.path)));

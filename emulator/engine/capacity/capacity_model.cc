@@ -20,6 +20,20 @@ int64_t ToNano(double units) {
   return static_cast<int64_t>(std::llround(units * 2)) * (kNano / 2);
 }
 
+// Partitions idle since an earlier second are forgotten once a side holds
+// this many (at most once a clock second): memory stays bounded, and a
+// steady set of keys is not reallocated every second.
+constexpr size_t kPrunePartitions = 1 << 16;
+
+uint64_t PartitionHash(std::string_view key) {
+  uint64_t h = 14695981039346656037ull;
+  for (char c : key) {
+    h ^= static_cast<unsigned char>(c);
+    h *= 1099511628211ull;
+  }
+  return h;
+}
+
 int64_t SecondOf(TimePoint t) {
   return std::chrono::floor<std::chrono::seconds>(t).time_since_epoch().count();
 }
@@ -83,8 +97,9 @@ void CapacityModel::Fold(Direction& d, TimePoint now) {
 }
 
 void CapacityModel::SyncDirection(Resource& r, Direction& d, bool write,
-                                  int64_t provisioned, TimePoint changed_at,
-                                  TimePoint now) {
+                                  int64_t provisioned,
+                                  const OnDemandSettings& settings,
+                                  TimePoint changed_at, TimePoint now) {
   Fold(d, now);
   if (!r.on_demand) {
     d.allowed = provisioned;
@@ -92,12 +107,15 @@ void CapacityModel::SyncDirection(Resource& r, Direction& d, bool write,
                        changed_at);
     return;
   }
-  const int64_t base = std::max(write ? kOnDemandWriteBase : kOnDemandReadBase,
-                                write ? r.highest_write : r.highest_read);
+  const int64_t base =
+      std::max({write ? kOnDemandWriteBase : kOnDemandReadBase,
+                write ? r.highest_write : r.highest_read,
+                write ? settings.warm_write : settings.warm_read});
   int64_t allowed =
       std::max(base, static_cast<int64_t>(std::ceil(2 * d.settled_peak)));
   allowed = std::min(allowed, kTableQuota);
   d.allowed = allowed;
+  d.max = write ? settings.max_write : settings.max_read;
 }
 
 void CapacityModel::Sync(Resource& r, const Table& table, int64_t index_id,
@@ -109,9 +127,13 @@ void CapacityModel::Sync(Resource& r, const Table& table, int64_t index_id,
     r.write.bucket = Bucket();
   }
   const Throughput* t = &table.throughput;
+  const OnDemandSettings* settings = &table.on_demand;
   if (index_id != 0) {
     const IndexDef* idx = IndexById(table, index_id);
-    if (idx != nullptr) t = &idx->throughput;
+    if (idx != nullptr) {
+      t = &idx->throughput;
+      settings = &idx->on_demand;
+    }
   }
   if (!on_demand) {
     r.highest_read = std::max(r.highest_read, t->read);
@@ -121,8 +143,22 @@ void CapacityModel::Sync(Resource& r, const Table& table, int64_t index_id,
   TimePoint changed_at{};
   if (t->last_increase) changed_at = std::max(changed_at, *t->last_increase);
   if (t->last_decrease) changed_at = std::max(changed_at, *t->last_decrease);
-  SyncDirection(r, r.read, false, t->read, changed_at, now);
-  SyncDirection(r, r.write, true, t->write, changed_at, now);
+  // Nothing to redo within the clock second the resource was last synced
+  // with the same settings: the peak folds and the allowed rate change only
+  // with the second, the buckets refill at admission.
+  const Resource::Synced synced{SecondOf(now),
+                                on_demand,
+                                t->read,
+                                t->write,
+                                changed_at,
+                                settings->max_read,
+                                settings->max_write,
+                                settings->warm_read,
+                                settings->warm_write};
+  if (r.synced && *r.synced == synced) return;
+  r.synced = synced;
+  SyncDirection(r, r.read, false, t->read, *settings, changed_at, now);
+  SyncDirection(r, r.write, true, t->write, *settings, changed_at, now);
 }
 
 CapacityModel::Resource& CapacityModel::ResourceFor(const Table& table,
@@ -149,16 +185,11 @@ std::optional<CapacityRejection> CapacityModel::Admit(
     const Table& table, const std::vector<CapacityCharge>& charges,
     TimePoint now) {
   std::lock_guard<std::mutex> lock(mu_);
-  // Totals per resource side and per partition, in the order first met.
-  struct Need {
-    Resource* r;
-    bool write;
-    std::string partition;  // "" = the resource's own bucket
-    int64_t nano;
-    double units;
-  };
-  std::vector<Need> needs;
-  auto add = [&](Resource* r, bool write, const std::string& partition,
+  // Totals per resource side and per partition, in the order first met
+  // (the views point into `charges`).
+  std::vector<Need>& needs = needs_;
+  needs.clear();
+  auto add = [&](Resource* r, bool write, std::string_view partition,
                  int64_t nano, double units) {
     for (Need& n : needs) {
       if (n.r == r && n.write == write && n.partition == partition) {
@@ -173,7 +204,7 @@ std::optional<CapacityRejection> CapacityModel::Admit(
     if (c.units <= 0) continue;
     Resource& r = ResourceFor(table, c.index_id, now);
     const int64_t nano = ToNano(c.units);
-    add(&r, c.write, "", nano, c.units);
+    if (!c.partition_only) add(&r, c.write, "", nano, c.units);
     if (!c.partition.empty()) add(&r, c.write, c.partition, nano, c.units);
   }
   const int64_t second = SecondOf(now);
@@ -185,7 +216,15 @@ std::optional<CapacityRejection> CapacityModel::Admit(
     std::string reason;
     if (n.partition.empty()) {
       if (n.r->on_demand) {
-        if (d.window.Used(second) + n.nano <= d.allowed * kNano) continue;
+        const int64_t used = d.window.Used(second) + n.nano;
+        if (d.max > 0 && used > d.max * kNano) {
+          // Above the table's or index's own OnDemandThroughput maximum.
+          reason = Reason(index, n.write, "MaxOnDemandThroughputExceeded");
+        } else if (used <= d.allowed * kNano) {
+          continue;
+        }
+      }
+      if (n.r->on_demand && reason.empty()) {
         // Over the allowed rate: the per-table quota when that is what
         // bounds it; otherwise above twice the previous peak, where
         // DynamoDB is still scaling the table out. Which reason it reports
@@ -195,14 +234,14 @@ std::optional<CapacityRejection> CapacityModel::Admit(
             Reason(index, n.write,
                    d.allowed >= kTableQuota ? "AccountLimitExceeded"
                                             : "KeyRangeThroughputExceeded");
-      } else {
+      } else if (!n.r->on_demand) {
         d.bucket.Refill(now);
         if (d.bucket.level >= n.nano) continue;
         reason = Reason(index, n.write, "ProvisionedThroughputExceeded");
       }
     } else {
       const int64_t rate = n.write ? kPartitionWriteUnits : kPartitionReadUnits;
-      auto w = d.partitions.find(n.partition);
+      auto w = d.partitions.find(PartitionHash(n.partition));
       const int64_t used = w == d.partitions.end() ? 0 : w->second.Used(second);
       if (used + n.nano <= rate * kNano) continue;
       reason = Reason(index, n.write, "KeyRangeThroughputExceeded");
@@ -229,14 +268,16 @@ std::optional<CapacityRejection> CapacityModel::Admit(
       }
       d.series[second] += n.units;
     } else {
-      d.partitions[n.partition].Take(second, n.nano);
+      d.partitions[PartitionHash(n.partition)].Take(second, n.nano);
     }
   }
   // Partitions idle since an earlier second are forgotten (at most once a
   // second), so that many distinct keys do not pile up.
   for (Need& n : needs) {
     Direction& d = n.write ? n.r->write : n.r->read;
-    if (d.partitions.size() < 4096 || d.pruned_second == second) continue;
+    if (d.partitions.size() < kPrunePartitions || d.pruned_second == second) {
+      continue;
+    }
     d.pruned_second = second;
     std::erase_if(d.partitions,
                   [&](const auto& p) { return p.second.second != second; });
@@ -254,7 +295,9 @@ void CapacityModel::Refund(int64_t table_id,
     if (it == resources_.end() || c.units <= 0) continue;
     Direction& d = c.write ? it->second.write : it->second.read;
     const int64_t nano = ToNano(c.units);
-    if (it->second.on_demand) {
+    if (c.partition_only) {
+      // only the partition window below
+    } else if (it->second.on_demand) {
       if (d.window.second == second) {
         d.window.used = std::max<int64_t>(0, d.window.used - nano);
       }
@@ -262,17 +305,23 @@ void CapacityModel::Refund(int64_t table_id,
       d.bucket.level = std::min(d.bucket.capacity, d.bucket.level + nano);
     }
     if (!c.partition.empty()) {
-      auto p = d.partitions.find(c.partition);
+      auto p = d.partitions.find(PartitionHash(c.partition));
       if (p != d.partitions.end() && p->second.second == second) {
         p->second.used = std::max<int64_t>(0, p->second.used - nano);
       }
     }
-    auto s = d.series.find(second);
+    auto s = c.partition_only ? d.series.end() : d.series.find(second);
     if (s != d.series.end()) {
       s->second -= c.units;
       if (s->second <= 0) d.series.erase(s);
     }
   }
+}
+
+void CapacityModel::Retain(const std::set<std::pair<int64_t, int64_t>>& live) {
+  std::lock_guard<std::mutex> lock(mu_);
+  std::erase_if(resources_,
+                [&](const auto& entry) { return !live.contains(entry.first); });
 }
 
 Json CapacityModel::Report(TimePoint now) const {
@@ -284,7 +333,9 @@ Json CapacityModel::Report(TimePoint now) const {
       consumed.push_back({{"Second", it->first}, {"Units", it->second}});
     }
     Json out{{"Consumed", std::move(consumed)}};
-    out[r.on_demand ? "AllowedUnits" : "ProvisionedUnits"] = d.allowed;
+    out[r.on_demand ? "AllowedUnits" : "ProvisionedUnits"] =
+        r.on_demand && d.max > 0 ? std::min(d.allowed, d.max) : d.allowed;
+    if (r.on_demand && d.max > 0) out["MaxUnits"] = d.max;
     return out;
   };
   auto resource = [&](const Resource& r) {

@@ -12,6 +12,8 @@
 //     PROVISIONED) and the previous peak is the highest consumption of one
 //     clock second that ended at least 30 minutes ago — ddblab's reading of
 //     "up to double the previous peak; more can throttle within 30 minutes".
+//     A WarmThroughput value raises the base; an OnDemandThroughput maximum
+//     throttles above it (reason *MaxOnDemandThroughputExceeded).
 //   - per partition: every partition-key value of the table and of each GSI
 //     is its own partition, limited to 3,000 read and 1,000 write units in
 //     each clock second (no burst): an item of S KB written R times a
@@ -38,7 +40,9 @@
 #include <mutex>
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <set>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -54,6 +58,9 @@ struct CapacityCharge {
   bool write = false;
   std::string partition;  // partition key bytes; "" = no partition limit
   double units = 0;
+  // Counts against `partition` alone, not the resource's own rate (a Scan's
+  // per-partition share; the page's total is charged separately).
+  bool partition_only = false;
 };
 
 struct CapacityRejection {
@@ -84,6 +91,11 @@ class CapacityModel {
   // where Read/Write = {"ProvisionedUnits" | "AllowedUnits", "Consumed":
   // [{"Second": epoch seconds, "Units": u}, ...]}.
   nlohmann::json Report(TimePoint now) const;
+
+  // Forgets every resource not in `live` ((table id, 0) for a table, (table
+  // id, index id) for a GSI): deleted tables and GSIs leave the report, and a
+  // table created again under the same name starts afresh.
+  void Retain(const std::set<std::pair<int64_t, int64_t>>& live);
 
  private:
   struct Bucket {
@@ -116,12 +128,16 @@ class CapacityModel {
   struct Direction {  // read or write side of a resource
     Bucket bucket;    // provisioned
     Window window;    // on-demand
-    std::map<std::string, Window> partitions;
+    // Partition key -> its window, keyed by a 64-bit FNV-1a hash of the key
+    // bytes (two keys sharing a hash would share a limit: vanishingly rare,
+    // and the same on every run).
+    std::map<uint64_t, Window> partitions;
     int64_t pruned_second = 0;  // partitions were last pruned in this second
     std::map<int64_t, double> series;  // clock second -> units consumed
     double settled_peak = 0;           // highest second >= 30 min old
     int64_t folded_until = 0;          // seconds below this are in settled_peak
     int64_t allowed = 0;               // on-demand: current allowed rate
+    int64_t max = -1;  // on-demand: OnDemandThroughput maximum (-1: none)
   };
   struct Resource {
     std::string table_name;
@@ -132,15 +148,40 @@ class CapacityModel {
     int64_t highest_write = 0;
     Direction read, write;
     std::map<std::string, int64_t> throttled;  // reason -> requests
+    // What the last Sync applied (Sync skips a repeat within one second).
+    struct Synced {
+      int64_t second = 0;
+      bool on_demand = false;
+      int64_t read = 0;
+      int64_t write = 0;
+      TimePoint changed_at{};
+      int64_t max_read = 0;
+      int64_t max_write = 0;
+      int64_t warm_read = 0;
+      int64_t warm_write = 0;
+      bool operator==(const Synced&) const = default;
+    };
+    std::optional<Synced> synced;
   };
 
   Resource& ResourceFor(const Table& table, int64_t index_id, TimePoint now);
   void Sync(Resource& r, const Table& table, int64_t index_id, TimePoint now);
   void SyncDirection(Resource& r, Direction& d, bool write, int64_t provisioned,
-                     TimePoint changed_at, TimePoint now);
+                     const OnDemandSettings& settings, TimePoint changed_at,
+                     TimePoint now);
   static void Fold(Direction& d, TimePoint now);
 
+  // One side of one resource (or one partition of it) an admission needs.
+  struct Need {
+    Resource* r;
+    bool write;
+    std::string_view partition;  // "" = the resource's own bucket
+    int64_t nano;
+    double units;
+  };
+
   mutable std::mutex mu_;
+  std::vector<Need> needs_;  // Admit's scratch (kept: no allocation a call)
   // (table id, index id) -> resource; table ids are never reused.
   std::map<std::pair<int64_t, int64_t>, Resource> resources_;
 };

@@ -2,9 +2,11 @@
 // enforcement (capacity_seam.h).
 #include "emulator/engine/capacity/capacity_seam.h"
 
+#include <algorithm>
 #include <optional>
 #include <utility>
 
+#include "emulator/engine/capacity/capacity.h"
 #include "emulator/engine/emulator_impl.h"
 #include "emulator/fault/throttle.h"
 
@@ -21,8 +23,8 @@ struct Taken {
 struct CapacityCall {
   CapacityModel* model = nullptr;
   TimePoint now{};
-  double factor = 1;  // 2 in transactions
-  std::vector<Taken> taken;
+  double factor = 1;                           // 2 in transactions
+  std::vector<Taken> taken;                    // given back if the call fails
   std::optional<CapacityRejection> rejection;  // the last one
 };
 
@@ -78,6 +80,29 @@ Status AdmitCapacity(const Table& table, std::vector<CapacityCharge> charges) {
   }
   call->taken.push_back({table.id, std::move(charges)});
   return OkStatus();
+}
+
+Status ChargeFailedCondition(const Table& table, const std::string& pk,
+                             bool exists, int64_t old_size, int64_t new_size,
+                             Status check) {
+  CapacityCall* call = t_call;
+  if (call == nullptr || check.ok() ||
+      check.error().type != ErrorType::kConditionalCheckFailed) {
+    return check;
+  }
+  // DynamoDB's guides name the existing item's size in one place and the new
+  // item's in another: the larger of the two is charged.
+  const double units = exists ? WriteUnits(std::max(old_size, new_size)) : 1;
+  std::vector<CapacityCharge> charges{{0, true, pk, units * call->factor}};
+  std::optional<CapacityRejection> rejection =
+      call->model->Admit(table, charges, call->now);
+  if (rejection) {
+    Error error =
+        fault::ThroughputThrottle(rejection->on_demand, rejection->causes);
+    call->rejection = std::move(rejection);
+    return error;
+  }
+  return check;  // kept: not in `taken`, so never refunded
 }
 
 bool IsCapacityThrottle(const Error& error) {

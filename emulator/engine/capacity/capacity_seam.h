@@ -11,6 +11,11 @@
 // answers DynamoDB's throttle error. When the call then fails anyway, the
 // units it took are given back: a failed request consumes nothing.
 //
+// A conditional write whose condition fails still consumes write units on
+// DynamoDB: ChargeFailedCondition takes them and keeps them although the call
+// fails (the ConditionalCheckFailedException body carries no
+// ConsumedCapacity, as on DynamoDB).
+//
 // Batches catch the throttle of one item (IsCapacityThrottle) and leave it
 // unprocessed; transactions turn it into a TransactionCanceledException with
 // a throttling reason for that action (CapacityCancellation).
@@ -43,6 +48,16 @@ bool CapacityEnforced();
 // Takes `charges` (not yet doubled for transactions) against `table` for the
 // running call; OK when not enforced.
 Status AdmitCapacity(const Table& table, std::vector<CapacityCharge> charges);
+
+// When `check` is a ConditionalCheckFailedException of a single-item write
+// (PutItem, UpdateItem, DeleteItem, PartiQL), charges what DynamoDB charges
+// for it: 1 write unit when the item is absent, else ceil(KB) of the larger
+// of `old_size` and `new_size` (0 when the new item is unknown) on the
+// table's partition `pk`, kept although the call fails. Answers the throttle
+// error instead when that does not fit; otherwise `check` unchanged.
+Status ChargeFailedCondition(const Table& table, const std::string& pk,
+                             bool exists, int64_t old_size, int64_t new_size,
+                             Status check);
 
 // Whether `error` is a throttle AdmitCapacity answered.
 bool IsCapacityThrottle(const Error& error);

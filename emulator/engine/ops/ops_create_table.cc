@@ -24,6 +24,7 @@ struct CreateTableRequest {
   BillingMode billing = BillingMode::kProvisioned;
   bool billing_explicit = false;
   RawThroughput throughput;
+  RawOnDemandSettings on_demand;
   const Json* lsi_list = nullptr;
   const Json* gsi_list = nullptr;
   std::vector<RawIndex> lsis;
@@ -47,6 +48,7 @@ Result<CreateTableRequest> Parse(const Json& req) {
   if (billing)
     p.Enum(*billing, "billingMode", {"PROVISIONED", "PAY_PER_REQUEST"});
   r.throughput = ParseThroughput(p, req, "provisionedThroughput");
+  r.on_demand = ParseOnDemandSettings(p, req, "");
   r.key = ParseKeySchema(p, req, "keySchema", true, true, nullptr);
   r.lsi_list = p.List(req, "LocalSecondaryIndexes");
   if (r.lsi_list != nullptr) {
@@ -150,6 +152,8 @@ Status Validate(const CreateTableRequest& r, Table* table) {
       }
       DDBLAB_RETURN_IF_ERROR(CheckIndexThroughput(raw, r.billing));
       idx.throughput = IndexThroughput(raw, r.billing);
+      DDBLAB_RETURN_IF_ERROR(
+          ApplyOnDemandSettings(raw.on_demand, &idx.on_demand));
       non_key_total += idx.non_key_attributes.size();
       table->indexes.push_back(std::move(idx));
     }
@@ -180,6 +184,7 @@ Status Validate(const CreateTableRequest& r, Table* table) {
     }
   }
   DDBLAB_RETURN_IF_ERROR(CheckTags(r.tags, {}));
+  DDBLAB_RETURN_IF_ERROR(ApplyOnDemandSettings(r.on_demand, &table->on_demand));
   return OkStatus();
 }
 

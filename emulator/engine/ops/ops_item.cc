@@ -107,8 +107,11 @@ Result<WriteResult> ExecutePutItem(EmulatorImpl& impl, WriteRequest& r) {
     old = ExistingItem::Deferred(impl.store(), *table, key);
     if (r.expr.condition) {
       DDBLAB_ASSIGN_OR_RETURN(const value::Item* old_item, old.Get());
-      DDBLAB_RETURN_IF_ERROR(CheckCondition(r.expr.condition, old_item,
-                                            r.old_on_condition_failure));
+      DDBLAB_RETURN_IF_ERROR(
+          ChargeFailedCondition(*table, key.pk, old.exists(), old.size(),
+                                static_cast<int64_t>(value::ItemSize(r.item)),
+                                CheckCondition(r.expr.condition, old_item,
+                                               r.old_on_condition_failure)));
     }
     DDBLAB_ASSIGN_OR_RETURN(used, WriteItem(impl, *table, key, old, &r.item));
   }
@@ -133,8 +136,10 @@ Result<WriteResult> ExecuteDeleteItem(EmulatorImpl& impl, WriteRequest& r) {
     DDBLAB_ASSIGN_OR_RETURN(old, ExistingItem::Read(impl.store(), *table, key));
     if (r.expr.condition) {
       DDBLAB_ASSIGN_OR_RETURN(const value::Item* old_item, old.Get());
-      DDBLAB_RETURN_IF_ERROR(CheckCondition(r.expr.condition, old_item,
-                                            r.old_on_condition_failure));
+      DDBLAB_RETURN_IF_ERROR(
+          ChargeFailedCondition(*table, key.pk, old.exists(), old.size(), 0,
+                                CheckCondition(r.expr.condition, old_item,
+                                               r.old_on_condition_failure)));
     }
     DDBLAB_ASSIGN_OR_RETURN(used, WriteItem(impl, *table, key, old, nullptr));
   }

@@ -17,6 +17,7 @@
 #include <string>
 #include <utility>
 
+#include "emulator/engine/capacity/capacity_seam.h"
 #include "emulator/engine/emulator_impl.h"
 #include "emulator/engine/keys.h"
 #include "emulator/engine/multi_key.h"
@@ -189,6 +190,7 @@ Result<ReadResult> ExecuteScan(EmulatorImpl& impl, const ScanRequest& r) {
     spec.segment = r.segment;
     spec.fetch_from_table = NeedsTableFetch(*table, index, select,
                                             r.expr.projection, r.expr.filter);
+    spec.track_partitions = CapacityEnforced();
     DDBLAB_ASSIGN_OR_RETURN(page, ReadPage(impl.store(), *table, spec));
     DDBLAB_RETURN_IF_ERROR(AdmitPage(*table, index, page, r.consistent,
                                      ScanMinimumUnits(r.segment), ""));

@@ -294,7 +294,15 @@ Result<TransactWriteResult> ExecuteTransactWrite(
       if (!applied.ok()) return applied.error();
       used = *applied;
     } else {
+      // A ConditionCheck writes nothing but is charged as a write of the
+      // item it checks (1 unit when absent), doubled as every action is.
       used.table = WriteUnits(p.old.size());
+      Status admitted =
+          AdmitCapacity(*p.table, {{0, true, p.key.pk, used.table}});
+      if (!admitted.ok() && IsCapacityThrottle(admitted.error())) {
+        return CapacityCancellation(plan.size(), i);
+      }
+      DDBLAB_RETURN_IF_ERROR(admitted);
     }
     used.Scale(2);
     capacity.Add(*p.table, p.action->table_name, used);

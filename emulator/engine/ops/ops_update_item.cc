@@ -9,6 +9,7 @@
 #include <utility>
 
 #include "emulator/engine/capacity/capacity.h"
+#include "emulator/engine/capacity/capacity_seam.h"
 #include "emulator/engine/emulator_impl.h"
 #include "emulator/engine/item_mutation.h"
 #include "emulator/engine/item_writer.h"
@@ -61,7 +62,9 @@ Result<UpdateItemResult> ExecuteUpdateItem(EmulatorImpl& impl,
     DDBLAB_ASSIGN_OR_RETURN(old, ExistingItem::Read(impl.store(), *table, key));
     DDBLAB_ASSIGN_OR_RETURN(const value::Item* old_item, old.Get());
     DDBLAB_RETURN_IF_ERROR(
-        CheckCondition(r.expr.condition, old_item, r.old_on_condition_failure));
+        ChargeFailedCondition(*table, key.pk, old.exists(), old.size(), 0,
+                              CheckCondition(r.expr.condition, old_item,
+                                             r.old_on_condition_failure)));
     DDBLAB_ASSIGN_OR_RETURN(outcome,
                             ComputeUpdate(*table, r.key, old_item, r.expr));
     if (outcome.new_item) {

@@ -23,6 +23,7 @@ struct GsiUpdate {
   RawIndex create;                  // kCreate
   std::optional<std::string> name;  // kUpdate / kDelete
   RawThroughput throughput;         // kUpdate
+  RawOnDemandSettings on_demand;    // kUpdate
 };
 
 struct UpdateTableRequest {
@@ -30,6 +31,7 @@ struct UpdateTableRequest {
   std::vector<KeyElement> defs;
   std::optional<std::string> billing;
   RawThroughput throughput;
+  RawOnDemandSettings on_demand;
   std::vector<GsiUpdate> gsi_updates;
   bool stream_present = false;
   std::optional<bool> stream_enabled;
@@ -52,6 +54,7 @@ Result<UpdateTableRequest> Parse(const Json& req) {
     p.Enum(*r.billing, "billingMode", {"PROVISIONED", "PAY_PER_REQUEST"});
   }
   r.throughput = ParseThroughput(p, req, "provisionedThroughput");
+  r.on_demand = ParseOnDemandSettings(p, req, "");
   const Json* updates = p.List(req, "GlobalSecondaryIndexUpdates");
   if (updates != nullptr) {
     for (size_t i = 0; i < updates->size(); ++i) {
@@ -74,6 +77,7 @@ Result<UpdateTableRequest> Parse(const Json& req) {
         p.CheckIndexName(g.name, MemberPath(path, "update.indexName"));
         g.throughput = ParseThroughput(
             p, *s, MemberPath(path, "update.provisionedThroughput"));
+        g.on_demand = ParseOnDemandSettings(p, *s, MemberPath(path, "update"));
         r.gsi_updates.push_back(std::move(g));
       }
       if (const Json* s =
@@ -295,6 +299,7 @@ Result<Json> UpdateTable(EmulatorImpl& impl, const Json& request) {
     }
   }
   DDBLAB_RETURN_IF_ERROR(ApplyThroughput(r, *current, &next, now));
+  DDBLAB_RETURN_IF_ERROR(ApplyOnDemandSettings(r.on_demand, &next.on_demand));
 
   // Attribute definitions: existing ones may be repeated, not retyped.
   for (const KeyElement& d : r.defs) {
@@ -332,6 +337,8 @@ Result<Json> UpdateTable(EmulatorImpl& impl, const Json& request) {
                               BuildIndex(g.create, defs, next.key, true));
       DDBLAB_RETURN_IF_ERROR(CheckIndexThroughput(g.create, next.billing));
       idx.throughput = IndexThroughput(g.create, next.billing);
+      DDBLAB_RETURN_IF_ERROR(
+          ApplyOnDemandSettings(g.create.on_demand, &idx.on_demand));
       idx.id = next.next_index_id++;
       idx.status = delay > Duration::zero() ? TableStatus::kCreating
                                             : TableStatus::kActive;
@@ -357,7 +364,10 @@ Result<Json> UpdateTable(EmulatorImpl& impl, const Json& request) {
             " an index that is not a GlobalSecondaryIndex: " + *g.name);
       }
       if (g.kind == GsiUpdate::Kind::kUpdate) {
-        if (next.billing == BillingMode::kPayPerRequest) {
+        DDBLAB_RETURN_IF_ERROR(
+            ApplyOnDemandSettings(g.on_demand, &it->on_demand));
+        if (next.billing == BillingMode::kPayPerRequest &&
+            (g.throughput.present || !g.on_demand.present())) {
           return Invalid(
               "ProvisionedThroughput should not be specified for index: " +
               *g.name + " when BillingMode is PAY_PER_REQUEST");

@@ -305,6 +305,13 @@ Result<RawPage> ReadPage(storage::ItemStore& store, const Table& table,
       fetch_keys.emplace_back(std::string(row.pk), std::string(row.sk));
     }
     page.read_bytes += row.size;
+    if (spec.track_partitions) {
+      std::string_view part = index ? row.ipk : row.pk;
+      if (page.partitions.empty() || page.partitions.back().first != part) {
+        page.partitions.emplace_back(std::string(part), 0);
+      }
+      page.partitions.back().second += row.size;
+    }
     ++count;
     if ((spec.limit && count >= *spec.limit) ||
         page.read_bytes >= kMaxPageBytes) {
@@ -459,6 +466,15 @@ Status AdmitPage(const Table& table, const IndexDef* index, const RawPage& page,
     // An LSI query and the table items it fetches draw on the table; the
     // fetched items of a GSI cannot happen (GSIs never fetch).
     charges.push_back({0, false, gsi ? "" : partition, table_units});
+  }
+  // A Scan reads partition after partition: each one it read is charged for
+  // its own bytes (rounded up to 4 KB per partition) against its
+  // per-partition limit, as a Query is for its one partition.
+  const int64_t resource = gsi ? index->id : 0;
+  for (const auto& [part, bytes] : page.partitions) {
+    CapacityCharge c{resource, false, part, ReadUnits(bytes, consistent)};
+    c.partition_only = true;
+    charges.push_back(std::move(c));
   }
   return AdmitCapacity(table, std::move(charges));
 }

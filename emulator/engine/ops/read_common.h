@@ -33,6 +33,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "emulator/api/result.h"
@@ -158,6 +159,8 @@ struct PageSpec {
   std::optional<int64_t> limit;
   std::optional<ScanSegment> segment;
   bool fetch_from_table = false;  // LSI rows completed from the table
+  // Fill RawPage::partitions (a Scan under capacity enforcement).
+  bool track_partitions = false;
 };
 
 struct RawRow {
@@ -170,6 +173,9 @@ struct RawPage {
   bool stopped = false;       // Limit or 1 MB ended the read
   int64_t read_bytes = 0;     // sizes of the rows read
   int64_t fetched_bytes = 0;  // sizes of the table items fetched
+  // With PageSpec::track_partitions: the bytes read per partition key (of
+  // the table, or of the scanned index), in the order read.
+  std::vector<std::pair<std::string, int64_t>> partitions;
 };
 
 // Engine lock held.

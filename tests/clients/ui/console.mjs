@@ -87,6 +87,29 @@ try {
   await page.click("#query-clear");
   await wait(() => document.querySelector("#items-page").textContent === "Scan page 1, 2 items");
 
+  step = "items: query on an index";
+  await wait(() => document.querySelector('#query-index option[value="ByQty"]'));
+  await page.select("#query-index", "ByQty");
+  await page.$eval("#query-pk", (n) => { n.value = "3"; });
+  await page.$eval("#query-sk", (n) => { n.value = ""; });
+  await page.click("#query-go");
+  await wait(() => document.querySelector("#items-page").textContent === "Query page 1, 1 items" &&
+                   document.querySelector("#items-view").textContent.includes('"from the form"'));
+  // The index's own key is checked like the table's: qty is a number.
+  await page.$eval("#query-pk", (n) => { n.value = "three"; });
+  await page.click("#query-go");
+  await wait(() => document.querySelector("#items-error").textContent ===
+                   'Not queried: qty is a number key: "three" is not a number');
+  await page.$eval("#query-pk", (n) => { n.value = "9"; });
+  await page.click("#query-go");
+  await wait(() => document.querySelector("#items-page").textContent === "Query page 1, 1 items" &&
+                   document.querySelector("#items-error").textContent === "" &&
+                   document.querySelector("#items-view").textContent.includes('"o9"'));
+  await shot("items-index-query");
+  await page.select("#query-index", "");
+  await page.click("#query-clear");
+  await wait(() => document.querySelector("#items-page").textContent === "Scan page 1, 2 items");
+
   step = "items: edit and delete from the list";
   // Buttons of a row are clicked in the page (rows are redrawn live).
   const rowButton = (pk, label) => page.evaluate((p, l) => {
@@ -206,7 +229,36 @@ try {
   await clickNow("tr[data-uuid]");
   await wait(() => document.querySelector("#mappings-failures .failure"));
   assert.match(await text("#mappings-failures .failure"), /"condition": "RetryAttemptsExhausted"/);
+  // The discarded batch moved the checkpoint of the shard it came from.
+  await wait(() => [...document.querySelectorAll("tr[data-uuid] .checkpoint")]
+      .some((c) => /^shardId-[^:]+: \d+$/.test(c.textContent)));
   await shot("mappings");
+
+  step = "capacity: consumed and throttled per second";
+  await go("#capacity");
+  // Tables that consumed nothing yet are not in the report.
+  await wait(() => document.querySelector("#capacity-view table") &&
+                   !document.querySelector('tr.capacity-row[data-table="Metered"]'));
+  // Metered has 1 WCU (300 units of burst): a 290 KB item takes 290 of
+  // them, a second one is throttled.
+  const bigPut = (pk) => page.evaluate((k) => ddb("PutItem", {
+    TableName: "Metered", Item: {pk: {S: k}, g: {S: "x"}, p: {S: "x".repeat(290 * 1024 - 20)}},
+  }).then(() => "ok", (e) => e.type), pk);
+  assert.equal(await bigPut("big1"), "ok");
+  assert.equal(await bigPut("big2"), "ProvisionedThroughputExceededException");
+  const meteredWrite = 'tr.capacity-row[data-table="Metered"][data-index=""][data-side="write"]';
+  // Whether the element exists and its text is `want` (rows are redrawn live).
+  const textIs = (selector, want) => wait((s, w) => {
+    const n = document.querySelector(s);
+    return n !== null && n.textContent === w;
+  }, selector, want);
+  await textIs(`${meteredWrite} .consumed-now`, "290");
+  await textIs('tr.throttled-row[data-table="Metered"][data-index=""] .throttled',
+               "TableWriteProvisionedThroughputExceeded: 1");
+  // The GSI's entry (keys only, one unit) is charged to the index.
+  await textIs('tr.capacity-row[data-table="Metered"][data-index="ByG"][data-side="write"] .consumed-now', "1");
+  assert.equal(await page.$$eval(`${meteredWrite} svg rect`, (r) => r.length), 1);
+  await shot("capacity");
 
   const verify = process.env.DDBLAB_VERIFY_ENDPOINT;
   if (verify) {

@@ -4,7 +4,7 @@
     DDBLAB_BIN=build/cli/ddblab /usr/bin/python3 tests/clients/ui/test_ui.py \
         [ARTIFACTS_DIR]
 
-Starts `ddblab serve --clock manual`, creates the tables (and a fault plan)
+Starts `ddblab serve --clock manual --capacity enforce`, creates the tables (and a fault plan)
 with boto3 and the control endpoints, checks the files' Content-Types and
 that `--no-ui` answers 404, runs console.mjs (puppeteer-core
 driving /usr/bin/chromium) and then reads back with boto3 what the page
@@ -43,9 +43,29 @@ def setup(server):
     ddb.create_table(
         TableName="Orders", BillingMode="PAY_PER_REQUEST",
         AttributeDefinitions=[{"AttributeName": "pk", "AttributeType": "S"},
-                              {"AttributeName": "sk", "AttributeType": "S"}],
+                              {"AttributeName": "sk", "AttributeType": "S"},
+                              {"AttributeName": "qty", "AttributeType": "N"}],
         KeySchema=[{"AttributeName": "pk", "KeyType": "HASH"},
-                   {"AttributeName": "sk", "KeyType": "RANGE"}])
+                   {"AttributeName": "sk", "KeyType": "RANGE"}],
+        GlobalSecondaryIndexes=[{
+            "IndexName": "ByQty",
+            "KeySchema": [{"AttributeName": "qty", "KeyType": "HASH"}],
+            "Projection": {"ProjectionType": "ALL"}}])
+    # A provisioned table (1 WCU: 300 units of burst) for the capacity page;
+    # the page itself writes to it and sees the throttle.
+    ddb.create_table(
+        TableName="Metered",
+        AttributeDefinitions=[{"AttributeName": "pk", "AttributeType": "S"},
+                              {"AttributeName": "g", "AttributeType": "S"}],
+        KeySchema=[{"AttributeName": "pk", "KeyType": "HASH"}],
+        ProvisionedThroughput={"ReadCapacityUnits": 5,
+                               "WriteCapacityUnits": 1},
+        GlobalSecondaryIndexes=[{
+            "IndexName": "ByG",
+            "KeySchema": [{"AttributeName": "g", "KeyType": "HASH"}],
+            "Projection": {"ProjectionType": "KEYS_ONLY"},
+            "ProvisionedThroughput": {"ReadCapacityUnits": 1,
+                                      "WriteCapacityUnits": 5}}])
     for name in ("Sessions", "Faulty"):
         ddb.create_table(
             TableName=name, BillingMode="PAY_PER_REQUEST",
@@ -81,6 +101,7 @@ def check_files(server):
     for path, want in (("ui", "text/html; charset=utf-8"),
                        ("ui/", "text/html; charset=utf-8"),
                        ("ui/console.js", "text/javascript; charset=utf-8"),
+                       ("ui/capacity.js", "text/javascript; charset=utf-8"),
                        ("ui/sigv4.js", "text/javascript; charset=utf-8"),
                        ("ui/item_json.js", "text/javascript; charset=utf-8"),
                        ("ui/console.css", "text/css; charset=utf-8")):
@@ -128,7 +149,8 @@ def main():
                              else "ui-screenshots").resolve()
     if not check_no_ui():
         return 1
-    server = DdblabServer.start(["--clock", f"manual={START}"])
+    server = DdblabServer.start(["--clock", f"manual={START}",
+                                 "--capacity", "enforce"])
     # A second server checks that the page signs with the keys entered.
     verify = DdblabServer.start(["--auth", "verify", "--access-key-id",
                                  "AKIDVERIFY", "--secret-access-key",

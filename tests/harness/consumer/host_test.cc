@@ -42,6 +42,23 @@ TEST_F(EsmTest, HostCreatesListsUpdatesAndDeletes) {
   EXPECT_EQ(got.body["EventSourceArn"], stream_arn_);
   EXPECT_EQ(got.body["LastProcessingResult"], "OK");
   EXPECT_EQ(got.body["Metrics"]["Invocations"], 1);
+  // The checkpoint of the one shard stands at the record delivered.
+  auto stream =
+      backend().CallStreams("DescribeStream", {{"StreamArn", stream_arn_}});
+  ASSERT_TRUE(stream.ok());
+  const std::string shard_id =
+      (*stream)["StreamDescription"]["Shards"][0]["ShardId"];
+  auto iterator = backend().CallStreams(
+      "GetShardIterator", {{"StreamArn", stream_arn_},
+                           {"ShardId", shard_id},
+                           {"ShardIteratorType", "TRIM_HORIZON"}});
+  ASSERT_TRUE(iterator.ok());
+  auto records = backend().CallStreams(
+      "GetRecords", {{"ShardIterator", (*iterator)["ShardIterator"]}});
+  ASSERT_TRUE(records.ok());
+  EXPECT_EQ(got.body["ShardCheckpoints"],
+            json::array({{{"ShardId", shard_id},
+                          {"SequenceNumber", Seq((*records)["Records"][0])}}}));
   auto list = host.Handle("GET", kPath, "");
   ASSERT_EQ(list.status, 200);
   ASSERT_EQ(list.body["EventSourceMappings"].size(), 1u);
