@@ -12,14 +12,20 @@ Dispatcher::Dispatcher(Api api) {
   std::sort(ops_.begin(), ops_.end(), [](const OpEntry* a, const OpEntry* b) {
     return a->name < b->name;
   });
+  for (const OpEntry* entry : ops_) {
+    if (entry->name.size() >= by_length_.size()) {
+      by_length_.resize(entry->name.size() + 1);
+    }
+    by_length_[entry->name.size()].push_back(entry);
+  }
 }
 
 OpHandler Dispatcher::Find(std::string_view operation) const {
-  auto it = std::lower_bound(
-      ops_.begin(), ops_.end(), operation,
-      [](const OpEntry* e, std::string_view name) { return e->name < name; });
-  if (it == ops_.end() || (*it)->name != operation) return nullptr;
-  return (*it)->handler;
+  if (operation.size() >= by_length_.size()) return nullptr;
+  for (const OpEntry* entry : by_length_[operation.size()]) {
+    if (entry->name == operation) return entry->handler;
+  }
+  return nullptr;
 }
 
 Result<nlohmann::json> Dispatcher::Dispatch(

@@ -53,6 +53,9 @@ class Dispatcher {
 
  private:
   std::vector<const OpEntry*> ops_;  // this API's rows, sorted by name
+  // The same rows by name length: Find compares a name only with the few
+  // rows of its length (every call passes here; cheaper than a search).
+  std::vector<std::vector<const OpEntry*>> by_length_;
 };
 
 }  // namespace ddblab::engine

@@ -35,9 +35,8 @@
 // tables with LSIs: one entry per item collection written, absent if none.
 #include <memory>
 #include <optional>
-#include <set>
 #include <string>
-#include <tuple>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -72,21 +71,24 @@ struct RawTable {
   std::vector<RawOp> ops;
 };
 
+// `table_path` is the table's list path; the element's path is built only
+// for an error (this runs for every request of every call).
 RawOp ReadWriteRequest(RequestParser& p, const Json& element,
-                       const std::string& path) {
+                       const std::string& table_path, size_t index) {
   RawOp raw;
   raw.json = &element;
   const Json* wr = p.StructValue(element, "WriteRequest");
   if (wr == nullptr) {
-    p.NotNull(false, path);
+    p.NotNull(false, ElementPath(table_path, index));
     return raw;
   }
   // Model member order: DeleteRequest, then PutRequest.
   if (const Json* del = p.Struct(*wr, "DeleteRequest", "DeleteRequest")) {
     ++raw.members;
     raw.item = ReadAttributeMap(p, *del, "Key", &raw.deferred);
-    p.NotNull(raw.item.has_value() || raw.deferred.has_value(),
-              path + ".deleteRequest.key");
+    if (!raw.item.has_value() && !raw.deferred.has_value()) {
+      p.NotNull(false, ElementPath(table_path, index) + ".deleteRequest.key");
+    }
   }
   if (const Json* put = p.Struct(*wr, "PutRequest", "PutRequest")) {
     ++raw.members;
@@ -94,8 +96,9 @@ RawOp ReadWriteRequest(RequestParser& p, const Json& element,
     std::optional<Error> deferred;
     std::optional<value::Item> item =
         ReadAttributeMap(p, *put, "Item", &deferred);
-    p.NotNull(item.has_value() || deferred.has_value(),
-              path + ".putRequest.item");
+    if (!item.has_value() && !deferred.has_value()) {
+      p.NotNull(false, ElementPath(table_path, index) + ".putRequest.item");
+    }
     if (raw.members == 1) {
       raw.item = std::move(item);
       raw.deferred = std::move(deferred);
@@ -144,9 +147,9 @@ Result<BatchWriteRequest> ParseBatchWrite(const Json& request) {
         continue;
       }
       raw.ops.reserve(list->size());
+      const std::string table_path = TableMemberPath(raw.name);
       for (size_t i = 0; i < list->size(); ++i) {
-        raw.ops.push_back(ReadWriteRequest(
-            p, (*list)[i], ElementPath(TableMemberPath(raw.name), i)));
+        raw.ops.push_back(ReadWriteRequest(p, (*list)[i], table_path, i));
       }
     }
   }
@@ -216,10 +219,19 @@ Result<BatchWriteResult> ExecuteBatchWrite(EmulatorImpl& impl,
                             impl.FindTable(t.name, TableLookup::kData));
     out.tables.push_back(entry->table);
   }
-  std::set<std::tuple<int64_t, std::string, std::string>> seen;
+  // The keys planned so far (at most 25: a linear scan, no allocation per
+  // key); the views point into out.planned, reserved so it never moves.
+  struct SeenKey {
+    int64_t table_id;
+    std::string_view pk;
+    std::string_view sk;
+  };
+  std::vector<SeenKey> seen;
+  seen.reserve(static_cast<size_t>(kMaxBatchWriteRequests));
   out.planned.resize(r.tables.size());
   for (size_t i = 0; i < r.tables.size(); ++i) {
     const Table& table = *out.tables[i];
+    out.planned[i].reserve(r.tables[i].ops.size());
     for (const WriteOp& op : r.tables[i].ops) {
       PlannedWrite p;
       p.op = &op;
@@ -228,11 +240,14 @@ Result<BatchWriteResult> ExecuteBatchWrite(EmulatorImpl& impl,
       } else {
         DDBLAB_ASSIGN_OR_RETURN(p.key, ExtractKeyParam(table, op.item));
       }
-      if (!seen.emplace(table.id, p.key.pk, p.key.sk).second) {
-        return Error::Validation(
-            "Provided list of item keys contains duplicates");
+      for (const SeenKey& k : seen) {
+        if (k.table_id == table.id && k.pk == p.key.pk && k.sk == p.key.sk) {
+          return Error::Validation(
+              "Provided list of item keys contains duplicates");
+        }
       }
-      out.planned[i].push_back(std::move(p));
+      const PrimaryKey& key = out.planned[i].emplace_back(std::move(p)).key;
+      seen.push_back({table.id, key.pk, key.sk});
     }
   }
   const EmulatorImpl::BatchUnprocessedHook& hook =

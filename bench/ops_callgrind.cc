@@ -1,0 +1,148 @@
+// bench/ops_callgrind.cc: `ops_callgrind OP N` runs N calls of one operation
+// through Emulator::Call against an in-memory emulator, for counting
+// instructions under valgrind's callgrind (bench/ops_callgrind.sh runs it at
+// two N and prints the instructions per call; bench/README.md has figures).
+//   get put cput del add  GetItem / PutItem / conditional PutItem /
+//                         DeleteItem / UpdateItem ADD on a hash-key table
+//                         of 1,000 items (200-byte items)
+//   bdel                  BatchWriteItem of 25 DeleteRequests on a table
+//                         with a GSI (ALL projection), as the TTL-window
+//                         sweeper (harness/patterns) deletes; 6,000 items,
+//                         so N <= 240
+// Not a Google Benchmark: a fixed amount of work, so that the difference of
+// two runs is the cost of the calls alone. Single-threaded.
+#include <cstdio>
+#include <cstdlib>
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "emulator/api/emulator.h"
+
+namespace {
+
+using Json = nlohmann::json;
+
+std::string Key(long i) {
+  char b[32];
+  std::snprintf(b, sizeof b, "key%08ld", i);
+  return b;
+}
+
+Json Item(const std::string& k) {
+  return {{"pk", {{"S", k}}},
+          {"payload", {{"S", std::string(180, 'x')}}},
+          {"n", {{"N", "1"}}}};
+}
+
+Json SweepItem(long i) {
+  return {{"pk", {{"S", Key(i)}}},
+          {"ttl", {{"N", std::to_string(1700000000 + i)}}},
+          {"expirationWindow", {{"S", "w" + std::to_string(i / 1000)}}},
+          {"payload", {{"S", std::string(64, 'x')}}}};
+}
+
+ddblab::Result<Json> One(ddblab::Emulator& e, const std::string& op, long i) {
+  if (op == "get") {
+    return e.Call("GetItem", {{"TableName", "bench"},
+                              {"Key", {{"pk", {{"S", Key(i % 1000)}}}}}});
+  }
+  if (op == "put") {
+    return e.Call("PutItem",
+                  {{"TableName", "bench"}, {"Item", Item(Key(1000 + i))}});
+  }
+  if (op == "cput") {
+    return e.Call("PutItem",
+                  {{"TableName", "bench"},
+                   {"Item", Item(Key(100000 + i))},
+                   {"ConditionExpression", "attribute_not_exists(pk)"}});
+  }
+  if (op == "del") {
+    return e.Call("DeleteItem",
+                  {{"TableName", "bench"}, {"Key", {{"pk", {{"S", Key(i)}}}}}});
+  }
+  if (op == "bdel") {
+    Json reqs = Json::array();
+    for (long k = i * 25; k < i * 25 + 25; ++k) {
+      reqs.push_back({{"DeleteRequest", {{"Key", {{"pk", {{"S", Key(k)}}}}}}}});
+    }
+    return e.Call("BatchWriteItem", {{"RequestItems", {{"sweep", reqs}}}});
+  }
+  return e.Call("UpdateItem",
+                {{"TableName", "bench"},
+                 {"Key", {{"pk", {{"S", Key(i % 10)}}}}},
+                 {"UpdateExpression", "ADD n :one"},
+                 {"ExpressionAttributeValues", {{":one", {{"N", "1"}}}}}});
+}
+
+bool Load(ddblab::Emulator& e, const std::string& op) {
+  Json table = {{"TableName", "bench"},
+                {"KeySchema", {{{"AttributeName", "pk"}, {"KeyType", "HASH"}}}},
+                {"AttributeDefinitions",
+                 {{{"AttributeName", "pk"}, {"AttributeType", "S"}}}},
+                {"BillingMode", "PAY_PER_REQUEST"}};
+  if (!e.Call("CreateTable", table).ok()) return false;
+  if (op != "bdel") {
+    for (long i = 0; i < 1000; ++i) {
+      if (!e.Call("PutItem", {{"TableName", "bench"}, {"Item", Item(Key(i))}})
+               .ok()) {
+        return false;
+      }
+    }
+    return true;
+  }
+  Json sweep = {
+      {"TableName", "sweep"},
+      {"KeySchema", {{{"AttributeName", "pk"}, {"KeyType", "HASH"}}}},
+      {"AttributeDefinitions",
+       {{{"AttributeName", "pk"}, {"AttributeType", "S"}},
+        {{"AttributeName", "expirationWindow"}, {"AttributeType", "S"}},
+        {{"AttributeName", "ttl"}, {"AttributeType", "N"}}}},
+      {"GlobalSecondaryIndexes",
+       {{{"IndexName", "byWindow"},
+         {"KeySchema",
+          {{{"AttributeName", "expirationWindow"}, {"KeyType", "HASH"}},
+           {{"AttributeName", "ttl"}, {"KeyType", "RANGE"}}}},
+         {"Projection", {{"ProjectionType", "ALL"}}}}}},
+      {"BillingMode", "PAY_PER_REQUEST"}};
+  if (!e.Call("CreateTable", sweep).ok()) return false;
+  for (long b = 0; b < 240; ++b) {  // 6,000 items whatever N
+    Json reqs = Json::array();
+    for (long i = b * 25; i < b * 25 + 25; ++i) {
+      reqs.push_back({{"PutRequest", {{"Item", SweepItem(i)}}}});
+    }
+    if (!e.Call("BatchWriteItem", {{"RequestItems", {{"sweep", reqs}}}}).ok()) {
+      return false;
+    }
+  }
+  return true;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc != 3) {
+    std::fprintf(stderr, "usage: ops_callgrind get|put|cput|del|add|bdel N\n");
+    return 2;
+  }
+  const std::string op = argv[1];
+  const long n = std::atol(argv[2]);
+  if (op == "bdel" && n > 240) {
+    std::fprintf(stderr, "bdel: N <= 240\n");
+    return 2;
+  }
+  ddblab::Options options;
+  options.db_path = ":memory:";
+  auto emu = ddblab::Emulator::Open(options);
+  if (!emu.ok() || !Load(**emu, op)) {
+    std::fprintf(stderr, "setup failed\n");
+    return 1;
+  }
+  for (long i = 0; i < n; ++i) {
+    ddblab::Result<Json> r = One(**emu, op, i);
+    if (!r.ok() || (op == "bdel" && !(*r)["UnprocessedItems"].empty())) {
+      std::fprintf(stderr, "call %ld failed\n", i);
+      return 1;
+    }
+  }
+  return 0;
+}
