@@ -129,6 +129,12 @@ class ServeEsmTest(unittest.TestCase):
         uuid = by_name["powertools"]["UUID"]
         status, got = self.request("GET", f"{ESM}/{uuid}")
         self.assertEqual(status, 200)
+        # The checkpoint stands at the last record of the one shard.
+        shards = self.server.boto3_client("dynamodbstreams").describe_stream(
+            StreamArn=stream_arn)["StreamDescription"]["Shards"]
+        self.assertEqual(got.pop("ShardCheckpoints"), [
+            {"ShardId": shards[0]["ShardId"],
+             "SequenceNumber": self.sequence_of(client, stream_arn, "e")}])
         self.assertEqual(got, {
             "BatchSize": 100, "MaximumBatchingWindowInSeconds": 0,
             "ParallelizationFactor": 1, "EventSourceArn": stream_arn,
