@@ -46,12 +46,8 @@ TEST(ConsumerRun, TheTraceOfAFixedSeedIsByteIdentical) {
       << first;
   EXPECT_GT(Count(first, "\"delivery\":"), 3u);
   EXPECT_GT(Count(first, "\"call\":\"GetRecords\""), 3u);
-  std::set<std::string> traces;
-  for (const char* seed : {"1", "2", "3", "4"}) {
-    const std::string path = (dir / (std::string(seed) + ".jsonl")).string();
-    Command({file, "--seed", seed, "--trace", path});
-    traces.insert(ReadFile(path));
-  }
+  const std::set<std::string> traces =
+      testing::TracesOfSeeds(file, dir, {"1", "2", "3", "4"});
   EXPECT_EQ(traces.size(), 4u);
 }
 

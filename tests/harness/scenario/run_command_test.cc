@@ -48,12 +48,8 @@ TEST(RunCommand, TheTraceOfAFixedSeedIsByteIdentical) {
       "\"seed\":7,\"backend\":\"emulator\",\"t\":\"2024-01-01T00:00:00.000Z\""))
       << first;
   // Other seeds schedule the writers differently.
-  std::set<std::string> traces;
-  for (const char* seed : {"1", "2", "3", "4", "5"}) {
-    const std::string path = (dir / (std::string(seed) + ".jsonl")).string();
-    Command({file, "--seed", seed, "--trace", path});
-    traces.insert(ReadFile(path));
-  }
+  const std::set<std::string> traces =
+      testing::TracesOfSeeds(file, dir, {"1", "2", "3", "4", "5"});
   EXPECT_GT(traces.size(), 1u);
 }
 

@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <fstream>
 #include <initializer_list>
+#include <set>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -61,6 +62,20 @@ inline std::vector<std::string> Lines(const std::string& text) {
 }
 
 // The shipped scenario files, by name.
+// Runs `file` once per seed, each writing its trace into `dir`; the set
+// of distinct traces.
+inline std::set<std::string> TracesOfSeeds(
+    const std::string& file, const std::filesystem::path& dir,
+    const std::vector<std::string>& seeds) {
+  std::set<std::string> traces;
+  for (const std::string& seed : seeds) {
+    const std::string path = (dir / (seed + ".jsonl")).string();
+    Command({file, "--seed", seed, "--trace", path});
+    traces.insert(ReadFile(path));
+  }
+  return traces;
+}
+
 inline std::string Shipped(const std::string& name) {
   return std::string(DDBLAB_SOURCE_DIR) + "/scenarios/" + name;
 }
