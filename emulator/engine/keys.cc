@@ -212,6 +212,30 @@ Item ProjectForIndex(const Table& table, const IndexDef& index,
   return out;
 }
 
+std::vector<std::string_view> IndexedAttributeNames(const Table& table) {
+  std::vector<std::string_view> names;
+  auto add = [&](std::string_view name) {
+    for (std::string_view n : names) {
+      if (n == name) return;
+    }
+    names.push_back(name);
+  };
+  auto add_key = [&](const KeySchema& key) {
+    add(key.hash.name);
+    if (key.range) add(key.range->name);
+    for (const KeyElement& k : key.more_hash) add(k.name);
+    for (const KeyElement& k : key.more_range) add(k.name);
+  };
+  add_key(table.key);
+  for (const IndexDef& idx : table.indexes) {
+    add_key(idx.key);
+    if (idx.projection == ProjectionType::kInclude) {
+      for (const std::string& name : idx.non_key_attributes) add(name);
+    }
+  }
+  return names;
+}
+
 std::optional<IndexEntry> ComputeIndexEntry(const Table& table,
                                             const IndexDef& idx,
                                             const Item& item,

@@ -66,6 +66,12 @@ value::Item TableKeyOf(const Table& table, const value::Item& item);
 value::Item ProjectForIndex(const Table& table, const IndexDef& index,
                             const value::Item& item);
 
+// The names of the attributes an item's index entries are computed from: the
+// table's key, every index's key and INCLUDE attributes (views into `table`).
+// Decoding only these (value::DeserializeAttributes) is enough for
+// ComputeIndexEntries of a stored item.
+std::vector<std::string_view> IndexedAttributeNames(const Table& table);
+
 // One index row of an item.
 struct IndexEntry {
   const IndexDef* index = nullptr;

@@ -158,7 +158,21 @@ Status SetPragma(Database& db, const std::string& path, std::string_view sql,
 
 }  // namespace
 
+// Process-wide SQLite settings, made once before the first connection.
+// Memory statistics off: with them on (the library's default) every
+// sqlite3_malloc and sqlite3_free takes a global mutex and updates counters
+// nothing here reads. sqlite3_config only works before SQLite initialises;
+// if something else in the process initialised it first, the call fails
+// with SQLITE_MISUSE and the default stays: slower, not wrong.
+namespace {
+void ConfigureSqliteOnce() {
+  static const int kConfigured = sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0);
+  (void)kConfigured;
+}
+}  // namespace
+
 Result<std::unique_ptr<Database>> Database::Open(const std::string& path) {
+  ConfigureSqliteOnce();
   // ":memory:" is served by SQLite's memdb VFS, not by its classic
   // in-memory pager: the classic pager keeps every page of the database
   // dirty forever and walks that whole list on every COMMIT, so a commit

@@ -128,7 +128,87 @@ class Reader : public item_format::ByteReader {
 
   bool Value(int depth, AttributeValue* out);
   bool Map(int depth, AttributeMap* out);
+  // Reads past one value without building it.
+  bool Skip(int depth);
+  // Only the named top-level attributes of a map.
+  bool Some(std::span<const std::string_view> names, AttributeMap* out);
 };
+
+bool Reader::Skip(int depth) {
+  uint8_t tag;
+  if (!Byte(&tag)) return false;
+  std::string_view view;
+  Uint128 varint;
+  size_t n;
+  switch (tag) {
+    case kTagS:
+    case kTagB:
+      return Bytes(&view);
+    case kTagN: {
+      uint8_t sign;
+      return Byte(&sign) && Varint(&varint, 5) && Varint(&varint, 19);
+    }
+    case kTagFalse:
+    case kTagTrue:
+    case kTagNull:
+      return true;
+    case kTagM:
+      if (depth >= kMaxDepth || !Count(&n)) return false;
+      for (size_t i = 0; i < n; ++i) {
+        if (!Bytes(&view) || !Skip(depth + 1)) return false;
+      }
+      return true;
+    case kTagL:
+      if (depth >= kMaxDepth || !Count(&n)) return false;
+      for (size_t i = 0; i < n; ++i) {
+        if (!Skip(depth + 1)) return false;
+      }
+      return true;
+    case kTagSS:
+    case kTagBS:
+      if (!Count(&n)) return false;
+      for (size_t i = 0; i < n; ++i) {
+        if (!Bytes(&view)) return false;
+      }
+      return true;
+    case kTagNS: {
+      if (!Count(&n)) return false;
+      uint8_t sign;
+      for (size_t i = 0; i < n; ++i) {
+        if (!Byte(&sign) || !Varint(&varint, 5) || !Varint(&varint, 19)) {
+          return false;
+        }
+      }
+      return true;
+    }
+    default:
+      return false;
+  }
+}
+
+bool Reader::Some(std::span<const std::string_view> names, AttributeMap* out) {
+  size_t n;
+  if (!Count(&n)) return false;
+  size_t left = names.size();
+  for (size_t i = 0; i < n && left > 0; ++i) {
+    std::string_view name;
+    if (!Bytes(&name)) return false;
+    bool wanted = false;
+    for (std::string_view w : names) wanted = wanted || w == name;
+    if (!wanted) {
+      if (!Skip(0)) return false;
+      continue;
+    }
+    // Stored names are in increasing order: each lands last.
+    const size_t before = out->size();
+    auto it =
+        out->emplace_hint(out->end(), std::string(name), AttributeValue());
+    if (out->size() == before || std::next(it) != out->end()) return false;
+    if (!Value(0, &it->second)) return false;
+    --left;
+  }
+  return true;
+}
 
 bool Reader::Value(int depth, AttributeValue* out) {
   uint8_t tag;
@@ -231,6 +311,18 @@ Result<Item> DeserializeItem(std::string_view bytes) {
   Item item;
   if (!reader.Byte(&format) || format != kFormat || !reader.Map(0, &item) ||
       !reader.at_end()) {
+    return Error::Internal("corrupt stored item");
+  }
+  return item;
+}
+
+Result<Item> DeserializeAttributes(std::string_view bytes,
+                                   std::span<const std::string_view> names) {
+  Reader reader(bytes);
+  uint8_t format;
+  Item item;
+  if (!reader.Byte(&format) || format != kFormat ||
+      !reader.Some(names, &item)) {
     return Error::Internal("corrupt stored item");
   }
   return item;

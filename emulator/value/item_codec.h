@@ -8,6 +8,7 @@
 // Thread-safety: stateless functions.
 #pragma once
 
+#include <span>
 #include <string>
 #include <string_view>
 
@@ -18,5 +19,12 @@ namespace ddblab::value {
 
 std::string SerializeItem(const Item& item);
 Result<Item> DeserializeItem(std::string_view bytes);
+
+// Only the top-level attributes named in `names` (those present), the others
+// skipped without being built: for callers that read a few attributes of a
+// stored item (index keys of a deleted item, a projection). Bytes are
+// checked as far as they are read; corrupt bytes give InternalServerError.
+Result<Item> DeserializeAttributes(std::string_view bytes,
+                                   std::span<const std::string_view> names);
 
 }  // namespace ddblab::value

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <iterator>
 #include <map>
 #include <mutex>
 #include <stop_token>
@@ -100,9 +101,14 @@ Status Trigger(TtlWindowSweeper& sweeper, Backend& backend, int64_t now,
       auto first = keys.begin() + static_cast<std::ptrdiff_t>(c * chunk);
       auto last = keys.begin() + static_cast<std::ptrdiff_t>(
                                      std::min(keys.size(), (c + 1) * chunk));
-      std::vector<json> part(first, last);
+      // The keys' items, read before the keys are moved into the request.
+      std::vector<int64_t> ids;
+      ids.reserve(static_cast<size_t>(last - first));
+      for (auto it = first; it != last; ++it) ids.push_back(IndexOf(*it));
+      std::vector<json> part(std::make_move_iterator(first),
+                             std::make_move_iterator(last));
       const int left_before = mine.unprocessed_left;
-      Status s = sweeper.DeleteKeys(part, &mine);
+      Status s = sweeper.DeleteKeys(std::move(part), &mine);
       if (!s.ok()) {
         std::lock_guard<std::mutex> lock(mu);
         if (failed.ok()) failed = s;
@@ -113,11 +119,10 @@ Status Trigger(TtlWindowSweeper& sweeper, Backend& backend, int64_t now,
       // ones as the unprocessed.
       const double at = ToEpochSecondsDouble(backend.clock().Now());
       const size_t done =
-          part.size() -
-          static_cast<size_t>(mine.unprocessed_left - left_before);
+          ids.size() - static_cast<size_t>(mine.unprocessed_left - left_before);
       for (size_t k = 0; k < done; ++k) {
-        delays.push_back(at - static_cast<double>(
-                                  ttl[static_cast<size_t>(IndexOf(part[k]))]));
+        delays.push_back(at -
+                         static_cast<double>(ttl[static_cast<size_t>(ids[k])]));
       }
     }
     std::lock_guard<std::mutex> lock(mu);

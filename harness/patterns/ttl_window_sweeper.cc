@@ -210,8 +210,10 @@ Result<std::vector<json>> TtlWindowSweeper::FindExpired(
     if (!page.ok()) return page.error();
     ++report->pages;
     report->read_units += UnitsOf(page->value("ConsumedCapacity", json()));
-    for (const json& item : (*page)["Items"]) {
-      keys.push_back({{"pk", item["pk"]}});
+    for (json& item : (*page)["Items"]) {
+      json key = json::object();
+      key["pk"] = std::move(item["pk"]);
+      keys.push_back(std::move(key));
     }
     if (!page->contains("LastEvaluatedKey") ||
         config_.variant == SweeperVariant::kNoPagination) {
@@ -229,16 +231,20 @@ Status TtlWindowSweeper::DeleteKeys(std::vector<json> keys,
        begin += static_cast<size_t>(config_.chunk)) {
     const size_t end =
         std::min(keys.size(), begin + static_cast<size_t>(config_.chunk));
-    json writes = json::array();
+    // Built once and moved into place: the keys are not copied.
+    json request = {{"RequestItems", json::object()},
+                    {"ReturnConsumedCapacity", "TOTAL"}};
+    json& writes = request["RequestItems"][config_.table];
+    writes = json::array();
     for (size_t i = begin; i < end; ++i) {
-      writes.push_back({{"DeleteRequest", {{"Key", keys[i]}}}});
+      json write = json::object();
+      write["DeleteRequest"]["Key"] = std::move(keys[i]);
+      writes.push_back(std::move(write));
     }
-    json request_items = {{config_.table, writes}};
     for (int attempt = 0;; ++attempt) {
-      const int sent = static_cast<int>(request_items[config_.table].size());
-      auto out = backend_->Call("BatchWriteItem",
-                                {{"RequestItems", request_items},
-                                 {"ReturnConsumedCapacity", "TOTAL"}});
+      const int sent =
+          static_cast<int>(request["RequestItems"][config_.table].size());
+      auto out = backend_->Call("BatchWriteItem", request);
       // DynamoDB throws instead of answering when it can process none of
       // the batch: every request is left, as if all came back unprocessed.
       const bool throttled =
@@ -252,9 +258,8 @@ Status TtlWindowSweeper::DeleteKeys(std::vector<json> keys,
       if (out.ok()) {
         report->write_units += UnitsOf(out->value("ConsumedCapacity", json()));
       }
-      json unprocessed = throttled
-                             ? request_items
-                             : out->value("UnprocessedItems", json::object());
+      json unprocessed = throttled ? std::move(request["RequestItems"])
+                                   : std::move((*out)["UnprocessedItems"]);
       const int left = unprocessed.contains(config_.table)
                            ? static_cast<int>(unprocessed[config_.table].size())
                            : 0;
@@ -268,7 +273,7 @@ Status TtlWindowSweeper::DeleteKeys(std::vector<json> keys,
       const Duration wait = config_.backoff * (int64_t{1} << attempt);
       WaitFor(*backend_, wait);
       report->waited += wait;
-      request_items = unprocessed;
+      request["RequestItems"] = std::move(unprocessed);
     }
   }
   return Status();

@@ -1,7 +1,10 @@
 #include "emulator/engine/ops/read_common.h"
 
 #include <algorithm>
+#include <optional>
+#include <string_view>
 #include <utility>
+#include <vector>
 
 #include "emulator/engine/capacity/capacity_seam.h"
 #include "emulator/engine/keys.h"
@@ -384,7 +387,24 @@ Result<Json> RenderPage(const RawPage& page, const RenderSpec& spec) {
   } else if (spec.select == SelectMode::kCount && spec.filter == nullptr) {
     count = static_cast<int64_t>(page.rows.size());  // nothing to decode
   } else {
+    // A projection without a filter reads only its top-level attributes.
+    std::optional<std::vector<std::string_view>> tops;
+    if (spec.select == SelectMode::kSpecificAttributes &&
+        spec.projection != nullptr && spec.filter == nullptr) {
+      tops.emplace();
+      for (const expr::DocumentPath& path : spec.projection->paths) {
+        tops->push_back(path.top());
+      }
+    }
     for (const RawRow& row : page.rows) {
+      if (tops && !row.table_item) {
+        DDBLAB_ASSIGN_OR_RETURN(Item some,
+                                value::DeserializeAttributes(row.item, *tops));
+        ++count;
+        list.push_back(
+            value::EncodeItem(expr::Project(*spec.projection, some)));
+        continue;
+      }
       DDBLAB_ASSIGN_OR_RETURN(Item stored, value::DeserializeItem(row.item));
       std::optional<Item> full;
       if (row.table_item) {

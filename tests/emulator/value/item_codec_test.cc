@@ -3,6 +3,8 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include <string_view>
+#include <vector>
 
 #include "emulator/api/random.h"
 #include "emulator/value/codec.h"
@@ -126,6 +128,51 @@ TEST(ItemCodecTest, NestingWithinStorageLimitRoundTrips) {
   Result<Item> back = DeserializeItem(SerializeItem(item));
   ASSERT_TRUE(back.ok());
   EXPECT_EQ(*back, item);
+}
+
+TEST(ItemCodecTest, DeserializeAttributesReadsOnlyTheNamedOnes) {
+  const Item item = ParseItem(kSample);
+  const std::string bytes = SerializeItem(item);
+  // Names on both sides of skipped maps, lists and sets; one absent name.
+  const std::string_view names[] = {"sk", "l", "absent", "ok", "pk"};
+  Result<Item> some = DeserializeAttributes(bytes, names);
+  ASSERT_TRUE(some.ok()) << ToString(some.error());
+  EXPECT_EQ(*some, (Item{{"sk", item.at("sk")},
+                         {"l", item.at("l")},
+                         {"ok", item.at("ok")},
+                         {"pk", item.at("pk")}}));
+  // Every attribute named: the whole item.
+  std::vector<std::string_view> all;
+  for (const auto& [name, v] : item) all.push_back(name);
+  Result<Item> whole = DeserializeAttributes(bytes, all);
+  ASSERT_TRUE(whole.ok());
+  EXPECT_EQ(*whole, item);
+  // None named: nothing decoded.
+  Result<Item> none = DeserializeAttributes(bytes, {});
+  ASSERT_TRUE(none.ok());
+  EXPECT_TRUE(none->empty());
+}
+
+TEST(ItemCodecTest, DeserializeAttributesRejectsWhatItReadsCorrupt) {
+  const std::string bytes = SerializeItem(ParseItem(kSample));
+  // "sk" sorts after every other attribute: the whole input is read.
+  const std::string_view last[] = {"sk"};
+  for (size_t len = 0; len < bytes.size(); ++len) {
+    Result<Item> r =
+        DeserializeAttributes(std::string_view(bytes).substr(0, len), last);
+    ASSERT_FALSE(r.ok()) << len;
+    EXPECT_EQ(r.error().type, ErrorType::kInternalServerError);
+  }
+  Rng rng(99);
+  for (int i = 0; i < 20000; ++i) {
+    std::string corrupt = bytes;
+    corrupt[rng.Uniform(corrupt.size())] = static_cast<char>(rng.Next());
+    Result<Item> r = DeserializeAttributes(corrupt, last);
+    if (!r.ok()) {
+      EXPECT_EQ(r.error().type, ErrorType::kInternalServerError);
+    }
+  }
+  EXPECT_FALSE(DeserializeAttributes("\x02\x00", last).ok());
 }
 
 }  // namespace
