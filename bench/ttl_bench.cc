@@ -158,6 +158,10 @@ struct RawDb {
   sqlite3* db = nullptr;
 
   explicit RawDb(const std::string& path) {
+    // The process-wide setting the emulator makes before its first
+    // connection (memory statistics off), so both sides run the same SQLite.
+    static const int kConfigured = sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0);
+    (void)kConfigured;
     sqlite3_open_v2(
         path.c_str(), &db,
         SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX,
