@@ -3,18 +3,25 @@
 // and plot.
 #include "harness/bench/bench_command.h"
 
+#include <pthread.h>
+#include <signal.h>
+
+#include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <ctime>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <memory>
 #include <optional>
+#include <thread>
 #include <vector>
 
 #include "harness/bench/aggregator_bench.h"
 #include "harness/bench/bench_report.h"
+#include "harness/bench/interruptible_backend.h"
 #include "harness/bench/pattern_bench.h"
 #include "harness/bench/stepped_backend.h"
 #include "harness/bench/sweeper_bench.h"
@@ -225,6 +232,47 @@ class ProgressBar {
   std::string label_;
 };
 
+// SIGINT and SIGTERM, blocked in every thread of the run (the mask is set
+// before the backend and the benchmark start theirs) and waited for by one
+// thread: the first calls `on_signal`, a second ends the process at once.
+// The destructor stops the thread and restores the mask.
+class SignalWatcher {
+ public:
+  SignalWatcher() {
+    sigemptyset(&set_);
+    sigaddset(&set_, SIGINT);
+    sigaddset(&set_, SIGTERM);
+    pthread_sigmask(SIG_BLOCK, &set_, &old_);
+  }
+  ~SignalWatcher() {
+    if (thread_.joinable()) {
+      done_ = true;
+      pthread_kill(thread_.native_handle(), SIGTERM);
+      thread_.join();
+    }
+    pthread_sigmask(SIG_SETMASK, &old_, nullptr);
+  }
+  SignalWatcher(const SignalWatcher&) = delete;
+  SignalWatcher& operator=(const SignalWatcher&) = delete;
+
+  void Start(std::function<void()> on_signal) {
+    thread_ = std::thread([this, on_signal = std::move(on_signal)] {
+      for (int count = 0;; ++count) {
+        int signal = 0;
+        if (sigwait(&set_, &signal) != 0 || done_) return;
+        if (count > 0) std::_Exit(128 + signal);
+        on_signal();
+      }
+    });
+  }
+
+ private:
+  sigset_t set_;
+  sigset_t old_;
+  std::atomic<bool> done_{false};
+  std::thread thread_;
+};
+
 std::string Quote(const std::string& s) {
   std::string out = "'";
   for (char c : s) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
@@ -260,21 +308,32 @@ int RunBenchCommand(std::span<const std::string> args, std::ostream& out,
   const std::string who = "ddblab bench " + a.bench + ": ";
   const auto started = std::chrono::steady_clock::now();
   const std::string started_at = IsoNow();
+  SignalWatcher signals;  // before any thread is started
   auto opened = Open(a);
   if (!opened.ok()) {
     err << who << opened.error().message << "\n";
     return opened.error().type == ErrorType::kValidation ? 2 : 1;
   }
-  BenchTarget target{opened->backend.get(), a.backend, opened->kind,
-                     opened->virtual_clock};
+  InterruptibleBackend guarded(*opened->backend);
+  signals.Start([&guarded] { guarded.Interrupt(); });
+  BenchTarget target{&guarded, a.backend, opened->kind, opened->virtual_clock};
   ProgressBar bar(err, tty);
   Result<BenchOutcome> outcome =
       bench->run(target, a.rest,
                  [&](double f, std::string_view label) { bar.Draw(f, label); });
   bar.Clear();
+  if (guarded.interrupted()) {
+    err << who
+        << "interrupted by a signal; the tables the run created were deleted\n";
+    return 130;
+  }
   if (!outcome.ok()) {
     err << who << outcome.error().message << "\n";
-    return outcome.error().type == ErrorType::kValidation ? 2 : 1;
+    // A bad flag is refused before the benchmark calls the backend; an
+    // error during the run (the backend's included) is a failed run.
+    const bool bad_flag =
+        outcome.error().type == ErrorType::kValidation && guarded.calls() == 0;
+    return bad_flag ? 2 : 1;
   }
   json backend = {{"spec", a.backend},
                   {"kind", target.kind},

@@ -10,7 +10,8 @@ Rows:
                its check FAILED), --plot, --help, bad arguments (exit 2 with
                the exact message)
   ddblab_http  `ddblab serve --clock manual --ttl-delay 90s` over HTTP,
-               virtual clock, native TTL timed; --clock real refused
+               virtual clock, native TTL timed; Ctrl-C part way (exit 130,
+               its tables deleted); --clock real refused
   ddblocal     Amazon DynamoDB Local (tests/clients/ddblocal), real clock,
                a few seconds: native TTL deletion reported not available;
                --clock virtual refused
@@ -19,8 +20,11 @@ Exit 77 (ctest: skipped) when DynamoDB Local or java is missing.
 import json
 import pathlib
 import shutil
+import signal
+import subprocess
 import sys
 import tempfile
+import time
 
 import jsonschema
 
@@ -147,12 +151,38 @@ def http_row():
             check(r["native_ttl_deleted"] == 50 and
                   90 <= r["native_ttl_delay_seconds"]["p50"] <= 150,
                   f"http native TTL under 90s: {r}")
+        interrupted_run(server)
         bad(["sweeper", "--backend", server.endpoint, "--clock", "real"],
             f"ddblab bench sweeper: --clock real: {server.endpoint} is ddblab "
             "serve --clock manual, whose clock moves only when told (use "
             "--clock virtual, or start it on the system clock)")
     finally:
         server.stop()
+
+
+def interrupted_run(server):
+    """Ctrl-C part way: exit 130, and the run's tables are gone."""
+    dynamodb = server.boto3_client()
+    proc = subprocess.Popen(
+        [BIN, "bench", "sweeper", "--backend", server.endpoint, "--items",
+         "50000", "--native-sample", "100"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 60
+    while len(dynamodb.list_tables()["TableNames"]) < 2:
+        check(proc.poll() is None, "interrupt: the run ended before its "
+              "tables were seen")
+        if proc.poll() is not None or time.monotonic() > deadline:
+            break
+        time.sleep(0.02)
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=120)
+    check(proc.returncode == 130,
+          f"interrupt: exit {proc.returncode}, expected 130\n{out}{err}")
+    check(err.endswith("ddblab bench sweeper: interrupted by a signal; the "
+                       "tables the run created were deleted\n"),
+          f"interrupt: stderr {err!r}")
+    tables = dynamodb.list_tables()["TableNames"]
+    check(tables == [], f"interrupt: tables left {tables}")
 
 
 def ddblocal_row():
