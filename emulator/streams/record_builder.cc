@@ -56,49 +56,91 @@ RecordRow BuildRecord(const Change& change, ViewType view, int64_t now_ms) {
   return row;
 }
 
+namespace {
+
+// `v` in decimal at `out` (room for 20 characters); returns the end.
+char* PutDecimal(char* out, int64_t v) {
+  uint64_t u = static_cast<uint64_t>(v);
+  if (v < 0) {
+    *out++ = '-';
+    u = 0 - u;
+  }
+  char digits[20];
+  size_t n = 0;
+  do {
+    digits[n++] = static_cast<char>('0' + u % 10);
+    u /= 10;
+  } while (u != 0);
+  while (n > 0) *out++ = digits[--n];
+  return out;
+}
+
+// `v` as 16 lower-case hex digits at `out`.
+void PutHex16(char* out, uint64_t v) {
+  static constexpr char kHex[] = "0123456789abcdef";
+  for (int i = 15; i >= 0; --i) {
+    out[i] = kHex[v & 0xf];
+    v >>= 4;
+  }
+}
+
+}  // namespace
+
 std::string MakeEventId(uint64_t salt, int64_t shard, int64_t seq) {
+  // The text hashed is "<shard>#<seq>" in decimal; written by hand rather
+  // than with snprintf, as for every record GetRecords returns.
   char tag[48];
-  int n =
-      std::snprintf(tag, sizeof(tag), "%lld#%lld",
-                    static_cast<long long>(shard), static_cast<long long>(seq));
-  std::string_view text(tag, static_cast<size_t>(n));
+  char* end = PutDecimal(tag, shard);
+  *end++ = '#';
+  end = PutDecimal(end, seq);
+  std::string_view text(tag, static_cast<size_t>(end - tag));
   uint64_t hi = Rng::Hash(salt, text);
   uint64_t lo = Rng::Hash(salt ^ 0x9e3779b97f4a7c15ULL, text);
-  char buf[40];
-  std::snprintf(buf, sizeof(buf), "%016llx%016llx",
-                static_cast<unsigned long long>(hi),
-                static_cast<unsigned long long>(lo));
-  return buf;
+  std::string id(32, '0');
+  PutHex16(id.data(), hi);
+  PutHex16(id.data() + 16, lo);
+  return id;
 }
 
 Result<nlohmann::json> RenderRecord(const RecordRow& row, ViewType view,
                                     std::string_view region) {
+  // Members are appended in key order with end() as the hint (each object
+  // is a std::map): no search per member, and the images are moved in, not
+  // copied. This runs for every record GetRecords returns.
   nlohmann::json dynamodb = nlohmann::json::object();
-  dynamodb["ApproximateCreationDateTime"] =
+  auto& d = dynamodb.get_ref<nlohmann::json::object_t&>();
+  auto put = [](nlohmann::json::object_t& o, const char* key,
+                nlohmann::json value) {
+    o.emplace_hint(o.end(), key, std::move(value));
+  };
+  put(d, "ApproximateCreationDateTime",
       row.created_ms >= 0 ? row.created_ms / 1000
-                          : -((-row.created_ms + 999) / 1000);
-  DDBLAB_ASSIGN_OR_RETURN(dynamodb["Keys"], DecodeImage(row.keys));
+                          : -((-row.created_ms + 999) / 1000));
+  DDBLAB_ASSIGN_OR_RETURN(nlohmann::json keys, DecodeImage(row.keys));
+  put(d, "Keys", std::move(keys));
   if (row.new_image) {
-    DDBLAB_ASSIGN_OR_RETURN(dynamodb["NewImage"], DecodeImage(*row.new_image));
+    DDBLAB_ASSIGN_OR_RETURN(nlohmann::json image, DecodeImage(*row.new_image));
+    put(d, "NewImage", std::move(image));
   }
   if (row.old_image) {
-    DDBLAB_ASSIGN_OR_RETURN(dynamodb["OldImage"], DecodeImage(*row.old_image));
+    DDBLAB_ASSIGN_OR_RETURN(nlohmann::json image, DecodeImage(*row.old_image));
+    put(d, "OldImage", std::move(image));
   }
-  dynamodb["SequenceNumber"] = FormatSequenceNumber(row.seq);
-  dynamodb["SizeBytes"] = row.size_bytes;
-  dynamodb["StreamViewType"] = std::string(ViewTypeName(view));
+  put(d, "SequenceNumber", FormatSequenceNumber(row.seq));
+  put(d, "SizeBytes", row.size_bytes);
+  put(d, "StreamViewType", std::string(ViewTypeName(view)));
 
-  // Members one by one: an initializer list would copy the images.
   nlohmann::json record = nlohmann::json::object();
-  record["eventID"] = row.event_id;
-  record["eventName"] = std::string(EventNameText(row.event));
-  record["eventVersion"] = "1.1";
-  record["eventSource"] = "aws:dynamodb";
-  record["awsRegion"] = std::string(region);
-  record["dynamodb"] = std::move(dynamodb);
+  auto& r = record.get_ref<nlohmann::json::object_t&>();
+  put(r, "awsRegion", std::string(region));
+  put(r, "dynamodb", std::move(dynamodb));
+  put(r, "eventID", row.event_id);
+  put(r, "eventName", std::string(EventNameText(row.event)));
+  put(r, "eventSource", "aws:dynamodb");
+  put(r, "eventVersion", "1.1");
   if (row.service_delete) {
-    record["userIdentity"] = {{"PrincipalId", "dynamodb.amazonaws.com"},
-                              {"Type", "Service"}};
+    put(r, "userIdentity",
+        {{"PrincipalId", "dynamodb.amazonaws.com"}, {"Type", "Service"}});
   }
   return record;
 }

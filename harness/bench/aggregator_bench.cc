@@ -83,6 +83,8 @@ AggregatorRun::AggregatorRun(const BenchTarget& target, AggregatorParams params,
   config_.dedupe_table = prefix + "dedupe";
   config_.variant = p_.variant;
   config_.seed = p_.seed;
+  // Metered (metered_backend.h) without a copy of every request.
+  config_.return_consumed_capacity = "TOTAL";
   config_.function_name = "ddblab-bench-aggregator";
 }
 

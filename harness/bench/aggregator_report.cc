@@ -11,9 +11,6 @@
 namespace ddblab::harness::bench {
 namespace {
 
-using patterns::N;
-using patterns::S;
-
 constexpr int kMaxAttempts = 20;
 constexpr size_t kBatch = 25;
 
@@ -65,17 +62,23 @@ json AggregatorRun::NextItem() {
                          .count();
   const uint64_t customer = rng_.Uniform(static_cast<uint64_t>(p_.customers));
   const int64_t bytes = 1 + static_cast<int64_t>(rng_.Uniform(1000000));
-  return {{"TransferId", S("t" + std::to_string(produced_.load()))},
-          {"CustomerId", S("c" + std::to_string(customer))},
-          {"TransferTime", N(ms)},
-          {"Bytes", N(bytes)}};
+  // Member by member: an initializer list builds each pair twice.
+  json item = json::object();
+  item["TransferId"]["S"] = "t" + std::to_string(produced_.load());
+  item["CustomerId"]["S"] = "c" + std::to_string(customer);
+  item["TransferTime"]["N"] = std::to_string(ms);
+  item["Bytes"]["N"] = std::to_string(bytes);
+  return item;
 }
 
-Status AggregatorRun::PutOne(const json& item) {
-  const json request = {
-      {"TableName", config_.source_table},
-      {"Item", item},
-      {"ConditionExpression", "attribute_not_exists(TransferId)"}};
+// The producer's requests ask for their consumed capacity themselves, so
+// that the metered backend passes them on without copying them.
+Status AggregatorRun::PutOne(json item) {
+  json request = json::object();
+  request["TableName"] = config_.source_table;
+  request["Item"] = std::move(item);
+  request["ConditionExpression"] = "attribute_not_exists(TransferId)";
+  request["ReturnConsumedCapacity"] = "TOTAL";
   for (int attempt = 1;; ++attempt) {
     auto out = backend_.Call("PutItem", request);
     if (out.ok()) return OkStatus();
@@ -93,17 +96,25 @@ Status AggregatorRun::PutOne(const json& item) {
 }
 
 Status AggregatorRun::PutBatch(std::vector<json> items) {
-  json writes = json::array();
+  json request = json::object();
+  json& writes = request["RequestItems"][config_.source_table];
+  writes = json::array();
+  writes.get_ref<json::array_t&>().reserve(items.size());
   for (json& item : items) {
-    writes.push_back({{"PutRequest", {{"Item", std::move(item)}}}});
+    json put = json::object();
+    put["PutRequest"]["Item"] = std::move(item);
+    writes.push_back(std::move(put));
   }
-  json request = {{"RequestItems", {{config_.source_table, writes}}}};
+  request["ReturnConsumedCapacity"] = "TOTAL";
   for (int attempt = 1;; ++attempt) {
     auto out = backend_.Call("BatchWriteItem", request);
     if (out.ok()) {
-      const json unprocessed = out->value("UnprocessedItems", json::object());
-      if (!unprocessed.is_object() || unprocessed.empty()) return OkStatus();
-      request["RequestItems"] = unprocessed;
+      auto unprocessed = out->find("UnprocessedItems");
+      if (unprocessed == out->end() || !unprocessed->is_object() ||
+          unprocessed->empty()) {
+        return OkStatus();
+      }
+      request["RequestItems"] = std::move(*unprocessed);
     } else if (!Retryable(out.error())) {
       return Error::Of(out.error().type,
                        "producer: BatchWriteItem: " + out.error().message);

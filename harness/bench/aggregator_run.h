@@ -53,7 +53,7 @@ class AggregatorRun {
   Status SetShards();
   // Writes records [produced_, upto).
   Status Produce(int64_t upto);
-  Status PutOne(const json& item);
+  Status PutOne(json item);
   Status PutBatch(std::vector<json> items);
   json NextItem();
   Result<json> Invoke(const json& event);

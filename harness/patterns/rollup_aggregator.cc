@@ -12,10 +12,41 @@
 
 namespace ddblab::harness::patterns {
 
+namespace {
+
+// The function's two requests, built once and refilled for each record: a
+// record changes only a few strings in them (built afresh, their JSON cost
+// more per record than some of the engine's work). The pointers are into
+// the JSON trees' heap nodes, which stay where they are when a Requests is
+// moved; it is never copied.
+struct Requests {
+  struct AddSlots {
+    std::string* customer = nullptr;  // Key.CustomerId.S
+    std::string* day = nullptr;       // Key.Day.S
+    std::string* bytes = nullptr;     // :b's N
+  };
+  json add;       // UpdateItem ADD #TotalBytes :b, #CombinedRecords :one
+  json transact;  // TransactWriteItems: the dedupe Put, then the same ADD
+  AddSlots add_slots;
+  AddSlots transact_slots;           // in transact's Update
+  std::string* record_id = nullptr;  // the dedupe item's RecordId S
+  std::string* ttl = nullptr;        // its ttl N
+
+  Requests() = default;
+  Requests(const Requests&) = delete;
+  Requests& operator=(const Requests&) = delete;
+};
+
+}  // namespace
+
 struct RollupAggregator::State {
   Backend* backend = nullptr;
   RollupConfig config;
   RollupStats stats;
+  std::optional<Requests> requests;  // built on first use
+  // The last day formatted (DayOfMillis), by day number since the epoch.
+  int64_t cached_day = 0;
+  std::string cached_day_text;
 };
 
 namespace {
@@ -107,13 +138,82 @@ std::optional<Contribution> ContributionOf(const json& image) {
 }
 
 json AddRequest(const State& state, const Contribution& c) {
-  return {{"TableName", state.config.rollup_table},
-          {"Key", {{"CustomerId", S(c.customer)}, {"Day", S(c.day)}}},
-          {"UpdateExpression", "ADD #TotalBytes :b, #CombinedRecords :one"},
-          {"ExpressionAttributeNames",
-           {{"#TotalBytes", "TotalBytes"},
-            {"#CombinedRecords", "CombinedRecords"}}},
-          {"ExpressionAttributeValues", {{":b", N(c.bytes)}, {":one", N(1)}}}};
+  json request = {
+      {"TableName", state.config.rollup_table},
+      {"Key", {{"CustomerId", S(c.customer)}, {"Day", S(c.day)}}},
+      {"UpdateExpression", "ADD #TotalBytes :b, #CombinedRecords :one"},
+      {"ExpressionAttributeNames",
+       {{"#TotalBytes", "TotalBytes"},
+        {"#CombinedRecords", "CombinedRecords"}}},
+      {"ExpressionAttributeValues", {{":b", N(c.bytes)}, {":one", N(1)}}}};
+  if (!state.config.return_consumed_capacity.empty()) {
+    request["ReturnConsumedCapacity"] = state.config.return_consumed_capacity;
+  }
+  return request;
+}
+
+std::string* StringAt(json& value) { return &value.get_ref<std::string&>(); }
+
+Requests::AddSlots AddSlotsOf(json& add) {
+  json& key = add["Key"];
+  return {StringAt(key["CustomerId"]["S"]), StringAt(key["Day"]["S"]),
+          StringAt(add["ExpressionAttributeValues"][":b"]["N"])};
+}
+
+Requests& RequestsOf(State& state) {
+  if (state.requests) return *state.requests;
+  Requests& r = state.requests.emplace();
+  r.add = AddRequest(state, Contribution{});
+  r.add_slots = AddSlotsOf(r.add);
+  json put = {{"TableName", state.config.dedupe_table},
+              {"Item", {{"RecordId", S("")}, {"ttl", N(0)}}},
+              {"ConditionExpression", "attribute_not_exists(RecordId)"}};
+  json update = r.add;
+  update.erase("ReturnConsumedCapacity");
+  r.transact = {{"TransactItems",
+                 {{{"Put", std::move(put)}}, {{"Update", std::move(update)}}}}};
+  if (!state.config.return_consumed_capacity.empty()) {
+    r.transact["ReturnConsumedCapacity"] =
+        state.config.return_consumed_capacity;
+  }
+  json& items = r.transact["TransactItems"];
+  r.transact_slots = AddSlotsOf(items[1]["Update"]);
+  r.record_id = StringAt(items[0]["Put"]["Item"]["RecordId"]["S"]);
+  r.ttl = StringAt(items[0]["Put"]["Item"]["ttl"]["N"]);
+  return r;
+}
+
+// The string member `key` of `object`; null when it is absent or not a
+// string.
+const std::string* StringMember(const json& object, const char* key) {
+  const json& v = Member(object, key);
+  return v.is_string() ? &v.get_ref<const std::string&>() : nullptr;
+}
+
+// The day text of `ms`, formatted once per day (DayOfMillis).
+const std::string& CachedDay(State& state, int64_t ms) {
+  int64_t day = ms / kDayMillis;
+  if (ms % kDayMillis < 0) --day;
+  if (state.cached_day_text.empty() || state.cached_day != day) {
+    state.cached_day = day;
+    state.cached_day_text = DayOfMillis(day * kDayMillis);
+  }
+  return state.cached_day_text;
+}
+
+// Fills the ADD's slots for an INSERT's new image; false when the image is
+// not a transfer (ContributionOf's reading, without copying the image).
+bool FillAdd(State& state, const json& image, const Requests::AddSlots& add) {
+  if (!image.is_object()) return false;
+  const std::string* customer = StringMember(Member(image, "CustomerId"), "S");
+  if (customer == nullptr) return false;
+  auto time = AsInt(Member(image, "TransferTime"));
+  auto bytes = AsInt(Member(image, "Bytes"));
+  if (!time || !bytes) return false;
+  *add.customer = *customer;
+  *add.day = CachedDay(state, *time);
+  *add.bytes = std::to_string(*bytes);
+  return true;
 }
 
 // True when a cancelled transaction's first action (the dedupe Put) failed
@@ -129,15 +229,23 @@ bool SeenBefore(const Error& error) {
          reasons[0].value("Code", "") == "ConditionalCheckFailed";
 }
 
+bool IsInsert(const json& record) {
+  const std::string* name = StringMember(record, "eventName");
+  return name != nullptr && *name == "INSERT";
+}
+
 Result<json> HandlePublished(State& state, const json& event) {
+  Requests& requests = RequestsOf(state);
   for (const json& record : RecordsOf(event)) {
     if (state.config.before_record) {
       DDBLAB_RETURN_IF_ERROR(state.config.before_record(record));
     }
-    if (record.value("eventName", "") != "INSERT") continue;
-    auto c = ContributionOf(Member(Member(record, "dynamodb"), "NewImage"));
-    if (!c) continue;
-    auto out = SdkCall(state, "UpdateItem", AddRequest(state, *c));
+    if (!IsInsert(record)) continue;
+    if (!FillAdd(state, Member(Member(record, "dynamodb"), "NewImage"),
+                 requests.add_slots)) {
+      continue;
+    }
+    auto out = SdkCall(state, "UpdateItem", requests.add);
     if (!out.ok()) {
       // The published function logs the error and goes on.
       ++state.stats.swallowed_errors;
@@ -149,30 +257,30 @@ Result<json> HandlePublished(State& state, const json& event) {
 }
 
 Result<json> HandleCorrect(State& state, const json& event) {
+  Requests& requests = RequestsOf(state);
   json failures = json::array();
   for (const json& record : RecordsOf(event)) {
     if (state.config.before_record) {
       DDBLAB_RETURN_IF_ERROR(state.config.before_record(record));
     }
-    if (record.value("eventName", "") != "INSERT") continue;
+    if (!IsInsert(record)) continue;
     const json& dynamodb = Member(record, "dynamodb");
-    auto c = ContributionOf(Member(dynamodb, "NewImage"));
-    if (!c) continue;
+    if (!FillAdd(state, Member(dynamodb, "NewImage"),
+                 requests.transact_slots)) {
+      continue;
+    }
     const int64_t expires = ToEpochSeconds(state.backend->clock().Now()) +
                             std::chrono::duration_cast<std::chrono::seconds>(
                                 state.config.dedupe_retention)
                                 .count();
-    json add = AddRequest(state, *c);
-    json request = {
-        {"TransactItems",
-         {{{"Put",
-            {{"TableName", state.config.dedupe_table},
-             {"Item",
-              {{"RecordId", S(record.value("eventID", ""))},
-               {"ttl", N(expires)}}},
-             {"ConditionExpression", "attribute_not_exists(RecordId)"}}}},
-          {{"Update", add}}}}};
-    auto out = SdkCall(state, "TransactWriteItems", request);
+    const std::string* event_id = StringMember(record, "eventID");
+    if (event_id != nullptr) {
+      *requests.record_id = *event_id;
+    } else {
+      requests.record_id->clear();
+    }
+    *requests.ttl = std::to_string(expires);
+    auto out = SdkCall(state, "TransactWriteItems", requests.transact);
     if (out.ok()) {
       ++state.stats.applied;
       continue;
@@ -238,6 +346,13 @@ Result<RollupAggregator> RollupAggregator::Open(Backend& backend,
         "rollup aggregator: dedupe_retention must be at least 24 hours (a "
         "stream record can be delivered again until it leaves the stream); "
         "default 48 hours");
+  }
+  const std::string& rcc = config.return_consumed_capacity;
+  if (!rcc.empty() && rcc != "TOTAL" && rcc != "INDEXES" && rcc != "NONE") {
+    return Error::Validation(
+        "rollup aggregator: return_consumed_capacity must be empty, TOTAL, "
+        "INDEXES or NONE, got \"" +
+        rcc + "\"");
   }
   if (!config.mapping.is_object()) {
     return Error::Validation(

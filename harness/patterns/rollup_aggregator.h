@@ -82,6 +82,10 @@ struct RollupConfig {
   json mapping = json::object();
   // Seeds the mapping's UUID and request ids.
   uint64_t seed = 1;
+  // ReturnConsumedCapacity on the function's writes: empty (not asked),
+  // TOTAL, INDEXES or NONE. A benchmark that meters every call asks here
+  // instead of adding it to (a copy of) each request.
+  std::string return_consumed_capacity;
   // Called before the function handles each record (Lambda's record); an
   // error makes that invocation fail there, as a crash or a timeout part way
   // through a batch does: what was written before stays written. For tests

@@ -96,7 +96,7 @@ struct Planned {
   const TransactWriteAction* action = nullptr;
   std::shared_ptr<const Table> table;
   PrimaryKey key;
-  value::Item key_attrs;
+  value::Item key_attrs;  // only with ReturnItemCollectionMetrics
   ExistingItem old;
   bool write = false;                   // Put / Delete / Update that writes
   std::optional<value::Item> new_item;  // null with write: delete
@@ -225,7 +225,8 @@ Result<TransactWriteResult> ExecuteTransactWrite(
     }
   }
   std::vector<Planned> plan(r.actions.size());
-  std::vector<std::optional<Error>> key_errors(r.actions.size());
+  // Per action: the key error, then the evaluation's failure.
+  std::vector<std::optional<Error>> errors(r.actions.size());
   bool any_key_error = false;
   std::set<ItemId> seen;
   for (size_t i = 0; i < r.actions.size(); ++i) {
@@ -242,11 +243,14 @@ Result<TransactWriteResult> ExecuteTransactWrite(
       if (!IsKeySchemaError(key.error())) {
         return TransactKeyError(key.error());
       }
-      key_errors[i] = key.error();
+      errors[i] = key.error();
       any_key_error = true;
     } else {
       p.key = std::move(*key);
-      p.key_attrs = a.kind == Kind::kPut ? TableKeyOf(*p.table, a.item) : a.key;
+      if (r.collection_metrics) {
+        p.key_attrs =
+            a.kind == Kind::kPut ? TableKeyOf(*p.table, a.item) : a.key;
+      }
     }
     DDBLAB_RETURN_IF_ERROR(CheckExpressionKeys(a.expr, *p.table));
   }
@@ -257,26 +261,27 @@ Result<TransactWriteResult> ExecuteTransactWrite(
       DDBLAB_RETURN_IF_ERROR(CheckDistinct(seen, *p.table, p.key));
     }
   }
-  // Read and evaluate every action; any failure cancels everything.
-  Json reasons = Json::array();
-  bool failed = false;
+  // Read and evaluate every action; any failure cancels everything (the
+  // reasons, one per action, are built only then).
+  bool failed = any_key_error;
   for (size_t i = 0; i < plan.size(); ++i) {
     Planned& p = plan[i];
-    if (key_errors[i]) {
-      failed = true;
-      reasons.push_back(Reason(&*key_errors[i]));
-      continue;
-    }
+    if (errors[i]) continue;
     DDBLAB_ASSIGN_OR_RETURN(p.old,
                             ExistingItem::Read(impl.store(), *p.table, p.key));
     Status s = Evaluate(p);
-    if (!s.ok() && s.error().type == ErrorType::kInternalServerError) {
-      return s.error();
-    }
-    failed = failed || !s.ok();
-    reasons.push_back(Reason(s.ok() ? nullptr : &s.error()));
+    if (s.ok()) continue;
+    if (s.error().type == ErrorType::kInternalServerError) return s.error();
+    failed = true;
+    errors[i] = std::move(s).error();
   }
-  if (failed) return Cancelled(reasons);
+  if (failed) {
+    Json reasons = Json::array();
+    for (const std::optional<Error>& e : errors) {
+      reasons.push_back(Reason(e ? &*e : nullptr));
+    }
+    return Cancelled(reasons);
+  }
   // Apply all writes atomically.
   TableCapacity capacity;
   Json metrics = Json::object();

@@ -206,6 +206,11 @@ TEST(RollupConfigTest, DaysAndBadParameters) {
             "rollup aggregator: mapping FunctionResponseTypes is set by the "
             "pattern");
   config = RollupConfig();
+  config.return_consumed_capacity = "total";
+  EXPECT_EQ(RollupAggregator::Open(**backend, config).error().message,
+            "rollup aggregator: return_consumed_capacity must be empty, "
+            "TOTAL, INDEXES or NONE, got \"total\"");
+  config = RollupConfig();
   config.dedupe_table = "bad name";
   EXPECT_EQ(RollupAggregator::Open(**backend, config).error().message,
             "rollup aggregator: table name must be 3 to 255 characters of "
