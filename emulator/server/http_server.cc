@@ -40,6 +40,8 @@ constexpr std::string_view kShuttingDownBody =
     "\"message\":\"ddblab is shutting down\"}";
 // Request headers (all of them) may take this many bytes.
 constexpr uint32_t kMaxHeaderBytes = 64 * 1024;
+// A connection's read buffer: most requests arrive in one read.
+constexpr size_t kReadBufferBytes = 4096;
 // Bytes read and discarded after a final response before closing (so the
 // client sees the response, not a reset), at most.
 constexpr size_t kMaxDrainBytes = 32 * 1024 * 1024;
@@ -215,7 +217,11 @@ class Session final : public Connection,
       : server_(server),
         loop_(loop),
         stream_(std::move(stream)),
-        refuse_(refuse) {}
+        refuse_(refuse) {
+    // Room for a whole ordinary request in the first read (beast reads at
+    // most max(512, free capacity) bytes at a time).
+    buffer_.reserve(kReadBufferBytes);
+  }
   ~Session() override { server_.Unregister(loop_, this); }
 
   void Start() {
@@ -273,17 +279,8 @@ class Session final : public Connection,
   void OnHeader(const error_code& ec) {
     ++activity;
     if (ec) return OnReadError(ec);
-    // Parse the body bytes that came with the header now: beast's
-    // async_read would find them without reading and post its completion
-    // (a trip through the event loop, and an extra epoll_wait).
-    if (!parser_->is_done() && buffer_.size() != 0) {
-      error_code parse_ec;
-      parser_->eager(true);
-      size_t used = parser_->put(buffer_.data(), parse_ec);
-      buffer_.consume(used);
-      if (parse_ec && parse_ec != http::error::need_more) {
-        return OnReadError(parse_ec);
-      }
+    if (error_code parse_ec = ParseAvailableBody()) {
+      return OnReadError(parse_ec);
     }
     auto expect = parser_->get()[http::field::expect];
     if (!parser_->is_done() && boost::beast::iequals(expect, "100-continue")) {
@@ -300,7 +297,44 @@ class Session final : public Connection,
     ReadBody();
   }
 
+  // Parses the body bytes already read with the header and, on plain TCP,
+  // reads without waiting what the socket holds of the rest (up to 64 KB a
+  // read). Beast's async_read would read 512 bytes at a time and post its
+  // completion when it had nothing to wait for: a trip through the event
+  // loop (an extra epoll_wait) per piece.
+  error_code ParseAvailableBody() {
+    error_code ec;
+    parser_->eager(true);
+    while (!parser_->is_done()) {
+      if (buffer_.size() != 0) {
+        size_t used = parser_->put(buffer_.data(), ec);
+        buffer_.consume(used);
+        if (ec == http::error::need_more) {
+          ec = {};
+        } else if (ec) {
+          return ec;
+        }
+        if (parser_->is_done()) break;
+      }
+      if constexpr (kTls) {
+        break;
+      } else {
+        size_t want = 65536;
+        if (auto left = parser_->content_length_remaining()) {
+          want = static_cast<size_t>(std::clamp<uint64_t>(*left, 512, want));
+        }
+        error_code read_ec;
+        size_t n = Socket().read_some(buffer_.prepare(want), read_ec);
+        // Would block, or an error the asynchronous read meets again.
+        if (read_ec) break;
+        buffer_.commit(n);
+      }
+    }
+    return {};
+  }
+
   void ReadBody() {
+    if (error_code ec = ParseAvailableBody()) return OnReadError(ec);
     if (parser_->is_done()) return Answer();
     http::async_read(
         stream_, buffer_, *parser_,
