@@ -1,11 +1,13 @@
 #!/usr/bin/env python3
 """Side-by-side table of bench/http/run.sh --out rows, with the aims checked.
 
-    bench/http/compare.py ROWS.tsv
+    bench/http/compare.py ROWS.tsv [MORE_ROWS.tsv ...]
 
 ROWS.tsv holds one row per run: target, workload, connections, req/s, p50,
 p99 and max latency (ms), server CPU microseconds per request, system calls
-per request ("-" when not measured) and the verification. Prints a Markdown
+per request ("-" when not measured) and the verification. A row measured
+more than once (several files, or runs appended to one) is shown as the
+median of each figure over its runs. Prints a Markdown
 table per workload and connection count, then the aims:
   - server CPU per request <= 1/3 of dynalite's, on every row;
   - req/s >= 3x the faster peer (read only where the load generator is not
@@ -14,24 +16,51 @@ table per workload and connection count, then the aims:
   - system calls per request <= 4.
 """
 import collections
+import statistics
 import sys
 
 
+def median_text(values):
+    """The median of numeric texts, printed like them; "-" if none is."""
+    numbers = []
+    for v in values:
+        try:
+            numbers.append(float(v))
+        except ValueError:
+            pass
+    if not numbers:
+        return "-"
+    first = values[0]
+    decimals = len(first.split(".")[1]) if "." in first else 0
+    return f"{statistics.median(numbers):.{decimals}f}"
+
+
 def main(argv):
-    if len(argv) != 2:
+    if len(argv) < 2:
         raise SystemExit(__doc__)
-    rows = collections.OrderedDict()
+    runs = collections.OrderedDict()
     targets = []
-    for line in open(argv[1]):
-        f = line.rstrip("\n").split("\t")
-        if len(f) < 10:
-            continue
-        target, workload, conns = f[0], f[1], int(f[2])
-        if target not in targets:
-            targets.append(target)
-        rows.setdefault((workload, conns), {})[target] = {
-            "rps": float(f[3]), "p50": f[4], "p99": f[5], "max": float(f[6]),
-            "cpu": float(f[7]), "sys": f[8], "verified": f[9]}
+    for path in argv[1:]:
+        for line in open(path):
+            f = line.rstrip("\n").split("\t")
+            if len(f) < 10:
+                continue
+            target, workload, conns = f[0], f[1], int(f[2])
+            if target not in targets:
+                targets.append(target)
+            runs.setdefault((workload, conns), {}).setdefault(
+                target, []).append(f)
+    rows = collections.OrderedDict()
+    for key, by in runs.items():
+        for target, fs in by.items():
+            col = list(zip(*fs))
+            rows.setdefault(key, {})[target] = {
+                "rps": statistics.median(float(v) for v in col[3]),
+                "p50": median_text(col[4]), "p99": median_text(col[5]),
+                "max": statistics.median(float(v) for v in col[6]),
+                "cpu": statistics.median(float(v) for v in col[7]),
+                "sys": median_text(col[8]) if col[8][0] != "-" else "-",
+                "verified": " ".join(sorted(set(col[9]))), "runs": len(fs)}
     head = ["workload", "conns"]
     for t in targets:
         head += [f"{t} req/s", f"{t} CPU µs/req", f"{t} max ms"]

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <atomic>
 #include <boost/asio/bind_executor.hpp>
+#include <boost/asio/executor_work_guard.hpp>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/post.hpp>
@@ -39,6 +40,8 @@ constexpr std::string_view kShuttingDownBody =
     "\"message\":\"ddblab is shutting down\"}";
 // Request headers (all of them) may take this many bytes.
 constexpr uint32_t kMaxHeaderBytes = 64 * 1024;
+// A connection's read buffer: most requests arrive in one read.
+constexpr size_t kReadBufferBytes = 4096;
 // Bytes read and discarded after a final response before closing (so the
 // client sees the response, not a reset), at most.
 constexpr size_t kMaxDrainBytes = 32 * 1024 * 1024;
@@ -108,14 +111,29 @@ class Connection {
 
 }  // namespace
 
+namespace {
+
+// One event loop: an io_context run by one thread, serving the connections
+// handed to it. The watchdog adds threads to a loop whose threads are all
+// blocked inside handlers (see Watch()); a loop never has fewer than one.
+struct EventLoop {
+  EventLoop() : guard(asio::make_work_guard(ioc)) {}
+  // Declared first: sessions destroyed with `ioc` still count down.
+  std::atomic<size_t> running{0};      // threads inside ioc.run()
+  std::atomic<size_t> in_handler{0};   // of them, inside the Protocol
+  std::atomic<uint64_t> finished{0};   // requests answered, ever
+  std::atomic<size_t> connections{0};  // open connections it serves
+  asio::io_context ioc;
+  // Keeps run() going while the loop has no connection; reset on shutdown.
+  asio::executor_work_guard<asio::io_context::executor_type> guard;
+};
+
+}  // namespace
+
 class HttpServer::Impl {
  public:
-  explicit Impl(HttpServer& owner)
-      : owner_(owner),
-        control_(asio::make_strand(ioc_)),
-        acceptor_(control_),
-        sweep_(control_),
-        accept_retry_(control_) {}
+  explicit Impl(HttpServer& owner);
+  ~Impl();
 
   Result<int> Bind();
   void Serve();
@@ -124,19 +142,22 @@ class HttpServer::Impl {
 
   // Runs the Protocol (or answers 503 once shut down), counting the
   // threads inside handlers for the watchdog.
-  WireResponse Answer(const WireRequest& request);
+  WireResponse Answer(EventLoop& loop, const WireRequest& request);
   void Stamp(WireResponse& response) { owner_.protocol_.Stamp(response); }
-  void Unregister(Connection* connection);
+  void Unregister(EventLoop& loop, Connection* connection);
   size_t max_connections() const { return owner_.options_.max_connections; }
 
  private:
   template <class Stream>
-  void StartSession(Stream stream, bool refuse);
+  void StartSession(EventLoop& loop, Stream stream, bool refuse);
+  EventLoop& NextLoop();
   void Accept();
-  void OnAccept(const error_code& ec, tcp::socket socket);
+  void OnAccept(EventLoop& loop, const error_code& ec, tcp::socket socket);
   void Sweep();
   void SweepOnce();
-  void StartThread();
+  // A loop's own thread (runs until the loop is out of work), or one the
+  // watchdog adds (leaves once no thread of the loop is inside a handler).
+  void StartThread(EventLoop& loop, bool added);
   void Watch();
 
   HttpServer& owner_;
@@ -147,40 +168,61 @@ class HttpServer::Impl {
   bool refuse_connections_ DDBLAB_GUARDED_BY(connections_mu_) = false;
   std::atomic<bool> stopping_{false};
 
+  struct Worker {
+    std::thread thread;
+    std::atomic<bool> done{false};
+  };
   Mutex threads_mu_;
-  std::vector<std::thread> threads_ DDBLAB_GUARDED_BY(threads_mu_);
-  std::atomic<size_t> running_{0};
-  std::atomic<size_t> in_handler_{0};
-  std::atomic<uint64_t> finished_{0};
+  std::vector<std::unique_ptr<Worker>> workers_ DDBLAB_GUARDED_BY(threads_mu_);
+  std::atomic<size_t> live_threads_{0};
+  std::atomic<size_t> in_handler_{0};  // over all loops
   Mutex watchdog_mu_;
   std::condition_variable_any watchdog_cv_;
   std::atomic<bool> watchdog_sleeping_{false};
   std::atomic<bool> watchdog_stop_{false};
 
-  // Destroyed first: pending handlers hold sessions, whose destructors
-  // unregister from the map above.
+  // Destroyed first (in ~Impl, control before loops, loop 0 first): pending
+  // handlers hold sessions, whose destructors unregister from the map above.
   std::optional<asio::ssl::context> tls_;
-  asio::io_context ioc_;
-  asio::strand<asio::io_context::executor_type> control_;
-  tcp::acceptor acceptor_;
-  asio::steady_timer sweep_;
-  asio::steady_timer accept_retry_;
+  std::vector<std::unique_ptr<EventLoop>> loops_;
+  size_t next_loop_ = 0;  // on the control strand
+  // The acceptor, the idle sweep and the accept retry run on loop 0.
+  struct Control {
+    explicit Control(asio::io_context& ioc)
+        : strand(asio::make_strand(ioc)),
+          acceptor(strand),
+          sweep(strand),
+          accept_retry(strand) {}
+    asio::strand<asio::io_context::executor_type> strand;
+    tcp::acceptor acceptor;
+    asio::steady_timer sweep;
+    asio::steady_timer accept_retry;
+  };
+  std::optional<Control> control_;
 };
 
 namespace {
 
 // One connection: reads a request, answers it on the same thread, writes
 // the response in one write, and reads the next. Every step runs on the
-// connection's strand (the socket's executor).
+// connection's strand (the socket's executor) on its event loop; while the
+// loop has one thread, the strand costs no hand-off.
 template <class Stream>
 class Session final : public Connection,
                       public std::enable_shared_from_this<Session<Stream>> {
  public:
   static constexpr bool kTls = !std::is_same_v<Stream, tcp::socket>;
 
-  Session(HttpServer::Impl& server, Stream stream, bool refuse)
-      : server_(server), stream_(std::move(stream)), refuse_(refuse) {}
-  ~Session() override { server_.Unregister(this); }
+  Session(HttpServer::Impl& server, EventLoop& loop, Stream stream, bool refuse)
+      : server_(server),
+        loop_(loop),
+        stream_(std::move(stream)),
+        refuse_(refuse) {
+    // Room for a whole ordinary request in the first read (beast reads at
+    // most max(512, free capacity) bytes at a time).
+    buffer_.reserve(kReadBufferBytes);
+  }
+  ~Session() override { server_.Unregister(loop_, this); }
 
   void Start() {
     if constexpr (kTls) {
@@ -192,9 +234,14 @@ class Session final : public Connection,
             self->refuse_ ? self->Refuse() : self->ReadHeader();
           });
     } else {
+      // Responses are written by a non-blocking send first (Reply).
+      error_code ignored;
+      Socket().non_blocking(true, ignored);
       refuse_ ? Refuse() : ReadHeader();
     }
   }
+
+  auto executor() { return stream_.get_executor(); }
 
   void Close() override {
     asio::post(stream_.get_executor(), [self = this->shared_from_this()] {
@@ -232,6 +279,9 @@ class Session final : public Connection,
   void OnHeader(const error_code& ec) {
     ++activity;
     if (ec) return OnReadError(ec);
+    if (error_code parse_ec = ParseAvailableBody()) {
+      return OnReadError(parse_ec);
+    }
     auto expect = parser_->get()[http::field::expect];
     if (!parser_->is_done() && boost::beast::iequals(expect, "100-continue")) {
       out_ = "HTTP/1.1 100 Continue\r\n\r\n";
@@ -247,7 +297,44 @@ class Session final : public Connection,
     ReadBody();
   }
 
+  // Parses the body bytes already read with the header and, on plain TCP,
+  // reads without waiting what the socket holds of the rest (up to 64 KB a
+  // read). Beast's async_read would read 512 bytes at a time and post its
+  // completion when it had nothing to wait for: a trip through the event
+  // loop (an extra epoll_wait) per piece.
+  error_code ParseAvailableBody() {
+    error_code ec;
+    parser_->eager(true);
+    while (!parser_->is_done()) {
+      if (buffer_.size() != 0) {
+        size_t used = parser_->put(buffer_.data(), ec);
+        buffer_.consume(used);
+        if (ec == http::error::need_more) {
+          ec = {};
+        } else if (ec) {
+          return ec;
+        }
+        if (parser_->is_done()) break;
+      }
+      if constexpr (kTls) {
+        break;
+      } else {
+        size_t want = 65536;
+        if (auto left = parser_->content_length_remaining()) {
+          want = static_cast<size_t>(std::clamp<uint64_t>(*left, 512, want));
+        }
+        error_code read_ec;
+        size_t n = Socket().read_some(buffer_.prepare(want), read_ec);
+        // Would block, or an error the asynchronous read meets again.
+        if (read_ec) break;
+        buffer_.commit(n);
+      }
+    }
+    return {};
+  }
+
   void ReadBody() {
+    if (error_code ec = ParseAvailableBody()) return OnReadError(ec);
     if (parser_->is_done()) return Answer();
     http::async_read(
         stream_, buffer_, *parser_,
@@ -285,7 +372,7 @@ class Session final : public Connection,
     wire.body = request.body();
     state_ = State::kHandling;
     handling = true;
-    WireResponse response = server_.Answer(wire);
+    WireResponse response = server_.Answer(loop_, wire);
     handling = false;
     if (response.drop_connection) return CloseNow();
     Reply(response, request.keep_alive() && !close_requested_,
@@ -297,17 +384,34 @@ class Session final : public Connection,
     out_.clear();
     Serialize(response, keep_alive, head, version, out_);
     state_ = State::kWriting;
-    asio::async_write(stream_, asio::buffer(out_),
+    size_t sent = 0;
+    if constexpr (!kTls) {
+      // One non-blocking send, the whole response as a rule: no completion
+      // to post, so the next read starts on this thread at once. What the
+      // socket does not take now (a full send buffer) goes asynchronously.
+      error_code ec;
+      sent = Socket().write_some(asio::buffer(out_), ec);
+      if (ec && ec != asio::error::would_block &&
+          ec != asio::error::try_again) {
+        return CloseNow();
+      }
+      if (sent == out_.size()) return AfterWrite(keep_alive);
+    }
+    asio::async_write(stream_, asio::buffer(out_) + sent,
                       [self = this->shared_from_this(), keep_alive](
                           const error_code& ec, size_t) {
-                        ++self->activity;
                         if (ec) return self->CloseNow();
-                        if (keep_alive && !self->close_requested_) {
-                          self->ReadHeader();
-                        } else {
-                          self->FinishAndClose();
-                        }
+                        self->AfterWrite(keep_alive);
                       });
+  }
+
+  void AfterWrite(bool keep_alive) {
+    ++activity;
+    if (keep_alive && !close_requested_) {
+      ReadHeader();
+    } else {
+      FinishAndClose();
+    }
   }
 
   // Answers a request the library could not read, then closes.
@@ -366,6 +470,7 @@ class Session final : public Connection,
   }
 
   HttpServer::Impl& server_;
+  EventLoop& loop_;
   Stream stream_;
   const bool refuse_;
   boost::beast::flat_buffer buffer_;
@@ -405,45 +510,76 @@ Result<int> HttpServer::Impl::Bind() {
                            " (address in use or host not found)");
   };
   error_code ec;
-  tcp::resolver resolver(ioc_);
+  tcp::resolver resolver(loops_[0]->ioc);
   auto endpoints = resolver.resolve(
       options.host, std::to_string(options.port),
       tcp::resolver::passive | tcp::resolver::numeric_service, ec);
   if (ec || endpoints.empty()) return fail();
   tcp::endpoint endpoint = endpoints.begin()->endpoint();
-  acceptor_.open(endpoint.protocol(), ec);
+  control_->acceptor.open(endpoint.protocol(), ec);
   if (ec) return fail();
   // SO_REUSEADDR only (restart right after a crash, despite TIME_WAIT); not
   // SO_REUSEPORT, which would let a second ddblab share the port.
-  acceptor_.set_option(asio::socket_base::reuse_address(true), ec);
-  acceptor_.bind(endpoint, ec);
+  control_->acceptor.set_option(asio::socket_base::reuse_address(true), ec);
+  control_->acceptor.bind(endpoint, ec);
   if (ec) return fail();
-  acceptor_.listen(asio::socket_base::max_listen_connections, ec);
+  control_->acceptor.listen(asio::socket_base::max_listen_connections, ec);
   if (ec) return fail();
-  int port = acceptor_.local_endpoint(ec).port();
+  int port = control_->acceptor.local_endpoint(ec).port();
   if (ec) return fail();
   Accept();
   Sweep();
   return port;
 }
 
-void HttpServer::Impl::Accept() {
-  acceptor_.async_accept(
-      asio::make_strand(ioc_),
-      asio::bind_executor(control_,
-                          [this](const error_code& ec, tcp::socket socket) {
-                            OnAccept(ec, std::move(socket));
-                          }));
+HttpServer::Impl::Impl(HttpServer& owner) : owner_(owner) {
+  size_t count = owner_.options_.threads == 0 ? DefaultThreadCount()
+                                              : owner_.options_.threads;
+  for (size_t i = 0; i < count; ++i) {
+    loops_.push_back(std::make_unique<EventLoop>());
+  }
+  control_.emplace(loops_[0]->ioc);
 }
 
-void HttpServer::Impl::OnAccept(const error_code& ec, tcp::socket socket) {
-  if (stopping_ || !acceptor_.is_open()) return;
+HttpServer::Impl::~Impl() {
+  // The acceptor's pending accept (in loop 0) holds a socket of another
+  // loop: loop 0 goes first, the others after.
+  control_.reset();
+  for (auto& loop : loops_) loop.reset();
+}
+
+// The loop with the fewest open connections, ties taken in turn.
+EventLoop& HttpServer::Impl::NextLoop() {
+  size_t best = next_loop_;
+  for (size_t i = 1; i < loops_.size(); ++i) {
+    size_t candidate = (next_loop_ + i) % loops_.size();
+    if (loops_[candidate]->connections < loops_[best]->connections) {
+      best = candidate;
+    }
+  }
+  next_loop_ = (best + 1) % loops_.size();
+  return *loops_[best];
+}
+
+void HttpServer::Impl::Accept() {
+  EventLoop& loop = NextLoop();
+  control_->acceptor.async_accept(
+      asio::make_strand(loop.ioc),
+      asio::bind_executor(control_->strand, [this, &loop](const error_code& ec,
+                                                          tcp::socket socket) {
+        OnAccept(loop, ec, std::move(socket));
+      }));
+}
+
+void HttpServer::Impl::OnAccept(EventLoop& loop, const error_code& ec,
+                                tcp::socket socket) {
+  if (stopping_ || !control_->acceptor.is_open()) return;
   if (ec) {
     // Out of descriptors (or a transient error): retry shortly rather than
     // spin; the connection stays in the backlog.
     owner_.logger_.Log(LogLevel::kWarn, "accept failed: " + ec.message());
-    accept_retry_.expires_after(std::chrono::milliseconds(50));
-    accept_retry_.async_wait([this](const error_code& e) {
+    control_->accept_retry.expires_after(std::chrono::milliseconds(50));
+    control_->accept_retry.async_wait([this](const error_code& e) {
       if (!e && !stopping_) Accept();
     });
     return;
@@ -456,18 +592,19 @@ void HttpServer::Impl::OnAccept(const error_code& ec, tcp::socket socket) {
     refuse = connections_.size() >= owner_.options_.max_connections;
   }
   if (tls_) {
-    StartSession(asio::ssl::stream<tcp::socket>(std::move(socket), *tls_),
+    StartSession(loop, asio::ssl::stream<tcp::socket>(std::move(socket), *tls_),
                  refuse);
   } else {
-    StartSession(std::move(socket), refuse);
+    StartSession(loop, std::move(socket), refuse);
   }
   Accept();
 }
 
 template <class Stream>
-void HttpServer::Impl::StartSession(Stream stream, bool refuse) {
+void HttpServer::Impl::StartSession(EventLoop& loop, Stream stream,
+                                    bool refuse) {
   auto session =
-      std::make_shared<Session<Stream>>(*this, std::move(stream), refuse);
+      std::make_shared<Session<Stream>>(*this, loop, std::move(stream), refuse);
   bool registered = false;
   {
     MutexLock lock(connections_mu_);
@@ -476,17 +613,22 @@ void HttpServer::Impl::StartSession(Stream stream, bool refuse) {
       registered = true;
     }
   }
-  if (registered) session->Start();
+  ++loop.connections;
+  // The session's first step runs on its own loop.
+  if (registered) {
+    asio::post(session->executor(), [session] { session->Start(); });
+  }
 }
 
-void HttpServer::Impl::Unregister(Connection* connection) {
+void HttpServer::Impl::Unregister(EventLoop& loop, Connection* connection) {
+  --loop.connections;
   MutexLock lock(connections_mu_);
   connections_.erase(connection);
 }
 
 void HttpServer::Impl::Sweep() {
-  sweep_.expires_after(std::chrono::seconds(1));
-  sweep_.async_wait([this](const error_code& ec) {
+  control_->sweep.expires_after(std::chrono::seconds(1));
+  control_->sweep.async_wait([this](const error_code& ec) {
     if (ec || stopping_) return;
     SweepOnce();
     Sweep();
@@ -516,11 +658,14 @@ void HttpServer::Impl::SweepOnce() {
 
 void HttpServer::Impl::StopAccepting() {
   stopping_ = true;
-  asio::post(control_, [this] {
+  asio::post(control_->strand, [this] {
     error_code ignored;
-    acceptor_.close(ignored);
-    sweep_.cancel();
-    accept_retry_.cancel();
+    control_->acceptor.close(ignored);
+    control_->sweep.cancel();
+    control_->accept_retry.cancel();
+    // No connection is handed to a loop after this (OnAccept sees
+    // stopping_): each loop's run() returns once its connections are gone.
+    for (auto& loop : loops_) loop->guard.reset();
   });
 }
 
@@ -536,7 +681,9 @@ void HttpServer::Impl::CloseAll() {
   for (auto& connection : open) connection->Close();
 }
 
-WireResponse HttpServer::Impl::Answer(const WireRequest& request) {
+WireResponse HttpServer::Impl::Answer(EventLoop& loop,
+                                      const WireRequest& request) {
+  ++loop.in_handler;
   if (in_handler_.fetch_add(1) == 0 && watchdog_sleeping_) {
     MutexLock lock(watchdog_mu_);
     watchdog_cv_.notify_one();
@@ -552,32 +699,60 @@ WireResponse HttpServer::Impl::Answer(const WireRequest& request) {
     owner_.protocol_.Stamp(response);
   }
   in_handler_.fetch_sub(1);
-  finished_.fetch_add(1, std::memory_order_relaxed);
+  --loop.in_handler;
+  loop.finished.fetch_add(1, std::memory_order_relaxed);
   return response;
 }
 
-void HttpServer::Impl::StartThread() {
+void HttpServer::Impl::StartThread(EventLoop& loop, bool added) {
   MutexLock lock(threads_mu_);
-  ++running_;
-  threads_.emplace_back([this] {
-    ioc_.run();
-    --running_;
+  // Join the added threads that have left their loops.
+  std::erase_if(workers_, [](const std::unique_ptr<Worker>& worker) {
+    if (!worker->done) return false;
+    worker->thread.join();
+    return true;
   });
+  ++loop.running;
+  ++live_threads_;
+  auto worker = std::make_unique<Worker>();
+  Worker* self = worker.get();
+  worker->thread = std::thread([this, &loop, added, self] {
+    if (!added) {
+      loop.ioc.run();
+    } else {
+      // A handler of this loop was blocked: serve until none is (the
+      // loop's own thread is then free again), so that a loop does not
+      // keep two threads waking each other.
+      while (loop.ioc.run_one() != 0 && loop.in_handler.load() != 0) {
+      }
+    }
+    --loop.running;
+    --live_threads_;
+    self->done = true;
+  });
+  workers_.push_back(std::move(worker));
 }
 
-// Adds an event-loop thread when every thread is inside a handler and none
-// finished during a whole tick (they are blocked, not busy). Ticks only
-// while requests are being served.
+// Adds a thread to a loop whose threads are all inside handlers with none
+// finishing during a whole tick (they are blocked, not busy), so the other
+// connections of that loop are served. Ticks only while requests are being
+// served.
 void HttpServer::Impl::Watch() {
   const size_t max_threads = owner_.options_.max_connections + 2;
+  std::vector<uint64_t> before(loops_.size());
   MutexLock lock(watchdog_mu_);
   while (!watchdog_stop_) {
-    uint64_t before = finished_.load();
+    uint64_t finished_before = 0;
+    for (size_t i = 0; i < loops_.size(); ++i) {
+      before[i] = loops_[i]->finished.load();
+      finished_before += before[i];
+    }
     watchdog_cv_.wait_for(lock, kWatchdogTick,
                           [this] { return watchdog_stop_.load(); });
     if (watchdog_stop_) break;
-    size_t busy = in_handler_.load();
-    if (busy == 0 && finished_.load() == before) {
+    uint64_t finished_after = 0;
+    for (auto& loop : loops_) finished_after += loop->finished.load();
+    if (in_handler_.load() == 0 && finished_after == finished_before) {
       watchdog_sleeping_ = true;
       watchdog_cv_.wait(lock, [this] {
         return watchdog_stop_.load() || in_handler_.load() > 0;
@@ -585,33 +760,47 @@ void HttpServer::Impl::Watch() {
       watchdog_sleeping_ = false;
       continue;
     }
-    if (busy >= running_.load() && finished_.load() == before &&
-        running_.load() < max_threads) {
-      StartThread();
+    for (size_t i = 0; i < loops_.size(); ++i) {
+      EventLoop& loop = *loops_[i];
+      size_t busy = loop.in_handler.load();
+      if (busy > 0 && busy >= loop.running.load() &&
+          loop.finished.load() == before[i] &&
+          live_threads_.load() < max_threads) {
+        StartThread(loop, true);
+      }
     }
   }
 }
 
 void HttpServer::Impl::Serve() {
-  size_t threads = owner_.options_.threads == 0 ? DefaultThreadCount()
-                                                : owner_.options_.threads;
-  for (size_t i = 1; i < threads; ++i) StartThread();
+  for (size_t i = 1; i < loops_.size(); ++i) StartThread(*loops_[i], false);
   std::thread watchdog([this] { Watch(); });
-  ++running_;
-  ioc_.run();
-  --running_;
+  EventLoop& first = *loops_[0];
+  ++first.running;
+  first.ioc.run();
+  --first.running;
+  // Loop 0 ran out of work (shut down); the others return as their
+  // connections close. The watchdog keeps watching until they have: a
+  // handler of another loop may still be blocked.
+  auto join_workers = [this] {
+    for (;;) {
+      std::vector<std::unique_ptr<Worker>> to_join;
+      {
+        MutexLock lock(threads_mu_);
+        to_join.swap(workers_);
+      }
+      if (to_join.empty()) return;
+      for (auto& worker : to_join) worker->thread.join();
+    }
+  };
+  join_workers();
   {
     MutexLock lock(watchdog_mu_);
     watchdog_stop_ = true;
     watchdog_cv_.notify_all();
   }
   watchdog.join();
-  std::vector<std::thread> threads_to_join;
-  {
-    MutexLock lock(threads_mu_);
-    threads_to_join.swap(threads_);
-  }
-  for (auto& thread : threads_to_join) thread.join();
+  join_workers();  // any added after the first pass
 }
 
 size_t DefaultThreadCount() {

@@ -3,11 +3,14 @@
 //
 // Every open connection is served as soon as it has a request: reads and
 // writes are asynchronous, so an idle keep-alive connection, or a client
-// that sent half a request and went silent, holds no thread. A request is
-// handled on the event-loop thread that read it (no hand-off), and a
-// response is one write. Handlers may block (a clock wait, a slow engine
-// call): a watchdog adds an event-loop thread whenever every thread has
-// been inside a handler for a few milliseconds without one finishing, so a
+// that sent half a request and went silent, holds no thread. There are
+// `threads` event loops, each an io_context with its own thread; a new
+// connection goes to the loop with the fewest open connections, and its
+// reads, Protocol call and writes all run on that loop's thread (no
+// hand-off, no wake-up of another thread). A response is one write, tried
+// at once without blocking. Handlers may block (a clock wait, a slow engine
+// call): a watchdog adds a thread to a loop whose threads have all been
+// inside a handler for a few milliseconds without one finishing, so a
 // blocked request never stops the others (at most one thread per open
 // connection). Responses made here rather than by the Protocol (400 on an
 // unparseable request, 413 on a body over 16 MB, 503 when over
@@ -49,8 +52,8 @@ inline constexpr size_t kDefaultMaxConnections = 10000;
 struct HttpServerOptions {
   std::string host = "127.0.0.1";
   int port = 8000;  // 0: any free port
-  // Event-loop threads at start; 0: one per core. More are added while
-  // handlers block (see above).
+  // Event loops (one thread each at start); 0: one per core. Threads are
+  // added to a loop while its handlers block (see above).
   size_t threads = 0;
   // Idle connections are closed after this long.
   time_t idle_timeout_seconds = 60;

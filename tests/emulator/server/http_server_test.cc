@@ -310,7 +310,15 @@ class OneThreadServerTest : public HttpServerTest {
   OneThreadServerTest() : HttpServerTest(Options(1)) {}
 };
 
-TEST_F(OneThreadServerTest, ThousandKeepAliveConnectionsEachAnswered) {
+// Two event loops: connections are spread over both, each served on its
+// own loop.
+class TwoLoopServerTest : public HttpServerTest {
+ protected:
+  TwoLoopServerTest() : HttpServerTest(Options(2)) {}
+};
+
+void ExpectThousandKeepAliveConnectionsAnswered(int port_,
+                                                FakeHandler& handler_) {
   constexpr int kConnections = 1000;
   RaiseDescriptorLimit(2 * kConnections + 100);
   std::vector<std::unique_ptr<RawConnection>> connections;
@@ -336,6 +344,14 @@ TEST_F(OneThreadServerTest, ThousandKeepAliveConnectionsEachAnswered) {
     }
   }
   EXPECT_EQ(handler_.calls().size(), 2u * kConnections);
+}
+
+TEST_F(OneThreadServerTest, ThousandKeepAliveConnectionsEachAnswered) {
+  ExpectThousandKeepAliveConnectionsAnswered(port_, handler_);
+}
+
+TEST_F(TwoLoopServerTest, ThousandKeepAliveConnectionsEachAnswered) {
+  ExpectThousandKeepAliveConnectionsAnswered(port_, handler_);
 }
 
 TEST_F(OneThreadServerTest, IdlePooledConnectionsDoNotDelayANewClient) {
@@ -399,10 +415,11 @@ TEST_F(OneThreadServerTest, HalfSentRequestsDoNotDelayOthers) {
   EXPECT_EQ(late->status, 200);
 }
 
-TEST_F(OneThreadServerTest, BlockedHandlersDoNotBlockOtherRequests) {
-  // Three requests wait inside the handler (as a latency fault waiting on a
-  // manual clock would) on a server started with one thread; a fourth is
-  // still answered, and releases them.
+// `blocked` requests wait inside the handler (as a latency fault waiting on
+// a manual clock would), so every loop's thread is blocked; one more is
+// still answered, and releases them; the others are answered after.
+void ExpectBlockedHandlersDoNotBlockOthers(int port_, FakeHandler& handler_,
+                                           int blocked_count) {
   std::mutex mu;
   std::condition_variable cv;
   bool released = false;
@@ -420,13 +437,13 @@ TEST_F(OneThreadServerTest, BlockedHandlersDoNotBlockOtherRequests) {
     return json::object();
   };
   std::vector<std::unique_ptr<RawConnection>> waiting;
-  for (int i = 0; i < 3; ++i) {
+  for (int i = 0; i < blocked_count; ++i) {
     waiting.push_back(std::make_unique<RawConnection>(port_));
     ASSERT_TRUE(waiting.back()->Send(SignedPost("PutItem", "{}")));
   }
   {
     std::unique_lock<std::mutex> lock(mu);
-    cv.wait(lock, [&] { return blocked == 3; });
+    cv.wait(lock, [&] { return blocked == blocked_count; });
   }
   RawConnection releaser(port_);
   releaser.SetReadTimeout(5);
@@ -438,6 +455,24 @@ TEST_F(OneThreadServerTest, BlockedHandlersDoNotBlockOtherRequests) {
     auto answered = connection->Read();
     ASSERT_TRUE(answered.has_value());
     EXPECT_EQ(answered->status, 200);
+  }
+  handler_.answer = nullptr;  // it refers to this frame
+}
+
+TEST_F(OneThreadServerTest, BlockedHandlersDoNotBlockOtherRequests) {
+  ExpectBlockedHandlersDoNotBlockOthers(port_, handler_, 3);
+}
+
+TEST_F(TwoLoopServerTest, BlockedHandlersDoNotBlockOtherRequests) {
+  // Two blocked on each loop; the releaser lands on a blocked loop.
+  ExpectBlockedHandlersDoNotBlockOthers(port_, handler_, 4);
+  // Then both loops serve again, several requests on one connection.
+  RawConnection again(port_);
+  for (int i = 0; i < 3; ++i) {
+    ASSERT_TRUE(again.Send(SignedPost("ListTables", "{}")));
+    auto r = again.Read();
+    ASSERT_TRUE(r.has_value());
+    EXPECT_EQ(r->status, 200);
   }
 }
 
