@@ -14,39 +14,39 @@ Result<json> InterruptibleBackend::Call(std::string_view operation,
   const bool cleanup =
       operation == "DeleteTable" || operation == "DescribeTable";
   if (auto refused = Refuse(cleanup)) return *std::move(refused);
-  return inner_.Call(operation, request);
+  return ForwardingBackend::Call(operation, request);
 }
 
 Result<json> InterruptibleBackend::CallStreams(std::string_view operation,
                                                const json& request) {
   if (auto refused = Refuse()) return *std::move(refused);
-  return inner_.CallStreams(operation, request);
+  return ForwardingBackend::CallStreams(operation, request);
 }
 
 Status InterruptibleBackend::AdvanceClock(Duration d) {
   if (auto refused = Refuse()) return *std::move(refused);
-  return inner_.AdvanceClock(d);
+  return ForwardingBackend::AdvanceClock(d);
 }
 
 Status InterruptibleBackend::SetClock(TimePoint t) {
   if (auto refused = Refuse()) return *std::move(refused);
-  return inner_.SetClock(t);
+  return ForwardingBackend::SetClock(t);
 }
 
 Status InterruptibleBackend::SetFaultPlan(const json& plan) {
   if (auto refused = Refuse()) return *std::move(refused);
-  return inner_.SetFaultPlan(plan);
+  return ForwardingBackend::SetFaultPlan(plan);
 }
 
 Result<json> InterruptibleBackend::SplitStreamShards(
     std::string_view table, const std::optional<std::string>& shard_id) {
   if (auto refused = Refuse()) return *std::move(refused);
-  return inner_.SplitStreamShards(table, shard_id);
+  return ForwardingBackend::SplitStreamShards(table, shard_id);
 }
 
 Result<int64_t> InterruptibleBackend::SweepTtl() {
   if (auto refused = Refuse()) return *std::move(refused);
-  return inner_.SweepTtl();
+  return ForwardingBackend::SweepTtl();
 }
 
 }  // namespace ddblab::harness::bench

@@ -19,30 +19,27 @@
 #include <string>
 #include <string_view>
 
-#include "harness/backend/backend.h"
+#include "harness/backend/forwarding_backend.h"
 
 namespace ddblab::harness::bench {
 
 inline constexpr std::string_view kInterruptedMessage =
     "interrupted (the run was stopped by a signal)";
 
-class InterruptibleBackend : public Backend {
+class InterruptibleBackend final : public ForwardingBackend {
  public:
-  explicit InterruptibleBackend(Backend& inner) : inner_(inner) {}
+  explicit InterruptibleBackend(Backend& inner) : ForwardingBackend(inner) {}
 
   void Interrupt() { interrupted_ = true; }
   bool interrupted() const { return interrupted_; }
   // Calls made through this backend (every kind), interrupted ones too.
   int64_t calls() const { return calls_; }
 
-  const std::string& name() const override { return inner_.name(); }
+  // name(), clock() and Has() answer as the inner backend's; every call
+  // below is refused once interrupted (Call lets the cleanup through).
   Result<json> Call(std::string_view operation, const json& request) override;
   Result<json> CallStreams(std::string_view operation,
                            const json& request) override;
-  Clock& clock() override { return inner_.clock(); }
-  bool Has(Capability capability) const override {
-    return inner_.Has(capability);
-  }
   Status AdvanceClock(Duration d) override;
   Status SetClock(TimePoint t) override;
   Status SetFaultPlan(const json& plan) override;
@@ -55,7 +52,6 @@ class InterruptibleBackend : public Backend {
   // Counts the call; the interruption error if it must not go through.
   std::optional<Error> Refuse(bool cleanup = false);
 
-  Backend& inner_;
   std::atomic<bool> interrupted_{false};
   std::atomic<int64_t> calls_{0};
 };

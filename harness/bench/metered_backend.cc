@@ -78,18 +78,18 @@ Result<json> MeteredBackend::Call(std::string_view operation,
       !request.contains("ReturnConsumedCapacity")) {
     json metered = request;
     metered["ReturnConsumedCapacity"] = "TOTAL";
-    Result<json> out = inner_.Call(operation, metered);
+    Result<json> out = inner().Call(operation, metered);
     Record(operation, request, out);
     return out;
   }
-  Result<json> out = inner_.Call(operation, request);
+  Result<json> out = inner().Call(operation, request);
   Record(operation, request, out);
   return out;
 }
 
 Result<json> MeteredBackend::CallStreams(std::string_view operation,
                                          const json& request) {
-  Result<json> out = inner_.CallStreams(operation, request);
+  Result<json> out = inner().CallStreams(operation, request);
   std::lock_guard<std::mutex> lock(mu_);
   Count(operation);
   if (!out.ok() && IsThrottle(out.error())) ++stream_throttles_;
@@ -156,16 +156,16 @@ void MeteredBackend::Record(std::string_view operation, const json& request,
 }
 
 Status MeteredBackend::AdvanceClock(Duration d) {
-  const TimePoint before = inner_.clock().Now();
-  DDBLAB_RETURN_IF_ERROR(inner_.AdvanceClock(d));
-  auto* local = dynamic_cast<ManualClock*>(&inner_.clock());
+  const TimePoint before = inner().clock().Now();
+  DDBLAB_RETURN_IF_ERROR(inner().AdvanceClock(d));
+  auto* local = dynamic_cast<ManualClock*>(&inner().clock());
   if (local != nullptr && local->Now() == before) local->Advance(d);
   return OkStatus();
 }
 
 Status MeteredBackend::SetClock(TimePoint t) {
-  DDBLAB_RETURN_IF_ERROR(inner_.SetClock(t));
-  if (auto* local = dynamic_cast<ManualClock*>(&inner_.clock())) {
+  DDBLAB_RETURN_IF_ERROR(inner().SetClock(t));
+  if (auto* local = dynamic_cast<ManualClock*>(&inner().clock())) {
     local->Set(t);
   }
   return OkStatus();

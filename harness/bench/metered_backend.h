@@ -25,7 +25,7 @@
 #include <mutex>
 #include <string>
 
-#include "harness/backend/backend.h"
+#include "harness/backend/forwarding_backend.h"
 
 namespace ddblab::harness::bench {
 
@@ -38,29 +38,15 @@ struct TableMeter {
   int64_t unprocessed = 0;  // BatchWriteItem items sent back unprocessed
 };
 
-class MeteredBackend final : public Backend {
+class MeteredBackend final : public ForwardingBackend {
  public:
-  explicit MeteredBackend(Backend& inner) : inner_(inner) {}
+  explicit MeteredBackend(Backend& inner) : ForwardingBackend(inner) {}
 
-  const std::string& name() const override { return inner_.name(); }
   Result<json> Call(std::string_view operation, const json& request) override;
   Result<json> CallStreams(std::string_view operation,
                            const json& request) override;
-  Clock& clock() override { return inner_.clock(); }
-  bool Has(Capability capability) const override {
-    return inner_.Has(capability);
-  }
   Status AdvanceClock(Duration d) override;
   Status SetClock(TimePoint t) override;
-  Status SetFaultPlan(const json& plan) override {
-    return inner_.SetFaultPlan(plan);
-  }
-  Result<json> SplitStreamShards(
-      std::string_view table,
-      const std::optional<std::string>& shard_id = {}) override {
-    return inner_.SplitStreamShards(table, shard_id);
-  }
-  Result<int64_t> SweepTtl() override { return inner_.SweepTtl(); }
 
   // A copy of the meter of `table` (zeros when it was never called).
   TableMeter Meter(const std::string& table) const;
@@ -76,7 +62,6 @@ class MeteredBackend final : public Backend {
   void Count(std::string_view operation);
   TableMeter& Table(const std::string& name);
 
-  Backend& inner_;
   mutable std::mutex mu_;
   std::map<std::string, TableMeter, std::less<>> tables_;
   std::map<std::string, int64_t, std::less<>> calls_;
