@@ -26,12 +26,17 @@
 #include <utility>
 #include <vector>
 
+#include "emulator/server/http_event_loop.h"
+#include "emulator/server/http_serialize.h"
+
 namespace ddblab::server {
 
 namespace asio = boost::asio;
 namespace http = boost::beast::http;
 using tcp = asio::ip::tcp;
 using error_code = boost::system::error_code;
+using http_internal::Connection;
+using http_internal::EventLoop;
 
 namespace {
 
@@ -57,76 +62,6 @@ bool IsParseError(const error_code& ec) {
   return ec.category() ==
          http::make_error_code(http::error::bad_method).category();
 }
-
-// Appends the whole response (status line, headers, body) to `out`.
-void Serialize(const WireResponse& response, bool keep_alive, bool head,
-               unsigned version, std::string& out) {
-  out += "HTTP/1.1 ";
-  out += std::to_string(response.status);
-  out += ' ';
-  std::string_view reason = View(http::obsolete_reason(
-      http::int_to_status(static_cast<unsigned>(response.status))));
-  out += reason;
-  out += "\r\n";
-  for (const auto& [name, value] : response.headers) {
-    out += name;
-    out += ": ";
-    out += value;
-    out += "\r\n";
-  }
-  if (!response.content_type.empty()) {
-    out += "Content-Type: ";
-    out += response.content_type;
-    out += "\r\n";
-  }
-  out += "Content-Length: ";
-  out += std::to_string(response.body.size());
-  out += "\r\n";
-  if (!keep_alive) {
-    out += "Connection: close\r\n";
-  } else if (version == 10) {
-    out += "Connection: keep-alive\r\n";
-  }
-  out += "\r\n";
-  if (!head) out += response.body;
-}
-
-// What the connection registry, the idle sweep and Shutdown see of a
-// connection.
-class Connection {
- public:
-  virtual ~Connection() = default;
-  // Closes the connection once any response being written is written;
-  // thread-safe.
-  virtual void Close() = 0;
-
-  // Bumped on every completed read or write.
-  std::atomic<uint32_t> activity{0};
-  // True while the request is inside the Protocol.
-  std::atomic<bool> handling{false};
-  // Touched by the idle sweep only (on the control strand).
-  uint32_t seen_activity = 0;
-  time_t idle_ticks = 0;
-};
-
-}  // namespace
-
-namespace {
-
-// One event loop: an io_context run by one thread, serving the connections
-// handed to it. The watchdog adds threads to a loop whose threads are all
-// blocked inside handlers (see Watch()); a loop never has fewer than one.
-struct EventLoop {
-  EventLoop() : guard(asio::make_work_guard(ioc)) {}
-  // Declared first: sessions destroyed with `ioc` still count down.
-  std::atomic<size_t> running{0};      // threads inside ioc.run()
-  std::atomic<size_t> in_handler{0};   // of them, inside the Protocol
-  std::atomic<uint64_t> finished{0};   // requests answered, ever
-  std::atomic<size_t> connections{0};  // open connections it serves
-  asio::io_context ioc;
-  // Keeps run() going while the loop has no connection; reset on shutdown.
-  asio::executor_work_guard<asio::io_context::executor_type> guard;
-};
 
 }  // namespace
 
@@ -382,7 +317,7 @@ class Session final : public Connection,
   void Reply(const WireResponse& response, bool keep_alive, bool head,
              unsigned version) {
     out_.clear();
-    Serialize(response, keep_alive, head, version, out_);
+    SerializeResponse(response, keep_alive, head, version, out_);
     state_ = State::kWriting;
     size_t sent = 0;
     if constexpr (!kTls) {
