@@ -53,6 +53,8 @@ constexpr size_t kMaxDrainBytes = 32 * 1024 * 1024;
 // How long every thread must have been inside a handler, with none
 // finishing, before the watchdog adds a thread.
 constexpr auto kWatchdogTick = std::chrono::milliseconds(5);
+// Connections taken from the backlog per accept completion, at most.
+constexpr size_t kAcceptsPerTurn = 1024;
 
 std::string_view View(boost::beast::string_view s) {
   return {s.data(), s.size()};
@@ -88,6 +90,8 @@ class HttpServer::Impl {
   EventLoop& NextLoop();
   void Accept();
   void OnAccept(EventLoop& loop, const error_code& ec, tcp::socket socket);
+  // Hands an accepted connection to `loop` (or refuses it: too many open).
+  void Adopt(EventLoop& loop, tcp::socket socket);
   void Sweep();
   void SweepOnce();
   // A loop's own thread (runs until the loop is out of work), or one the
@@ -460,6 +464,9 @@ Result<int> HttpServer::Impl::Bind() {
   if (ec) return fail();
   control_->acceptor.listen(asio::socket_base::max_listen_connections, ec);
   if (ec) return fail();
+  // OnAccept drains the backlog with synchronous accepts that must not wait.
+  control_->acceptor.non_blocking(true, ec);
+  if (ec) return fail();
   int port = control_->acceptor.local_endpoint(ec).port();
   if (ec) return fail();
   Accept();
@@ -519,6 +526,22 @@ void HttpServer::Impl::OnAccept(EventLoop& loop, const error_code& ec,
     });
     return;
   }
+  Adopt(loop, std::move(socket));
+  // Take what else waits in the backlog now: an asynchronous accept
+  // completes behind every handler queued on loop 0, one connection per
+  // turn of a busy loop (256 connections opened at once took 2 s).
+  for (size_t i = 0; i < kAcceptsPerTurn && !stopping_; ++i) {
+    EventLoop& next = NextLoop();
+    tcp::socket more(asio::make_strand(next.ioc));
+    error_code more_ec;
+    control_->acceptor.accept(more, more_ec);  // non-blocking (Bind)
+    if (more_ec) break;  // would block, or an error async_accept meets
+    Adopt(next, std::move(more));
+  }
+  Accept();
+}
+
+void HttpServer::Impl::Adopt(EventLoop& loop, tcp::socket socket) {
   error_code ignored;
   socket.set_option(tcp::no_delay(true), ignored);
   bool refuse;
@@ -532,7 +555,6 @@ void HttpServer::Impl::OnAccept(EventLoop& loop, const error_code& ec,
   } else {
     StartSession(loop, std::move(socket), refuse);
   }
-  Accept();
 }
 
 template <class Stream>
