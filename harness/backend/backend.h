@@ -14,7 +14,8 @@
 //   emulator[?k=v&...]  ddblab in this process (InProcessBackend). Keys:
 //                       clock=system|manual[=EPOCH_SECONDS], seed=N,
 //                       ttl_delay=SPEC, stream_shards=N,
-//                       shard_rollover=DURATION|off, region=R, db=PATH
+//                       shard_rollover=DURATION|off, capacity=off|enforce,
+//                       region=R, db=PATH
 //   http[s]://HOST:PORT any DynamoDB endpoint (HttpBackend); when it answers
 //                       GET /_ddblab/health as ddblab, its controls are used
 //   aws | aws:REGION    Amazon DynamoDB (HttpBackend, HTTPS, SigV4)

@@ -169,6 +169,14 @@ Result<std::unique_ptr<Backend>> OpenInProcessBackend(std::string_view query) {
         DDBLAB_ASSIGN_OR_RETURN(options.shard_rollover,
                                 ParseDurationValue(key, value));
       }
+    } else if (key == "capacity") {
+      if (value != "off" && value != "enforce") {
+        return Error::Validation(
+            "emulator option capacity: expected off or enforce, got " +
+            std::string(value));
+      }
+      options.capacity =
+          value == "enforce" ? Capacity::kEnforce : Capacity::kOff;
     } else if (key == "region") {
       options.region = std::string(value);
     } else if (key == "db") {
@@ -176,8 +184,8 @@ Result<std::unique_ptr<Backend>> OpenInProcessBackend(std::string_view query) {
     } else {
       return Error::Validation(
           "unknown emulator option " + std::string(key) +
-          " (clock, seed, ttl_delay, stream_shards, shard_rollover, region, "
-          "db)");
+          " (clock, seed, ttl_delay, stream_shards, shard_rollover, "
+          "capacity, region, db)");
     }
   }
   DDBLAB_ASSIGN_OR_RETURN(std::unique_ptr<Emulator> emulator,

@@ -14,21 +14,6 @@ namespace {
 constexpr int kMaxAttempts = 20;
 constexpr size_t kBatch = 25;
 
-// What an SDK retries by itself: throttles, server errors, lost answers.
-bool Retryable(const Error& error) {
-  switch (error.type) {
-    case ErrorType::kOutcomeUnknown:
-    case ErrorType::kThrottling:
-    case ErrorType::kProvisionedThroughputExceeded:
-    case ErrorType::kRequestLimitExceeded:
-    case ErrorType::kInternalServerError:
-    case ErrorType::kServiceUnavailable:
-      return true;
-    default:
-      return false;
-  }
-}
-
 // backoff 25 ms * 2^(attempt-1), at most 2 s.
 Duration Backoff(int attempt) {
   return std::chrono::milliseconds(25) * (1 << std::min(attempt - 1, 6));
@@ -86,7 +71,7 @@ Status AggregatorRun::PutOne(json item) {
     if (attempt > 1 && out.error().type == ErrorType::kConditionalCheckFailed) {
       return OkStatus();
     }
-    if (!Retryable(out.error()) || attempt >= kMaxAttempts) {
+    if (!patterns::SdkRetries(out.error()) || attempt >= kMaxAttempts) {
       return Error::Of(out.error().type,
                        "producer: PutItem: " + out.error().message);
     }
@@ -115,7 +100,7 @@ Status AggregatorRun::PutBatch(std::vector<json> items) {
         return OkStatus();
       }
       request["RequestItems"] = std::move(*unprocessed);
-    } else if (!Retryable(out.error())) {
+    } else if (!patterns::SdkRetries(out.error())) {
       return Error::Of(out.error().type,
                        "producer: BatchWriteItem: " + out.error().message);
     }

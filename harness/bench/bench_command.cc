@@ -45,8 +45,9 @@ const PatternBench kBenches[] = {
 constexpr const char* kUsage =
     "usage: ddblab bench sweeper|aggregator [--backend "
     "emulator|http://HOST:PORT|aws[:REGION]]\n"
-    "                    [--clock virtual|real] [--ttl-delay SPEC] [--json "
-    "OUT] [--plot OUT.png]\n"
+    "                    [--clock virtual|real] [--ttl-delay SPEC] "
+    "[--capacity off|enforce]\n"
+    "                    [--json OUT] [--plot OUT.png]\n"
     "                    [benchmark flags]\n"
     "  --backend B      emulator (in process, default), http://HOST:PORT "
     "(ddblab serve or\n"
@@ -57,6 +58,11 @@ constexpr const char* kUsage =
     "                   ddblab serve --clock manual) or real\n"
     "  --ttl-delay S    the emulator's TTL delay model: 0, 90s, 1m..48h or aws "
     "(default aws)\n"
+    "  --capacity C     the emulator's capacity model: off (default) or "
+    "enforce (on-demand\n"
+    "                   and provisioned limits on its clock; throttles are "
+    "retried as an SDK\n"
+    "                   retries them and counted in the report)\n"
     "  --json OUT       write the report (schema ddblab-pattern-bench/1)\n"
     "  --plot OUT.png   draw the report with bench/plot_patterns.py "
     "(python3-matplotlib);\n"
@@ -67,6 +73,7 @@ struct Args {
   std::string backend = "emulator";
   std::optional<std::string> clock;
   std::optional<std::string> ttl_delay;
+  std::optional<std::string> capacity;
   std::string json_out;
   std::string plot_out;
   bool help = false;
@@ -93,7 +100,7 @@ std::string ParseArgs(std::span<const std::string> args, Args* out) {
     }
     const bool ours = name == "--backend" || name == "--clock" ||
                       name == "--json" || name == "--plot" ||
-                      name == "--ttl-delay";
+                      name == "--ttl-delay" || name == "--capacity";
     if (!ours) {
       out->rest.push_back(arg);
       continue;
@@ -113,6 +120,11 @@ std::string ParseArgs(std::span<const std::string> args, Args* out) {
       out->json_out = *value;
     } else if (name == "--plot") {
       out->plot_out = *value;
+    } else if (name == "--capacity") {
+      if (*value != "off" && *value != "enforce") {
+        return "--capacity expects off or enforce, got \"" + *value + "\"";
+      }
+      out->capacity = *value;
     } else {
       out->ttl_delay = *value;
     }
@@ -122,6 +134,10 @@ std::string ParseArgs(std::span<const std::string> args, Args* out) {
   if (out->backend != "emulator" && out->ttl_delay) {
     return "--ttl-delay applies to --backend emulator (start ddblab serve "
            "with --ttl-delay instead)";
+  }
+  if (out->backend != "emulator" && out->capacity) {
+    return "--capacity applies to --backend emulator (start ddblab serve "
+           "with --capacity enforce instead)";
   }
   return "";
 }
@@ -149,13 +165,14 @@ Result<Opened> Open(const Args& args) {
     std::string full =
         out.virtual_clock ? "emulator?clock=manual&" : "emulator?clock=system&";
     full += "ttl_delay=" + args.ttl_delay.value_or("aws");
+    full += "&capacity=" + args.capacity.value_or("off");
     DDBLAB_ASSIGN_OR_RETURN(out.backend, OpenBackend(full));
     return out;
   }
   if (spec.starts_with("emulator")) {
     return Error::Validation(
-        "--backend emulator takes no options (use --clock and --ttl-delay), "
-        "got " +
+        "--backend emulator takes no options (use --clock, --ttl-delay and "
+        "--capacity), got " +
         spec);
   }
   if (spec == "aws" || spec.starts_with("aws:")) {
@@ -340,6 +357,7 @@ int RunBenchCommand(std::span<const std::string> args, std::ostream& out,
                   {"clock", target.virtual_clock ? "virtual" : "real"}};
   if (target.kind == "emulator") {
     backend["ttl_delay"] = a.ttl_delay.value_or("aws");
+    backend["capacity"] = a.capacity.value_or("off");
   }
   const double elapsed =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - started)

@@ -69,6 +69,9 @@ void PrintSummary(const json& report, std::ostream& out) {
   if (backend.contains("ttl_delay")) {
     out << ", TTL delay " << backend["ttl_delay"].get<std::string>();
   }
+  if (backend.value("capacity", "off") == "enforce") {
+    out << ", capacity enforced";
+  }
   out << "), " << Number(report["elapsed_seconds"]) << " s\n";
   size_t width = 0;
   for (const auto& [key, value] : report["results"].items()) {

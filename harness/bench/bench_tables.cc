@@ -57,13 +57,18 @@ Status BatchPut(Backend& backend, const std::string& table,
       for (int attempt = 0;; ++attempt) {
         auto out =
             backend.Call("BatchWriteItem", {{"RequestItems", request_items}});
-        if (!out.ok()) {
+        // A throttle (DynamoDB throws when it can process none of the
+        // batch, e.g. under the capacity model) is retried like
+        // UnprocessedItems, as an SDK would retry it.
+        const bool retry_all = !out.ok() && patterns::SdkRetries(out.error());
+        if (!out.ok() && !retry_all) {
           std::lock_guard<std::mutex> lock(mu);
           if (failed.ok()) failed = out.error();
           next = batches;
           return;
         }
-        json left = out->value("UnprocessedItems", json::object());
+        json left = retry_all ? request_items
+                              : out->value("UnprocessedItems", json::object());
         if (left.empty()) break;
         if (attempt >= 50) {
           std::lock_guard<std::mutex> lock(mu);

@@ -168,6 +168,20 @@ void WaitFor(Backend& backend, Duration d) {
   backend.clock().SleepUntil(backend.clock().Now() + d, std::stop_token());
 }
 
+bool SdkRetries(const Error& error) {
+  switch (error.type) {
+    case ErrorType::kOutcomeUnknown:
+    case ErrorType::kThrottling:
+    case ErrorType::kProvisionedThroughputExceeded:
+    case ErrorType::kRequestLimitExceeded:
+    case ErrorType::kInternalServerError:
+    case ErrorType::kServiceUnavailable:
+      return true;
+    default:
+      return false;
+  }
+}
+
 std::string IsoSeconds(int64_t epoch_seconds) {
   std::time_t t = static_cast<std::time_t>(epoch_seconds);
   std::tm tm{};

@@ -62,6 +62,11 @@ Status EnsureTtl(Backend& backend, const std::string& table,
 // otherwise.
 void WaitFor(Backend& backend, Duration d);
 
+// The errors an AWS SDK retries by itself (standard mode): throttling,
+// server errors and transport failures. TransactionCanceledException is not
+// one of them, whatever its reasons.
+bool SdkRetries(const Error& error);
+
 // "2024-01-01T00:01:30Z" (UTC, whole seconds).
 std::string IsoSeconds(int64_t epoch_seconds);
 

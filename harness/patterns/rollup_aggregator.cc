@@ -69,23 +69,6 @@ std::string DayOfMillis(int64_t ms) {
       TimePoint(std::chrono::milliseconds(day * kDayMillis)), true);
 }
 
-// The errors an AWS SDK retries by itself (standard mode): throttling,
-// server errors and transport failures. TransactionCanceledException is not
-// one of them, whatever its reasons.
-bool SdkRetries(const Error& error) {
-  switch (error.type) {
-    case ErrorType::kOutcomeUnknown:
-    case ErrorType::kThrottling:
-    case ErrorType::kProvisionedThroughputExceeded:
-    case ErrorType::kRequestLimitExceeded:
-    case ErrorType::kInternalServerError:
-    case ErrorType::kServiceUnavailable:
-      return true;
-    default:
-      return false;
-  }
-}
-
 // One SDK call: up to max_attempts attempts, waiting backoff * 2^(n-1)
 // before retry n.
 Result<json> SdkCall(State& state, std::string_view operation,

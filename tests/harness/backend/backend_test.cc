@@ -65,6 +65,43 @@ TEST(BackendTest, EmulatorStreamShardsAndSplit) {
   EXPECT_EQ(missing.error().type, ErrorType::kResourceNotFound);
 }
 
+// Writes 1 KB items into a table of 1 WCU at one instant until one fails
+// (at most `limit` writes); the number written.
+int WritesUntilThrottled(Backend& b, int limit, Error* failure) {
+  nlohmann::json create = {
+      {"TableName", "provisioned"},
+      {"AttributeDefinitions",
+       {{{"AttributeName", "pk"}, {"AttributeType", "S"}}}},
+      {"KeySchema", {{{"AttributeName", "pk"}, {"KeyType", "HASH"}}}},
+      {"ProvisionedThroughput",
+       {{"ReadCapacityUnits", 1}, {"WriteCapacityUnits", 1}}}};
+  EXPECT_TRUE(b.Call("CreateTable", create).ok());
+  for (int i = 0; i < limit; ++i) {
+    nlohmann::json put = {{"TableName", "provisioned"},
+                          {"Item", {{"pk", {{"S", "k" + std::to_string(i)}}}}}};
+    auto out = b.Call("PutItem", put);
+    if (!out.ok()) {
+      *failure = out.error();
+      return i;
+    }
+  }
+  return limit;
+}
+
+TEST(BackendTest, EmulatorCapacityOptionEnforcesThroughput) {
+  auto enforced = OpenBackend("emulator?clock=manual&capacity=enforce");
+  ASSERT_TRUE(enforced.ok()) << ToString(enforced.error());
+  Error failure;
+  int written = WritesUntilThrottled(**enforced, 1000, &failure);
+  // 1 WCU: the burst allowance (300 s of unused capacity) and no more.
+  EXPECT_GT(written, 0);
+  EXPECT_LT(written, 1000);
+  EXPECT_EQ(failure.Name(), "ProvisionedThroughputExceededException");
+  auto off = OpenBackend("emulator?clock=manual&capacity=off");
+  ASSERT_TRUE(off.ok()) << ToString(off.error());
+  EXPECT_EQ(WritesUntilThrottled(**off, 1000, &failure), 1000);
+}
+
 TEST(BackendTest, SystemClockEmulatorHasNoClockControl) {
   auto backend = OpenBackend("emulator");
   ASSERT_TRUE(backend.ok());
@@ -129,7 +166,11 @@ TEST(BackendTest, BadSpecsAreErrors) {
   ASSERT_FALSE(option.ok());
   EXPECT_EQ(option.error().message,
             "unknown emulator option colour (clock, seed, ttl_delay, "
-            "stream_shards, shard_rollover, region, db)");
+            "stream_shards, shard_rollover, capacity, region, db)");
+  auto capacity = OpenBackend("emulator?capacity=always");
+  ASSERT_FALSE(capacity.ok());
+  EXPECT_EQ(capacity.error().message,
+            "emulator option capacity: expected off or enforce, got always");
   auto clock = OpenBackend("emulator?clock=sundial");
   ASSERT_FALSE(clock.ok());
   EXPECT_EQ(clock.error().message,

@@ -84,7 +84,8 @@ def emulator_row():
     report, out = report_of("emulator", "--records", "2000", "--batch-size",
                             "50", "--parallelization", "2")
     check(report["backend"] == {"spec": "emulator", "kind": "emulator",
-                                "clock": "virtual", "ttl_delay": "aws"},
+                                "clock": "virtual", "ttl_delay": "aws",
+                                "capacity": "off"},
           f"backend {report['backend']}")
     r = report["results"]
     check(r["wcu_rollup"] == 4000 and r["wcu_dedupe"] == 4000,

@@ -54,10 +54,13 @@ def report_of(name, *args, expect=0):
     jsonschema.validate(report, SCHEMA,
                         cls=jsonschema.Draft202012Validator)
     r = report["results"]
-    check(r["items_deleted"] == r["items_expired_in_swept_windows"]
+    # What a sweep found expired it deleted or gave up (after its retries).
+    check(r["items_deleted"] + r["unprocessed_given_up"] ==
+          r["items_expired_in_swept_windows"]
           or report["parameters"]["variant"] == "no_pagination",
-          f"{name}: deleted {r['items_deleted']} != expired in swept "
-          f"windows {r['items_expired_in_swept_windows']}")
+          f"{name}: deleted {r['items_deleted']} + given up "
+          f"{r['unprocessed_given_up']} != expired in swept windows "
+          f"{r['items_expired_in_swept_windows']}")
     check(r["items_in_table_at_end"] ==
           r["items_written"] - r["items_deleted"], f"{name}: table count")
     check(report["ok"] == (expect == 0), f"{name}: ok is {report['ok']}")
@@ -76,7 +79,8 @@ def emulator_row():
     report, out = report_of("emulator", "--items", "600", "--span", "10m",
                             "--native-sample", "100", "--workers", "2")
     check(report["backend"] == {"spec": "emulator", "kind": "emulator",
-                                "clock": "virtual", "ttl_delay": "aws"},
+                                "clock": "virtual", "ttl_delay": "aws",
+                                "capacity": "off"},
           f"backend {report['backend']}")
     r = report["results"]
     check(r["items_deleted"] == 600 and r["items_left_behind"] == 0,
@@ -95,6 +99,22 @@ def emulator_row():
     check(f"check nothing_left_behind: FAILED ({left} of 600 expired items "
           "still in the table after the last trigger)" in out and
           out.endswith("a check FAILED\n"), f"naive summary:\n{out}")
+
+    # The capacity model: one window of 3,000 items is more deletes at one
+    # instant than the GSI partition of that window takes (1,000 WCU/s);
+    # after 3 retries the sweeper gives the rest up.
+    capped, out = report_of("capacity", "--items", "3000", "--span", "1m",
+                            "--native-sample", "0", "--capacity", "enforce",
+                            expect=1)
+    check(capped["backend"]["capacity"] == "enforce",
+          f"capacity backend {capped['backend']}")
+    r = capped["results"]
+    check(r["batch_write_retries"] > 0 and r["items_left_behind"] > 0 and
+          r["items_left_behind"] == r["unprocessed_given_up"],
+          f"capacity: {r}")
+    check(out.startswith("sweeper on emulator (emulator, virtual clock, TTL "
+                         "delay aws, capacity enforced), "),
+          f"capacity summary:\n{out}")
 
     png = TMP / "plot.png"
     code, out, err = bench("sweeper", "--items", "300", "--span", "5m",
@@ -121,7 +141,13 @@ def emulator_row():
         "ddblab bench: no benchmark named (sweeper, aggregator)")
     bad(["sweeper", "--backend", "emulator?clock=manual"],
         "ddblab bench sweeper: --backend emulator takes no options (use "
-        "--clock and --ttl-delay), got emulator?clock=manual")
+        "--clock, --ttl-delay and --capacity), got emulator?clock=manual")
+    bad(["sweeper", "--capacity", "sometimes"],
+        'ddblab bench: --capacity expects off or enforce, got "sometimes"')
+    bad(["sweeper", "--backend", "http://127.0.0.1:9", "--capacity",
+         "enforce"],
+        "ddblab bench: --capacity applies to --backend emulator (start "
+        "ddblab serve with --capacity enforce instead)")
     bad(["sweeper", "--ttl-delay", "eventually"],
         "ddblab bench sweeper: invalid TTL delay 'eventually': invalid "
         "duration 'eventually': no number (expected a whole number with an "
