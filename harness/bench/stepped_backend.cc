@@ -4,51 +4,40 @@
 
 #include <chrono>
 
+#include "harness/backend/forwarding_backend.h"
 #include "harness/bench/bench_tables.h"
 
 namespace ddblab::harness::bench {
 namespace {
 
-class SteppedBackend final : public Backend {
+// Holds the inner backend, so that it exists before ForwardingBackend
+// (bases are built in the order they are listed).
+struct OwnedInner {
+  std::unique_ptr<Backend> owned;
+};
+
+// Forwards every call; moves the local clock with the server's.
+class SteppedBackend final : private OwnedInner, public ForwardingBackend {
  public:
   SteppedBackend(std::unique_ptr<Backend> inner,
                  std::shared_ptr<ManualClock> clock)
-      : inner_(std::move(inner)), clock_(std::move(clock)) {}
+      : OwnedInner{std::move(inner)},
+        ForwardingBackend(*owned),
+        clock_(std::move(clock)) {}
 
-  const std::string& name() const override { return inner_->name(); }
-  Result<json> Call(std::string_view operation, const json& request) override {
-    return inner_->Call(operation, request);
-  }
-  Result<json> CallStreams(std::string_view operation,
-                           const json& request) override {
-    return inner_->CallStreams(operation, request);
-  }
   Clock& clock() override { return *clock_; }
-  bool Has(Capability capability) const override {
-    return inner_->Has(capability);
-  }
   Status AdvanceClock(Duration d) override {
-    DDBLAB_RETURN_IF_ERROR(inner_->AdvanceClock(d));
+    DDBLAB_RETURN_IF_ERROR(ForwardingBackend::AdvanceClock(d));
     clock_->Advance(d);
     return OkStatus();
   }
   Status SetClock(TimePoint t) override {
-    DDBLAB_RETURN_IF_ERROR(inner_->SetClock(t));
+    DDBLAB_RETURN_IF_ERROR(ForwardingBackend::SetClock(t));
     clock_->Set(t);
     return OkStatus();
   }
-  Status SetFaultPlan(const json& plan) override {
-    return inner_->SetFaultPlan(plan);
-  }
-  Result<json> SplitStreamShards(
-      std::string_view table,
-      const std::optional<std::string>& shard_id) override {
-    return inner_->SplitStreamShards(table, shard_id);
-  }
-  Result<int64_t> SweepTtl() override { return inner_->SweepTtl(); }
 
  private:
-  std::unique_ptr<Backend> inner_;
   std::shared_ptr<ManualClock> clock_;
 };
 

@@ -82,22 +82,22 @@ Result<json> TracedBackend::Record(std::string_view operation,
 
 Result<json> TracedBackend::Call(std::string_view operation,
                                  const json& request) {
-  return Record(operation, inner_->Call(operation, request));
+  return Record(operation, ForwardingBackend::Call(operation, request));
 }
 
 Result<json> TracedBackend::CallStreams(std::string_view operation,
                                         const json& request) {
-  return Record(operation, inner_->CallStreams(operation, request));
+  return Record(operation, ForwardingBackend::CallStreams(operation, request));
 }
 
 Status TracedBackend::AdvanceClock(Duration d) {
-  DDBLAB_RETURN_IF_ERROR(inner_->AdvanceClock(d));
+  DDBLAB_RETURN_IF_ERROR(ForwardingBackend::AdvanceClock(d));
   if (mirror_) mirror_->Advance(d);
   return OkStatus();
 }
 
 Status TracedBackend::SetClock(TimePoint t) {
-  DDBLAB_RETURN_IF_ERROR(inner_->SetClock(t));
+  DDBLAB_RETURN_IF_ERROR(ForwardingBackend::SetClock(t));
   if (mirror_) mirror_->Set(t);
   return OkStatus();
 }

@@ -17,6 +17,7 @@
 
 #include "emulator/api/clock.h"
 #include "harness/backend/backend.h"
+#include "harness/backend/forwarding_backend.h"
 
 namespace ddblab::harness::scenario {
 
@@ -35,30 +36,16 @@ struct CallRecord {
 // The summary described at CallRecord::response.
 json SummarizeResponse(const json& response);
 
-class TracedBackend final : public Backend {
+class TracedBackend final : public ForwardingBackend {
  public:
   TracedBackend(Backend& inner, std::shared_ptr<ManualClock> mirror)
-      : inner_(&inner), mirror_(std::move(mirror)) {}
+      : ForwardingBackend(inner), mirror_(std::move(mirror)) {}
 
-  const std::string& name() const override { return inner_->name(); }
   Result<json> Call(std::string_view operation, const json& request) override;
   Result<json> CallStreams(std::string_view operation,
                            const json& request) override;
-  Clock& clock() override { return inner_->clock(); }
-  bool Has(Capability capability) const override {
-    return inner_->Has(capability);
-  }
   Status AdvanceClock(Duration d) override;
   Status SetClock(TimePoint t) override;
-  Status SetFaultPlan(const json& plan) override {
-    return inner_->SetFaultPlan(plan);
-  }
-  Result<json> SplitStreamShards(
-      std::string_view table,
-      const std::optional<std::string>& shard_id) override {
-    return inner_->SplitStreamShards(table, shard_id);
-  }
-  Result<int64_t> SweepTtl() override { return inner_->SweepTtl(); }
 
   // The calls made since the last Take, in order.
   std::vector<CallRecord> TakeCalls();
@@ -70,7 +57,6 @@ class TracedBackend final : public Backend {
  private:
   Result<json> Record(std::string_view operation, Result<json> out);
 
-  Backend* inner_;
   std::shared_ptr<ManualClock> mirror_;
   std::vector<CallRecord> calls_;
   bool recording_ = true;
