@@ -71,13 +71,17 @@ std::vector<std::string_view> SplitCredential(std::string_view credential) {
 
 }  // namespace
 
+// Views into the request (its headers, or `query` for a presigned URL),
+// valid while the request and this Parsed are.
 struct Authenticator::Parsed {
   bool presigned = false;
-  std::string algorithm;
-  std::string credential;
-  std::string signed_headers;
-  std::string signature;
-  std::string date;
+  std::string_view algorithm;
+  std::string_view credential;
+  std::string_view signed_headers;
+  std::string_view signature;
+  std::string_view date;
+  // A presigned request's decoded query parameters (the views point here).
+  std::map<std::string, std::string, std::less<>> query;
 };
 
 Authenticator::Authenticator(AuthConfig config, const Clock& clock)
@@ -113,12 +117,15 @@ Status Authenticator::CheckHeader(const WireRequest& request,
   std::string_view trimmed = Trim(header);
   size_t space = 0;
   while (space < trimmed.size() && !IsSpace(trimmed[space])) ++space;
-  parsed.algorithm = std::string(trimmed.substr(0, space));
+  parsed.algorithm = trimmed.substr(0, space);
   // The rest is "Credential=..., SignedHeaders=..., Signature=..." with the
   // components separated by commas, spaces or both, as AWS accepts (no
-  // component value holds a comma or a space).
+  // component value holds a comma or a space). A name given twice: the
+  // first wins.
   const std::string_view rest = trimmed.substr(space);
-  std::map<std::string, std::string, std::less<>> params;
+  constexpr size_t kMaxParams = 8;
+  std::array<std::pair<std::string_view, std::string_view>, kMaxParams> params;
+  size_t count = 0;
   size_t start = 0;
   while (start < rest.size()) {
     size_t end = start;
@@ -128,21 +135,22 @@ Status Authenticator::CheckHeader(const WireRequest& request,
     std::string_view item = rest.substr(start, end - start);
     start = end + 1;
     size_t eq = item.find('=');
-    if (eq == std::string_view::npos) continue;
-    params.emplace(std::string(item.substr(0, eq)),
-                   std::string(item.substr(eq + 1)));
+    if (eq == std::string_view::npos || count == kMaxParams) continue;
+    params[count++] = {item.substr(0, eq), item.substr(eq + 1)};
   }
-  auto param = [&](std::string_view name) -> std::string {
-    auto it = params.find(name);
-    return it == params.end() ? std::string() : it->second;
+  auto param = [&](std::string_view name) -> std::string_view {
+    for (size_t i = 0; i < count; ++i) {
+      if (params[i].first == name) return params[i].second;
+    }
+    return {};
   };
   parsed.credential = param("Credential");
   parsed.signature = param("Signature");
   parsed.signed_headers = param("SignedHeaders");
   if (auto date = request.Header("X-Amz-Date"); date && !date->empty()) {
-    parsed.date = std::string(*date);
+    parsed.date = *date;
   } else if (auto http_date = request.Header("Date")) {
-    parsed.date = std::string(*http_date);
+    parsed.date = *http_date;
   }
 
   std::string message;
@@ -168,10 +176,11 @@ Status Authenticator::CheckHeader(const WireRequest& request,
 
 Status Authenticator::CheckQuery(const WireRequest& request,
                                  Parsed& parsed) const {
-  auto params = ParseQuery(request.query);
-  auto param = [&](std::string_view name) -> std::string {
+  parsed.query = ParseQuery(request.query);
+  const auto& params = parsed.query;
+  auto param = [&](std::string_view name) -> std::string_view {
     auto it = params.find(name);
-    return it == params.end() ? std::string() : it->second;
+    return it == params.end() ? std::string_view() : it->second;
   };
   std::string message;
   for (std::string_view name :
@@ -202,22 +211,22 @@ Status Authenticator::CheckCommon(const WireRequest& request,
   std::optional<TimePoint> date = sigv4::ParseAmzDate(parsed.date);
   if (!date) {
     return Incomplete("Date must be in ISO-8601 'basic format'. Got '" +
-                      parsed.date +
+                      std::string(parsed.date) +
                       "'. See http://en.wikipedia.org/wiki/ISO_8601");
   }
-  std::vector<std::string> signed_headers =
-      sigv4::ParseSignedHeaders(parsed.signed_headers);
+  std::vector<std::string> signed_headers;
   if (verify) {
+    signed_headers = sigv4::ParseSignedHeaders(parsed.signed_headers);
     TimePoint now = clock_.Now();
     std::string now_text = sigv4::FormatAmzDate(now);
     if (*date < now - kMaxSkew) {
-      return Invalid("Signature expired: " + parsed.date +
+      return Invalid("Signature expired: " + std::string(parsed.date) +
                      " is now earlier than " +
                      sigv4::FormatAmzDate(now - kMaxSkew) + " (" + now_text +
                      " - 15 min.)");
     }
     if (*date > now + kMaxSkew) {
-      return Invalid("Signature not yet current: " + parsed.date +
+      return Invalid("Signature not yet current: " + std::string(parsed.date) +
                      " is still later than " +
                      sigv4::FormatAmzDate(now + kMaxSkew) + " (" + now_text +
                      " + 15 min.)");
@@ -232,7 +241,8 @@ Status Authenticator::CheckCommon(const WireRequest& request,
     }
   }
   if (parsed.algorithm != sigv4::kAlgorithm) {
-    return Incomplete("Unsupported AWS 'algorithm': '" + parsed.algorithm +
+    return Incomplete("Unsupported AWS 'algorithm': '" +
+                      std::string(parsed.algorithm) +
                       "' (only AWS4-HMAC-SHA256 for now). ");
   }
   std::vector<std::string_view> scope = SplitCredential(parsed.credential);
@@ -240,14 +250,14 @@ Status Authenticator::CheckCommon(const WireRequest& request,
     return Incomplete(
         "Credential must have exactly 5 slash-delimited elements, e.g. "
         "keyid/date/region/service/term, got '" +
-        parsed.credential + "'");
+        std::string(parsed.credential) + "'");
   }
   if (!verify) return OkStatus();
 
   const std::string_view key_id = scope[0], scope_date = scope[1],
                          region = scope[2], service = scope[3],
                          terminator = scope[4];
-  std::string day = parsed.date.substr(0, 8);
+  std::string day(parsed.date.substr(0, 8));
   std::string message;
   if (region != config_.region) {
     message += "Credential should be scoped to a valid region, not '";
@@ -270,7 +280,9 @@ Status Authenticator::CheckCommon(const WireRequest& request,
         "Date in Credential scope does not match YYYYMMDD from ISO-8601 "
         "version of date from HTTP: '";
     message += scope_date;
-    message += "' != '" + day + "', from '" + parsed.date + "'.";
+    message += "' != '" + day + "', from '";
+    message += parsed.date;
+    message += "'.";
   }
   if (!message.empty()) return Invalid(std::move(message));
 

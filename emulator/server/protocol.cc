@@ -1,6 +1,7 @@
 #include "emulator/server/protocol.h"
 
 #include <chrono>
+#include <cstdint>
 #include <cstdio>
 #include <exception>
 #include <nlohmann/json.hpp>
@@ -148,7 +149,17 @@ void Protocol::Stamp(WireResponse& response) {
     response.SetHeader("x-amzn-RequestId", request_ids_.Next());
   }
   response.SetHeader("x-amz-crc32", std::to_string(Crc32(response.body)));
-  response.SetHeader("Date", FormatHttpDate(clock_.Now()));
+  // The text changes once a second: formatted once per second per thread.
+  thread_local int64_t date_second = INT64_MIN;
+  thread_local std::string date_text;
+  const TimePoint now = clock_.Now();
+  const int64_t second =
+      std::chrono::floor<std::chrono::seconds>(now).time_since_epoch().count();
+  if (second != date_second) {
+    date_text = FormatHttpDate(now);
+    date_second = second;
+  }
+  response.SetHeader("Date", date_text);
   // DynamoDB's responses all carry "Server: Server".
   response.SetHeader("Server", "Server");
 }
