@@ -230,12 +230,10 @@ Result<Consumed> WriteBatch::Apply(const Table& table, const PrimaryKey& key,
   std::vector<IndexChange> changes;
   if (!table.indexes.empty()) {
     if (old.exists() && new_item == nullptr && !wanted && !old.decoded_) {
-      // A delete nobody watches needs only the old item's index entries:
-      // decode just the attributes they are made of.
-      DDBLAB_ASSIGN_OR_RETURN(value::Item indexed,
-                              value::DeserializeAttributes(
-                                  old.bytes(), IndexedAttributeNames(table)));
-      before = ComputeIndexEntries(table, indexed, old.bytes(), old.size());
+      // A delete nobody watches needs only the keys and sizes of the old
+      // item's index entries: decode just their key attributes.
+      DDBLAB_ASSIGN_OR_RETURN(
+          before, StoredIndexEntryKeys(table, old.bytes(), old.size()));
     } else if (old.exists()) {
       DDBLAB_ASSIGN_OR_RETURN(const value::Item* old_item, old.Get());
       before = ComputeIndexEntries(table, *old_item, old.bytes(), old.size());

@@ -13,20 +13,20 @@ constexpr size_t kMaxIndexHashBytes = 2048;
 constexpr size_t kMaxIndexRangeBytes = 1024;
 
 // `first` then `more`: a plain encoding when `more` is empty, else the
-// composite of all of them. No allocation beyond the result.
+// composite of all of them. No allocation beyond the result. `find(name)`
+// gives the attribute's value or null when absent.
+template <class Find>
 std::optional<std::string> EncodePart(const KeyElement& first,
                                       const std::vector<KeyElement>& more,
-                                      const value::Item& item,
-                                      size_t max_bytes) {
+                                      const Find& find, size_t max_bytes) {
   auto value_of = [&](const KeyElement& k) -> const value::AttributeValue* {
-    auto it = item.find(k.name);
-    if (it == item.end() || it->second.type() != k.type) return nullptr;
-    const value::AttributeValue& v = it->second;
+    const value::AttributeValue* v = find(k.name);
+    if (v == nullptr || v->type() != k.type) return nullptr;
     size_t bytes = max_bytes;  // numbers have no byte limit
-    if (v.type() == AttrType::kS) bytes = v.s().size();
-    if (v.type() == AttrType::kB) bytes = v.b().size();
+    if (v->type() == AttrType::kS) bytes = v->s().size();
+    if (v->type() == AttrType::kB) bytes = v->b().size();
     if (bytes == 0 || bytes > max_bytes) return nullptr;
-    return &v;
+    return v;
   };
   const value::AttributeValue* v = value_of(first);
   if (v == nullptr) return std::nullopt;
@@ -40,6 +40,14 @@ std::optional<std::string> EncodePart(const KeyElement& first,
   }
   return out;
 }
+
+struct ItemFind {
+  const value::Item& item;
+  const value::AttributeValue* operator()(const std::string& name) const {
+    auto it = item.find(name);
+    return it == item.end() ? nullptr : &it->second;
+  }
+};
 
 }  // namespace
 
@@ -65,13 +73,35 @@ std::string EscapeKeyComponent(std::string_view encoded) {
 
 std::optional<std::string> EncodeHashPart(const KeySchema& key,
                                           const value::Item& item) {
-  return EncodePart(key.hash, key.more_hash, item, kMaxIndexHashBytes);
+  return EncodePart(key.hash, key.more_hash, ItemFind{item},
+                    kMaxIndexHashBytes);
 }
 
 std::optional<std::string> EncodeRangePart(const KeySchema& key,
                                            const value::Item& item) {
   if (!key.range) return std::string();
-  return EncodePart(*key.range, key.more_range, item, kMaxIndexRangeBytes);
+  return EncodePart(*key.range, key.more_range, ItemFind{item},
+                    kMaxIndexRangeBytes);
+}
+
+const value::AttributeValue* NamedValues::Find(std::string_view name) const {
+  for (size_t i = 0; i < names.size(); ++i) {
+    if (names[i] == name) return values[i] ? &*values[i] : nullptr;
+  }
+  return nullptr;
+}
+
+std::optional<std::string> EncodeHashPart(const KeySchema& key,
+                                          const NamedValues& values) {
+  auto find = [&](const std::string& name) { return values.Find(name); };
+  return EncodePart(key.hash, key.more_hash, find, kMaxIndexHashBytes);
+}
+
+std::optional<std::string> EncodeRangePart(const KeySchema& key,
+                                           const NamedValues& values) {
+  if (!key.range) return std::string();
+  auto find = [&](const std::string& name) { return values.Find(name); };
+  return EncodePart(*key.range, key.more_range, find, kMaxIndexRangeBytes);
 }
 
 }  // namespace ddblab::engine

@@ -16,6 +16,7 @@
 #pragma once
 
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -42,5 +43,21 @@ std::optional<std::string> EncodeHashPart(const KeySchema& key,
                                           const value::Item& item);
 std::optional<std::string> EncodeRangePart(const KeySchema& key,
                                            const value::Item& item);
+
+// A few attributes by name, decoded without building an Item
+// (value::DeserializeNamedAttributes): values[i] is the attribute named
+// names[i], nullopt when absent. Views: the caller keeps both alive.
+struct NamedValues {
+  std::span<const std::string_view> names;
+  std::span<const std::optional<value::AttributeValue>> values;
+  // The value of `name`, or null when absent or not among the names.
+  const value::AttributeValue* Find(std::string_view name) const;
+};
+
+// The same parts from named values (same rules as above).
+std::optional<std::string> EncodeHashPart(const KeySchema& key,
+                                          const NamedValues& values);
+std::optional<std::string> EncodeRangePart(const KeySchema& key,
+                                           const NamedValues& values);
 
 }  // namespace ddblab::engine

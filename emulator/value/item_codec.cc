@@ -132,6 +132,9 @@ class Reader : public item_format::ByteReader {
   bool Skip(int depth);
   // Only the named top-level attributes of a map.
   bool Some(std::span<const std::string_view> names, AttributeMap* out);
+  // The same into out[i] for names[i], building no map.
+  bool Named(std::span<const std::string_view> names,
+             std::span<std::optional<AttributeValue>> out);
 };
 
 bool Reader::Skip(int depth) {
@@ -205,6 +208,33 @@ bool Reader::Some(std::span<const std::string_view> names, AttributeMap* out) {
         out->emplace_hint(out->end(), std::string(name), AttributeValue());
     if (out->size() == before || std::next(it) != out->end()) return false;
     if (!Value(0, &it->second)) return false;
+    --left;
+  }
+  return true;
+}
+
+bool Reader::Named(std::span<const std::string_view> names,
+                   std::span<std::optional<AttributeValue>> out) {
+  size_t n;
+  if (!Count(&n)) return false;
+  size_t left = names.size();
+  for (size_t i = 0; i < n && left > 0; ++i) {
+    std::string_view name;
+    if (!Bytes(&name)) return false;
+    size_t wanted = names.size();
+    for (size_t j = 0; j < names.size(); ++j) {
+      if (names[j] == name) {
+        wanted = j;
+        break;
+      }
+    }
+    if (wanted == names.size()) {
+      if (!Skip(0)) return false;
+      continue;
+    }
+    // A name stored twice is corrupt (stored names are strictly increasing).
+    if (out[wanted].has_value()) return false;
+    if (!Value(0, &out[wanted].emplace())) return false;
     --left;
   }
   return true;
@@ -326,6 +356,19 @@ Result<Item> DeserializeAttributes(std::string_view bytes,
     return Error::Internal("corrupt stored item");
   }
   return item;
+}
+
+Status DeserializeNamedAttributes(
+    std::string_view bytes, std::span<const std::string_view> names,
+    std::span<std::optional<AttributeValue>> out) {
+  Reader reader(bytes);
+  uint8_t format;
+  for (std::optional<AttributeValue>& v : out) v.reset();
+  if (out.size() != names.size() || !reader.Byte(&format) ||
+      format != kFormat || !reader.Named(names, out)) {
+    return Error::Internal("corrupt stored item");
+  }
+  return OkStatus();
 }
 
 }  // namespace ddblab::value

@@ -8,6 +8,7 @@
 // Thread-safety: stateless functions.
 #pragma once
 
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -26,5 +27,12 @@ Result<Item> DeserializeItem(std::string_view bytes);
 // checked as far as they are read; corrupt bytes give InternalServerError.
 Result<Item> DeserializeAttributes(std::string_view bytes,
                                    std::span<const std::string_view> names);
+// The same without building an Item: out[i] receives the attribute named
+// names[i] (nullopt when absent; out.size() must equal names.size()). The
+// names must be distinct. For hot paths that need a few attributes of a
+// stored item (the index keys of a deleted item).
+Status DeserializeNamedAttributes(std::string_view bytes,
+                                  std::span<const std::string_view> names,
+                                  std::span<std::optional<AttributeValue>> out);
 
 }  // namespace ddblab::value

@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <iterator>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -173,6 +175,37 @@ TEST(ItemCodecTest, DeserializeAttributesRejectsWhatItReadsCorrupt) {
     }
   }
   EXPECT_FALSE(DeserializeAttributes("\x02\x00", last).ok());
+}
+
+TEST(ItemCodecTest, DeserializeNamedAttributesMatchesTheItemForm) {
+  const Item item = ParseItem(kSample);
+  const std::string bytes = SerializeItem(item);
+  const std::string_view names[] = {"sk", "l", "absent", "ok", "pk", "m"};
+  std::optional<AttributeValue> out[6];
+  out[2] = AttributeValue::S("stale");  // reset when absent
+  ASSERT_TRUE(DeserializeNamedAttributes(bytes, names, out).ok());
+  Result<Item> some = DeserializeAttributes(bytes, names);
+  ASSERT_TRUE(some.ok());
+  for (size_t i = 0; i < std::size(names); ++i) {
+    auto it = some->find(names[i]);
+    if (it == some->end()) {
+      EXPECT_FALSE(out[i].has_value()) << names[i];
+    } else {
+      ASSERT_TRUE(out[i].has_value()) << names[i];
+      EXPECT_EQ(*out[i], it->second) << names[i];
+    }
+  }
+  // Corrupt or truncated input: InternalServerError, as DeserializeItem.
+  const std::string_view last[] = {"sk"};
+  std::optional<AttributeValue> one[1];
+  for (size_t len = 0; len < bytes.size(); ++len) {
+    Status s = DeserializeNamedAttributes(
+        std::string_view(bytes).substr(0, len), last, one);
+    ASSERT_FALSE(s.ok()) << len;
+    EXPECT_EQ(s.error().type, ErrorType::kInternalServerError);
+  }
+  // One output per name.
+  EXPECT_FALSE(DeserializeNamedAttributes(bytes, names, one).ok());
 }
 
 }  // namespace
