@@ -252,7 +252,11 @@ Result<BatchWriteResult> ExecuteBatchWrite(EmulatorImpl& impl,
   }
   const EmulatorImpl::BatchUnprocessedHook& hook =
       impl.batch_unprocessed_hook();
-  // Old items first (reads), then every write in one batch.
+  // Old items first (reads), then every write in one batch. The batch is
+  // open for the reads too: they then share its transaction instead of
+  // each opening and closing a read transaction of its own.
+  WriteBatch batch(impl);
+  DDBLAB_RETURN_IF_ERROR(batch.Begin());
   std::vector<std::vector<ExistingItem>> olds(r.tables.size());
   for (size_t i = 0; i < r.tables.size(); ++i) {
     olds[i].resize(out.planned[i].size());
@@ -267,8 +271,6 @@ Result<BatchWriteResult> ExecuteBatchWrite(EmulatorImpl& impl,
     }
   }
   out.consumed.resize(r.tables.size());
-  WriteBatch batch(impl);
-  DDBLAB_RETURN_IF_ERROR(batch.Begin());
   std::optional<Error> throttle;  // capacity enforcement
   size_t processed = 0;
   for (size_t i = 0; i < r.tables.size(); ++i) {
