@@ -128,66 +128,12 @@ class Reader : public item_format::ByteReader {
 
   bool Value(int depth, AttributeValue* out);
   bool Map(int depth, AttributeMap* out);
-  // Reads past one value without building it.
-  bool Skip(int depth);
   // Only the named top-level attributes of a map.
   bool Some(std::span<const std::string_view> names, AttributeMap* out);
   // The same into out[i] for names[i], building no map.
   bool Named(std::span<const std::string_view> names,
              std::span<std::optional<AttributeValue>> out);
 };
-
-bool Reader::Skip(int depth) {
-  uint8_t tag;
-  if (!Byte(&tag)) return false;
-  std::string_view view;
-  Uint128 varint;
-  size_t n;
-  switch (tag) {
-    case kTagS:
-    case kTagB:
-      return Bytes(&view);
-    case kTagN: {
-      uint8_t sign;
-      return Byte(&sign) && Varint(&varint, 5) && Varint(&varint, 19);
-    }
-    case kTagFalse:
-    case kTagTrue:
-    case kTagNull:
-      return true;
-    case kTagM:
-      if (depth >= kMaxDepth || !Count(&n)) return false;
-      for (size_t i = 0; i < n; ++i) {
-        if (!Bytes(&view) || !Skip(depth + 1)) return false;
-      }
-      return true;
-    case kTagL:
-      if (depth >= kMaxDepth || !Count(&n)) return false;
-      for (size_t i = 0; i < n; ++i) {
-        if (!Skip(depth + 1)) return false;
-      }
-      return true;
-    case kTagSS:
-    case kTagBS:
-      if (!Count(&n)) return false;
-      for (size_t i = 0; i < n; ++i) {
-        if (!Bytes(&view)) return false;
-      }
-      return true;
-    case kTagNS: {
-      if (!Count(&n)) return false;
-      uint8_t sign;
-      for (size_t i = 0; i < n; ++i) {
-        if (!Byte(&sign) || !Varint(&varint, 5) || !Varint(&varint, 19)) {
-          return false;
-        }
-      }
-      return true;
-    }
-    default:
-      return false;
-  }
-}
 
 bool Reader::Some(std::span<const std::string_view> names, AttributeMap* out) {
   size_t n;

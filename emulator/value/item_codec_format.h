@@ -100,6 +100,60 @@ class ByteReader {
     return true;
   }
 
+  // Reads past one value (tag and payload) without building it, with the
+  // checks decoding makes.
+  bool Skip(int depth) {
+    uint8_t tag;
+    if (!Byte(&tag)) return false;
+    std::string_view view;
+    Uint128 varint;
+    size_t n;
+    switch (tag) {
+      case kTagS:
+      case kTagB:
+        return Bytes(&view);
+      case kTagN: {
+        uint8_t sign;
+        return Byte(&sign) && Varint(&varint, 5) && Varint(&varint, 19);
+      }
+      case kTagFalse:
+      case kTagTrue:
+      case kTagNull:
+        return true;
+      case kTagM:
+        if (depth >= kMaxDepth || !Count(&n)) return false;
+        for (size_t i = 0; i < n; ++i) {
+          if (!Bytes(&view) || !Skip(depth + 1)) return false;
+        }
+        return true;
+      case kTagL:
+        if (depth >= kMaxDepth || !Count(&n)) return false;
+        for (size_t i = 0; i < n; ++i) {
+          if (!Skip(depth + 1)) return false;
+        }
+        return true;
+      case kTagSS:
+      case kTagBS:
+        if (!Count(&n)) return false;
+        for (size_t i = 0; i < n; ++i) {
+          if (!Bytes(&view)) return false;
+        }
+        return true;
+      case kTagNS: {
+        if (!Count(&n)) return false;
+        uint8_t sign;
+        for (size_t i = 0; i < n; ++i) {
+          if (!Byte(&sign) || !Varint(&varint, 5) || !Varint(&varint, 19)) {
+            return false;
+          }
+        }
+        return true;
+      }
+      default:
+        return false;
+    }
+  }
+
  private:
   const char* p_;
   const char* end_;

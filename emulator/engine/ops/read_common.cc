@@ -389,14 +389,26 @@ Result<Json> RenderPage(const RawPage& page, const RenderSpec& spec) {
   } else {
     // A projection without a filter reads only its top-level attributes.
     std::optional<std::vector<std::string_view>> tops;
+    // Only top-level names: the projection is those attributes, written
+    // straight from the stored bytes.
+    bool only_tops = true;
     if (spec.select == SelectMode::kSpecificAttributes &&
         spec.projection != nullptr && spec.filter == nullptr) {
       tops.emplace();
       for (const expr::DocumentPath& path : spec.projection->paths) {
         tops->push_back(path.top());
+        only_tops = only_tops && !path.nested();
       }
+      list.reserve(page.rows.size());
     }
     for (const RawRow& row : page.rows) {
+      if (tops && only_tops && !row.table_item) {
+        DDBLAB_ASSIGN_OR_RETURN(Json item,
+                                value::StoredAttributesToJson(row.item, *tops));
+        ++count;
+        list.push_back(std::move(item));
+        continue;
+      }
       if (tops && !row.table_item) {
         DDBLAB_ASSIGN_OR_RETURN(Item some,
                                 value::DeserializeAttributes(row.item, *tops));
