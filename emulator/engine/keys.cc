@@ -320,17 +320,17 @@ Result<std::vector<IndexEntry>> StoredIndexEntryKeys(
     for (IndexEntry& e : entries) e.bytes.clear();
     return entries;
   }
-  std::array<std::optional<AttributeValue>, kMaxNames> values;
+  std::array<value::StoredKeyValue, kMaxNames> values;
   const std::span<const std::string_view> used(names.data(), count);
-  DDBLAB_RETURN_IF_ERROR(value::DeserializeNamedAttributes(
+  DDBLAB_RETURN_IF_ERROR(value::ReadKeyAttributes(
       item_bytes, used, std::span(values.data(), count)));
-  const NamedValues named{used, std::span(values.data(), count)};
+  const StoredKeyValues stored{used, std::span(values.data(), count)};
   std::vector<IndexEntry> entries;
   for (const IndexDef& idx : table.indexes) {
     if (idx.status == TableStatus::kDeleting) continue;
-    std::optional<std::string> ipk = EncodeHashPart(idx.key, named);
+    std::optional<std::string> ipk = EncodeHashPart(idx.key, stored);
     if (!ipk) continue;
-    std::optional<std::string> isk = EncodeRangePart(idx.key, named);
+    std::optional<std::string> isk = EncodeRangePart(idx.key, stored);
     if (!isk) continue;
     IndexEntry& e = entries.emplace_back();
     e.index = &idx;
@@ -341,13 +341,18 @@ Result<std::vector<IndexEntry>> StoredIndexEntryKeys(
       continue;
     }
     // KEYS_ONLY: the table's and the index's key attributes (ProjectFor-
-    // Index), each counted once.
+    // Index), each counted once; all of them S, N or B (the table's by the
+    // schema, the index's or there would be no entry).
     size_t size = 0;
     for (size_t i = 0; i < count; ++i) {
-      if (!values[i]) continue;
-      if (table.key.Contains(names[i]) || idx.key.Contains(names[i])) {
-        size += value::AttributeSize(names[i], *values[i]);
+      const value::StoredKeyValue& v = values[i];
+      if (!v.present) continue;
+      if (!table.key.Contains(names[i]) && !idx.key.Contains(names[i])) {
+        continue;
       }
+      size += names[i].size() + (v.type == AttrType::kN
+                                     ? value::NumberSize(v.number)
+                                     : v.bytes.size());
     }
     e.size = static_cast<int64_t>(size);
   }

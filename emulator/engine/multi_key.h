@@ -23,6 +23,7 @@
 
 #include "emulator/engine/table.h"
 #include "emulator/value/attribute_value.h"
+#include "emulator/value/item_codec.h"
 
 namespace ddblab::engine {
 
@@ -44,20 +45,20 @@ std::optional<std::string> EncodeHashPart(const KeySchema& key,
 std::optional<std::string> EncodeRangePart(const KeySchema& key,
                                            const value::Item& item);
 
-// A few attributes by name, decoded without building an Item
-// (value::DeserializeNamedAttributes): values[i] is the attribute named
-// names[i], nullopt when absent. Views: the caller keeps both alive.
-struct NamedValues {
+// Key attributes read in place from a stored item
+// (value::ReadKeyAttributes): values[i] is the attribute named names[i].
+// Views: the caller keeps both (and the stored bytes) alive.
+struct StoredKeyValues {
   std::span<const std::string_view> names;
-  std::span<const std::optional<value::AttributeValue>> values;
+  std::span<const value::StoredKeyValue> values;
   // The value of `name`, or null when absent or not among the names.
-  const value::AttributeValue* Find(std::string_view name) const;
+  const value::StoredKeyValue* Find(std::string_view name) const;
 };
 
-// The same parts from named values (same rules as above).
+// The same parts from stored key attributes (same rules as above).
 std::optional<std::string> EncodeHashPart(const KeySchema& key,
-                                          const NamedValues& values);
+                                          const StoredKeyValues& values);
 std::optional<std::string> EncodeRangePart(const KeySchema& key,
-                                           const NamedValues& values);
+                                           const StoredKeyValues& values);
 
 }  // namespace ddblab::engine

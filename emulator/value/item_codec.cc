@@ -130,9 +130,9 @@ class Reader : public item_format::ByteReader {
   bool Map(int depth, AttributeMap* out);
   // Only the named top-level attributes of a map.
   bool Some(std::span<const std::string_view> names, AttributeMap* out);
-  // The same into out[i] for names[i], building no map.
-  bool Named(std::span<const std::string_view> names,
-             std::span<std::optional<AttributeValue>> out);
+  // Key attributes in place into out[i] for names[i].
+  bool Keys(std::span<const std::string_view> names,
+            std::span<StoredKeyValue> out);
 };
 
 bool Reader::Some(std::span<const std::string_view> names, AttributeMap* out) {
@@ -159,8 +159,35 @@ bool Reader::Some(std::span<const std::string_view> names, AttributeMap* out) {
   return true;
 }
 
-bool Reader::Named(std::span<const std::string_view> names,
-                   std::span<std::optional<AttributeValue>> out) {
+AttributeValue::Type TypeOfTag(uint8_t tag) {
+  using Type = AttributeValue::Type;
+  switch (tag) {
+    case kTagS:
+      return Type::kS;
+    case kTagN:
+      return Type::kN;
+    case kTagB:
+      return Type::kB;
+    case kTagFalse:
+    case kTagTrue:
+      return Type::kBool;
+    case kTagM:
+      return Type::kM;
+    case kTagL:
+      return Type::kL;
+    case kTagSS:
+      return Type::kSS;
+    case kTagNS:
+      return Type::kNS;
+    case kTagBS:
+      return Type::kBS;
+    default:
+      return Type::kNull;
+  }
+}
+
+bool Reader::Keys(std::span<const std::string_view> names,
+                  std::span<StoredKeyValue> out) {
   size_t n;
   if (!Count(&n)) return false;
   size_t left = names.size();
@@ -179,8 +206,20 @@ bool Reader::Named(std::span<const std::string_view> names,
       continue;
     }
     // A name stored twice is corrupt (stored names are strictly increasing).
-    if (out[wanted].has_value()) return false;
-    if (!Value(0, &out[wanted].emplace())) return false;
+    StoredKeyValue& v = out[wanted];
+    if (v.present) return false;
+    v.present = true;
+    uint8_t tag;
+    if (!Byte(&tag)) return false;
+    v.type = TypeOfTag(tag);
+    if (tag == kTagS || tag == kTagB) {
+      if (!Bytes(&v.bytes)) return false;
+    } else if (tag == kTagN) {
+      if (!Num(&v.number)) return false;
+    } else {
+      Rewind(1);  // the tag: Skip reads it again
+      if (!Skip(0)) return false;
+    }
     --left;
   }
   return true;
@@ -304,14 +343,14 @@ Result<Item> DeserializeAttributes(std::string_view bytes,
   return item;
 }
 
-Status DeserializeNamedAttributes(
-    std::string_view bytes, std::span<const std::string_view> names,
-    std::span<std::optional<AttributeValue>> out) {
+Status ReadKeyAttributes(std::string_view bytes,
+                         std::span<const std::string_view> names,
+                         std::span<StoredKeyValue> out) {
   Reader reader(bytes);
   uint8_t format;
-  for (std::optional<AttributeValue>& v : out) v.reset();
+  for (StoredKeyValue& v : out) v = StoredKeyValue();
   if (out.size() != names.size() || !reader.Byte(&format) ||
-      format != kFormat || !reader.Named(names, out)) {
+      format != kFormat || !reader.Keys(names, out)) {
     return Error::Internal("corrupt stored item");
   }
   return OkStatus();

@@ -41,6 +41,8 @@ class ByteReader {
       : p_(bytes.data()), end_(bytes.data() + bytes.size()) {}
 
   bool at_end() const { return p_ == end_; }
+  // Steps back over n bytes just read.
+  void Rewind(size_t n) { p_ -= n; }
   size_t remaining() const { return static_cast<size_t>(end_ - p_); }
 
   bool Byte(uint8_t* b) {

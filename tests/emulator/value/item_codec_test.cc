@@ -3,7 +3,6 @@
 #include <gtest/gtest.h>
 
 #include <iterator>
-#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -177,35 +176,37 @@ TEST(ItemCodecTest, DeserializeAttributesRejectsWhatItReadsCorrupt) {
   EXPECT_FALSE(DeserializeAttributes("\x02\x00", last).ok());
 }
 
-TEST(ItemCodecTest, DeserializeNamedAttributesMatchesTheItemForm) {
+TEST(ItemCodecTest, ReadKeyAttributesMatchesTheItemForm) {
   const Item item = ParseItem(kSample);
   const std::string bytes = SerializeItem(item);
-  const std::string_view names[] = {"sk", "l", "absent", "ok", "pk", "m"};
-  std::optional<AttributeValue> out[6];
-  out[2] = AttributeValue::S("stale");  // reset when absent
-  ASSERT_TRUE(DeserializeNamedAttributes(bytes, names, out).ok());
-  Result<Item> some = DeserializeAttributes(bytes, names);
-  ASSERT_TRUE(some.ok());
+  // Key types in place, other types by type only, one absent name.
+  const std::string_view names[] = {"sk", "l", "absent", "pk", "b", "m", "ok"};
+  StoredKeyValue out[7];
+  out[2].present = true;  // reset when absent
+  ASSERT_TRUE(ReadKeyAttributes(bytes, names, out).ok());
   for (size_t i = 0; i < std::size(names); ++i) {
-    auto it = some->find(names[i]);
-    if (it == some->end()) {
-      EXPECT_FALSE(out[i].has_value()) << names[i];
-    } else {
-      ASSERT_TRUE(out[i].has_value()) << names[i];
-      EXPECT_EQ(*out[i], it->second) << names[i];
+    auto it = item.find(names[i]);
+    if (it == item.end()) {
+      EXPECT_FALSE(out[i].present) << names[i];
+      continue;
     }
+    ASSERT_TRUE(out[i].present) << names[i];
+    EXPECT_EQ(out[i].type, it->second.type()) << names[i];
   }
+  EXPECT_EQ(out[0].number, item.at("sk").n());
+  EXPECT_EQ(out[3].bytes, "user#1");
+  EXPECT_EQ(out[4].bytes, item.at("b").b());
   // Corrupt or truncated input: InternalServerError, as DeserializeItem.
   const std::string_view last[] = {"sk"};
-  std::optional<AttributeValue> one[1];
+  StoredKeyValue one[1];
   for (size_t len = 0; len < bytes.size(); ++len) {
-    Status s = DeserializeNamedAttributes(
-        std::string_view(bytes).substr(0, len), last, one);
+    Status s =
+        ReadKeyAttributes(std::string_view(bytes).substr(0, len), last, one);
     ASSERT_FALSE(s.ok()) << len;
     EXPECT_EQ(s.error().type, ErrorType::kInternalServerError);
   }
   // One output per name.
-  EXPECT_FALSE(DeserializeNamedAttributes(bytes, names, one).ok());
+  EXPECT_FALSE(ReadKeyAttributes(bytes, names, one).ok());
 }
 
 }  // namespace
