@@ -282,15 +282,19 @@ Status SqliteItemStore::Scan(const ScanSpec& spec, const RowVisitor& visit) {
     if (!has_row) return OkStatus();
     Row row;
     if (index) {
-      row.ipk = stmt.ColumnBlob(0);
-      row.isk = stmt.ColumnBlob(1);
-      row.pk = stmt.ColumnBlob(2);
-      row.sk = stmt.ColumnBlob(3);
+      if (spec.row_keys) {
+        row.ipk = stmt.ColumnBlob(0);
+        row.isk = stmt.ColumnBlob(1);
+        row.pk = stmt.ColumnBlob(2);
+        row.sk = stmt.ColumnBlob(3);
+      }
       row.size = stmt.ColumnInt(4);
       row.item = stmt.ColumnBlob(5);
     } else {
-      row.pk = stmt.ColumnBlob(0);
-      row.sk = stmt.ColumnBlob(1);
+      if (spec.row_keys) {
+        row.pk = stmt.ColumnBlob(0);
+        row.sk = stmt.ColumnBlob(1);
+      }
       row.size = stmt.ColumnInt(2);
       row.item = stmt.ColumnBlob(3);
     }

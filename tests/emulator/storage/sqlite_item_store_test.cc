@@ -234,6 +234,36 @@ TEST(SqliteItemStoreTest, IndexEntriesScanAndStats) {
                   .ok());
   EXPECT_EQ(seen, (std::vector<std::string>{"e2", "e1"}));
 
+  // Without row keys: the same rows, items and sizes; keys left empty.
+  spec.start.reset();
+  spec.row_keys = false;
+  seen.clear();
+  ASSERT_TRUE(store
+                  ->Scan(spec,
+                         [&](const Row& row) {
+                           EXPECT_TRUE(row.ipk.empty() && row.isk.empty() &&
+                                       row.pk.empty() && row.sk.empty());
+                           seen.push_back(std::string(row.item) + "/" +
+                                          std::to_string(row.size));
+                           return true;
+                         })
+                  .ok());
+  EXPECT_EQ(seen, (std::vector<std::string>{"e3/4", "e2/4", "e1/3"}));
+  ScanSpec base_spec;
+  base_spec.table_id = t;
+  base_spec.row_keys = false;
+  seen.clear();
+  ASSERT_TRUE(store
+                  ->Scan(base_spec,
+                         [&](const Row& row) {
+                           EXPECT_TRUE(row.pk.empty() && row.sk.empty());
+                           seen.push_back(std::string(row.item) + "/" +
+                                          std::to_string(row.size));
+                           return true;
+                         })
+                  .ok());
+  EXPECT_EQ(seen, (std::vector<std::string>{"i1/5"}));
+
   auto stats = store->ComputeStats(t, 1);
   ASSERT_TRUE(stats.ok());
   EXPECT_EQ(stats->count, 3);
