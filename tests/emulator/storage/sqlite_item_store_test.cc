@@ -82,6 +82,37 @@ TEST(SqliteItemStoreTest, PutGetDeleteCommitAndRollback) {
   EXPECT_FALSE(store->Get(t, "p", "")->has_value());
 }
 
+// Get and the deletes take an empty sk through their own statements (the
+// literal x''): they must reach exactly the row with the empty sk.
+TEST(SqliteItemStoreTest, EmptyAndNonEmptySortKeysAreDistinct) {
+  auto store = OpenMemory();
+  int64_t t = MakeTable(*store, "t");
+  auto txn = store->Begin();
+  ASSERT_TRUE((*txn)->PutItem(t, "p", "", "hash", 1).ok());
+  ASSERT_TRUE((*txn)->PutItem(t, "p", "s", "range", 2).ok());
+  ASSERT_TRUE((*txn)->PutIndexEntry(t, 1, "g", "", "p", "", "e1", 1).ok());
+  ASSERT_TRUE((*txn)->PutIndexEntry(t, 1, "g", "", "p", "s", "e2", 2).ok());
+  ASSERT_TRUE((*txn)->Commit().ok());
+  EXPECT_EQ((*store->Get(t, "p", ""))->bytes, "hash");
+  EXPECT_EQ((*store->Get(t, "p", "s"))->bytes, "range");
+
+  txn = store->Begin();
+  ASSERT_TRUE((*txn)->DeleteItem(t, "p", "").ok());
+  ASSERT_TRUE((*txn)->DeleteIndexEntry(t, 1, "g", "", "p", "").ok());
+  ASSERT_TRUE((*txn)->Commit().ok());
+  EXPECT_FALSE(store->Get(t, "p", "")->has_value());
+  EXPECT_EQ((*store->Get(t, "p", "s"))->bytes, "range");
+  EXPECT_EQ(store->ComputeStats(t, 1)->count, 1);
+  EXPECT_EQ(store->ComputeStats(t, 1)->bytes, 2);
+
+  txn = store->Begin();
+  ASSERT_TRUE((*txn)->DeleteItem(t, "p", "s").ok());
+  ASSERT_TRUE((*txn)->DeleteIndexEntry(t, 1, "g", "", "p", "s").ok());
+  ASSERT_TRUE((*txn)->Commit().ok());
+  EXPECT_FALSE(store->Get(t, "p", "s")->has_value());
+  EXPECT_EQ(store->ComputeStats(t, 1)->count, 0);
+}
+
 TEST(SqliteItemStoreTest, InsertItemIfAbsentNeverOverwrites) {
   auto store = OpenMemory();
   int64_t t = MakeTable(*store, "t1");
