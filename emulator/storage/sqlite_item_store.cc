@@ -208,6 +208,8 @@ Status SqliteItemStore::PrepareSlots() {
   };
   for (const auto& spec : specs) {
     DDBLAB_ASSIGN_OR_RETURN(*spec.slot, db_->GetSlot(spec.sql));
+    // Every use below binds every parameter of these statements.
+    (*spec.slot)->fully_bound = true;
   }
   return OkStatus();
 }
