@@ -283,8 +283,9 @@ Result<BatchWriteResult> ExecuteBatchWrite(EmulatorImpl& impl,
     for (size_t k = 0; k < out.planned[i].size(); ++k) {
       PlannedWrite& p = out.planned[i][k];
       if (p.unprocessed) continue;
-      Result<Consumed> used = batch.Apply(*out.tables[i], p.key, olds[i][k],
-                                          p.op->put ? &p.op->item : nullptr);
+      Status used =
+          batch.ApplyInto(*out.tables[i], p.key, olds[i][k],
+                          p.op->put ? &p.op->item : nullptr, &out.consumed[i]);
       if (!used.ok() && IsCapacityThrottle(used.error())) {
         // Over capacity: not written, back in UnprocessedItems.
         if (!throttle) throttle = used.error();
@@ -292,7 +293,6 @@ Result<BatchWriteResult> ExecuteBatchWrite(EmulatorImpl& impl,
         continue;
       }
       if (!used.ok()) return used.error();
-      out.consumed[i] += *used;
       ++processed;
     }
   }
