@@ -181,9 +181,16 @@ Result<Consumed> WriteBatch::Apply(const Table& table, const PrimaryKey& key,
                                    ExistingItem& old,
                                    const value::Item* new_item,
                                    ChangeEvent::Origin origin) {
+  Consumed used;
+  DDBLAB_RETURN_IF_ERROR(ApplyInto(table, key, old, new_item, &used, origin));
+  return used;
+}
+
+Status WriteBatch::ApplyInto(const Table& table, const PrimaryKey& key,
+                             ExistingItem& old, const value::Item* new_item,
+                             Consumed* total, ChangeEvent::Origin origin) {
   if (!txn_) return Error::Internal("WriteBatch not begun");
   const bool wanted = AnySinkWants(table);
-  Consumed used;
   std::string new_bytes;
   int64_t new_size = 0;
   if (new_item != nullptr) {
@@ -208,13 +215,15 @@ Result<Consumed> WriteBatch::Apply(const Table& table, const PrimaryKey& key,
   const bool enforce = origin == ChangeEvent::Origin::kUser &&
                        CapacityEnforced();  // TTL deletions are free
   if (new_item == nullptr && !old.exists()) {
-    used.table = 1;  // deleting a missing item: 1 WCU, nothing written
+    // Deleting a missing item: 1 WCU, nothing written.
     if (enforce) {
       DDBLAB_RETURN_IF_ERROR(AdmitCapacity(table, {{0, true, key.pk, 1}}));
     }
-    return used;
+    total->table += 1;
+    return OkStatus();
   }
-  used.table = WriteUnits(std::max(old.size(), new_size));
+  // Added to *total only once admitted: a throttled change costs nothing.
+  const double table_units = WriteUnits(std::max(old.size(), new_size));
 
   // What changes in each index, and what it costs, before writing anything.
   struct IndexChange {
@@ -230,12 +239,10 @@ Result<Consumed> WriteBatch::Apply(const Table& table, const PrimaryKey& key,
   std::vector<IndexChange> changes;
   if (!table.indexes.empty()) {
     if (old.exists() && new_item == nullptr && !wanted && !old.decoded_) {
-      // A delete nobody watches needs only the old item's index entries:
-      // decode just the attributes they are made of.
-      DDBLAB_ASSIGN_OR_RETURN(value::Item indexed,
-                              value::DeserializeAttributes(
-                                  old.bytes(), IndexedAttributeNames(table)));
-      before = ComputeIndexEntries(table, indexed, old.bytes(), old.size());
+      // A delete nobody watches needs only the keys and sizes of the old
+      // item's index entries: decode just their key attributes.
+      DDBLAB_ASSIGN_OR_RETURN(
+          before, StoredIndexEntryKeys(table, old.bytes(), old.size()));
     } else if (old.exists()) {
       DDBLAB_ASSIGN_OR_RETURN(const value::Item* old_item, old.Get());
       before = ComputeIndexEntries(table, *old_item, old.bytes(), old.size());
@@ -262,8 +269,6 @@ Result<Consumed> WriteBatch::Apply(const Table& table, const PrimaryKey& key,
         c.put_units = same_key ? WriteUnits(std::max(o->size, n->size))
                                : WriteUnits(n->size);
       }
-      (idx.global ? used.global_indexes : used.local_indexes)[idx.name] +=
-          c.delete_units + c.put_units;
       changes.push_back(c);
     }
   }
@@ -271,7 +276,7 @@ Result<Consumed> WriteBatch::Apply(const Table& table, const PrimaryKey& key,
   if (enforce) {
     // The table (with its LSIs) and every GSI whose entry changes, each on
     // its partition; all or nothing.
-    std::vector<CapacityCharge> charges{{0, true, key.pk, used.table}};
+    std::vector<CapacityCharge> charges{{0, true, key.pk, table_units}};
     for (const IndexChange& c : changes) {
       if (!c.index->global) {
         charges.push_back({0, true, key.pk, c.delete_units + c.put_units});
@@ -338,7 +343,13 @@ Result<Consumed> WriteBatch::Apply(const Table& table, const PrimaryKey& key,
       DDBLAB_RETURN_IF_ERROR(sink->OnChange(event, *txn_));
     }
   }
-  return used;
+  total->table += table_units;
+  for (const IndexChange& c : changes) {
+    (c.index->global ? total->global_indexes
+                     : total->local_indexes)[c.index->name] +=
+        c.delete_units + c.put_units;
+  }
+  return OkStatus();
 }
 
 Result<Consumed> WriteItem(EmulatorImpl& impl, const Table& table,

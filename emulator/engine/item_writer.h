@@ -124,6 +124,13 @@ class WriteBatch {
       const value::Item* new_item,
       ChangeEvent::Origin origin = ChangeEvent::Origin::kUser);
 
+  // The same, adding the capacity consumed to *total (nothing when it
+  // fails): for callers summing many changes, without a Consumed (and its
+  // index-name maps) per change.
+  Status ApplyInto(const Table& table, const PrimaryKey& key, ExistingItem& old,
+                   const value::Item* new_item, Consumed* total,
+                   ChangeEvent::Origin origin = ChangeEvent::Origin::kUser);
+
   // Commits, then applies the counters to the catalog.
   Status Commit();
   void Rollback();

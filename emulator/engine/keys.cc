@@ -1,5 +1,7 @@
 #include "emulator/engine/keys.h"
 
+#include <array>
+#include <span>
 #include <utility>
 
 #include "emulator/engine/multi_key.h"
@@ -96,18 +98,21 @@ Result<PrimaryKey> ExtractItemKey(const Table& table, const Item& item) {
 
 Result<PrimaryKey> ExtractKeyParam(const Table& table, const Item& key) {
   const size_t expected = table.key.range ? 2 : 1;
-  const Error mismatch =
-      Error::Validation("The provided key element does not match the schema");
-  if (key.size() != expected) return mismatch;
+  // Built only when needed: this runs for every key of every request.
+  auto mismatch = [] {
+    return Error::Validation(
+        "The provided key element does not match the schema");
+  };
+  if (key.size() != expected) return mismatch();
   auto hash = key.find(table.key.hash.name);
   if (hash == key.end() || hash->second.type() != table.key.hash.type) {
-    return mismatch;
+    return mismatch();
   }
   Item::const_iterator range = key.end();
   if (table.key.range) {
     range = key.find(table.key.range->name);
     if (range == key.end() || range->second.type() != table.key.range->type) {
-      return mismatch;
+      return mismatch();
     }
   }
   for (auto it : {hash, range}) {
@@ -270,6 +275,86 @@ std::vector<IndexEntry> ComputeIndexEntries(const Table& table,
     std::optional<IndexEntry> e =
         ComputeIndexEntry(table, idx, item, item_bytes, item_size);
     if (e) entries.push_back(std::move(*e));
+  }
+  return entries;
+}
+
+Result<std::vector<IndexEntry>> StoredIndexEntryKeys(
+    const Table& table, std::string_view item_bytes, int64_t item_size) {
+  // The key attributes of the table and of every index, on the stack.
+  constexpr size_t kMaxNames = 16;
+  std::array<std::string_view, kMaxNames> names;
+  size_t count = 0;
+  bool fits = true;
+  bool include = false;
+  auto add = [&](std::string_view name) {
+    for (size_t i = 0; i < count; ++i) {
+      if (names[i] == name) return;
+    }
+    if (count == kMaxNames) {
+      fits = false;
+      return;
+    }
+    names[count++] = name;
+  };
+  auto add_key = [&](const KeySchema& key) {
+    add(key.hash.name);
+    if (key.range) add(key.range->name);
+    for (const KeyElement& k : key.more_hash) add(k.name);
+    for (const KeyElement& k : key.more_range) add(k.name);
+  };
+  add_key(table.key);
+  for (const IndexDef& idx : table.indexes) {
+    if (idx.status == TableStatus::kDeleting) continue;
+    add_key(idx.key);
+    include = include || idx.projection == ProjectionType::kInclude;
+  }
+  if (include || !fits) {
+    // INCLUDE sizes need the included attributes, of any type; many key
+    // attributes: the general path.
+    DDBLAB_ASSIGN_OR_RETURN(
+        Item indexed,
+        value::DeserializeAttributes(item_bytes, IndexedAttributeNames(table)));
+    std::vector<IndexEntry> entries =
+        ComputeIndexEntries(table, indexed, item_bytes, item_size);
+    for (IndexEntry& e : entries) e.bytes.clear();
+    return entries;
+  }
+  std::array<value::StoredKeyValue, kMaxNames> values;
+  const std::span<const std::string_view> used(names.data(), count);
+  DDBLAB_RETURN_IF_ERROR(value::ReadKeyAttributes(
+      item_bytes, used, std::span(values.data(), count)));
+  const StoredKeyValues stored{used, std::span(values.data(), count)};
+  std::vector<IndexEntry> entries;
+  for (const IndexDef& idx : table.indexes) {
+    if (idx.status == TableStatus::kDeleting) continue;
+    std::optional<std::string> ipk = EncodeHashPart(idx.key, stored);
+    if (!ipk) continue;
+    std::optional<std::string> isk = EncodeRangePart(idx.key, stored);
+    if (!isk) continue;
+    IndexEntry& e = entries.emplace_back();
+    e.index = &idx;
+    e.ipk = std::move(*ipk);
+    e.isk = std::move(*isk);
+    if (idx.projection == ProjectionType::kAll) {
+      e.size = item_size;
+      continue;
+    }
+    // KEYS_ONLY: the table's and the index's key attributes (ProjectFor-
+    // Index), each counted once; all of them S, N or B (the table's by the
+    // schema, the index's or there would be no entry).
+    size_t size = 0;
+    for (size_t i = 0; i < count; ++i) {
+      const value::StoredKeyValue& v = values[i];
+      if (!v.present) continue;
+      if (!table.key.Contains(names[i]) && !idx.key.Contains(names[i])) {
+        continue;
+      }
+      size += names[i].size() + (v.type == AttrType::kN
+                                     ? value::NumberSize(v.number)
+                                     : v.bytes.size());
+    }
+    e.size = static_cast<int64_t>(size);
   }
   return entries;
 }

@@ -90,6 +90,15 @@ std::vector<IndexEntry> ComputeIndexEntries(const Table& table,
                                             std::string_view item_bytes,
                                             int64_t item_size);
 
+// The entries of a STORED item (value::SerializeItem bytes and their size)
+// in every index, keys and sizes only: `bytes` is left empty. What deleting
+// the item removes; the same entries as ComputeIndexEntries of the decoded
+// item, computed from the key attributes alone, building no Item (an
+// INCLUDE projection decodes its attributes as an Item). Corrupt bytes give
+// an InternalServerError.
+Result<std::vector<IndexEntry>> StoredIndexEntryKeys(
+    const Table& table, std::string_view item_bytes, int64_t item_size);
+
 // The entry of an item in one index, if it belongs there.
 std::optional<IndexEntry> ComputeIndexEntry(const Table& table,
                                             const IndexDef& index,

@@ -16,12 +16,14 @@
 #pragma once
 
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "emulator/engine/table.h"
 #include "emulator/value/attribute_value.h"
+#include "emulator/value/item_codec.h"
 
 namespace ddblab::engine {
 
@@ -42,5 +44,21 @@ std::optional<std::string> EncodeHashPart(const KeySchema& key,
                                           const value::Item& item);
 std::optional<std::string> EncodeRangePart(const KeySchema& key,
                                            const value::Item& item);
+
+// Key attributes read in place from a stored item
+// (value::ReadKeyAttributes): values[i] is the attribute named names[i].
+// Views: the caller keeps both (and the stored bytes) alive.
+struct StoredKeyValues {
+  std::span<const std::string_view> names;
+  std::span<const value::StoredKeyValue> values;
+  // The value of `name`, or null when absent or not among the names.
+  const value::StoredKeyValue* Find(std::string_view name) const;
+};
+
+// The same parts from stored key attributes (same rules as above).
+std::optional<std::string> EncodeHashPart(const KeySchema& key,
+                                          const StoredKeyValues& values);
+std::optional<std::string> EncodeRangePart(const KeySchema& key,
+                                           const StoredKeyValues& values);
 
 }  // namespace ddblab::engine

@@ -85,6 +85,9 @@ struct ScanSpec {
     std::string ipk, isk, pk, sk;
   };
   std::optional<Position> start;
+  // false: the visitor does not look at Row::ipk/isk/pk/sk, which are then
+  // left empty (not read from storage).
+  bool row_keys = true;
 };
 
 // The smallest byte string greater than every string with this prefix

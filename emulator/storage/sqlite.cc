@@ -10,8 +10,12 @@ namespace ddblab::storage {
 // ScopedStatement
 
 ScopedStatement::ScopedStatement(Database* db, sqlite3_stmt* stmt, bool* in_use,
-                                 bool owned)
-    : db_(db), stmt_(stmt), in_use_(in_use), owned_(owned) {}
+                                 bool owned, bool clear_bindings)
+    : db_(db),
+      stmt_(stmt),
+      in_use_(in_use),
+      owned_(owned),
+      clear_bindings_(clear_bindings) {}
 
 ScopedStatement::~ScopedStatement() { Release(); }
 
@@ -20,6 +24,7 @@ ScopedStatement::ScopedStatement(ScopedStatement&& other) noexcept
       stmt_(std::exchange(other.stmt_, nullptr)),
       in_use_(std::exchange(other.in_use_, nullptr)),
       owned_(std::exchange(other.owned_, false)),
+      clear_bindings_(std::exchange(other.clear_bindings_, true)),
       bind_error_(std::exchange(other.bind_error_, 0)) {}
 
 ScopedStatement& ScopedStatement::operator=(ScopedStatement&& other) noexcept {
@@ -29,6 +34,7 @@ ScopedStatement& ScopedStatement::operator=(ScopedStatement&& other) noexcept {
     stmt_ = std::exchange(other.stmt_, nullptr);
     in_use_ = std::exchange(other.in_use_, nullptr);
     owned_ = std::exchange(other.owned_, false);
+    clear_bindings_ = std::exchange(other.clear_bindings_, true);
     bind_error_ = std::exchange(other.bind_error_, 0);
   }
   return *this;
@@ -40,7 +46,7 @@ void ScopedStatement::Release() {
     sqlite3_finalize(stmt_);
   } else {
     sqlite3_reset(stmt_);
-    sqlite3_clear_bindings(stmt_);
+    if (clear_bindings_) sqlite3_clear_bindings(stmt_);
     if (in_use_ != nullptr) *in_use_ = false;
   }
   stmt_ = nullptr;
@@ -260,7 +266,8 @@ Result<Database::Slot*> Database::GetSlot(std::string_view sql) {
 Result<ScopedStatement> Database::Use(Slot* slot) {
   if (!slot->in_use) {
     slot->in_use = true;
-    return ScopedStatement(this, slot->stmt, &slot->in_use, false);
+    return ScopedStatement(this, slot->stmt, &slot->in_use, false,
+                           !slot->fully_bound);
   }
   // Nested use of the same SQL: a private statement.
   sqlite3_stmt* stmt = nullptr;

@@ -78,13 +78,15 @@ class ScopedStatement {
 
  private:
   friend class Database;
-  ScopedStatement(Database* db, sqlite3_stmt* stmt, bool* in_use, bool owned);
+  ScopedStatement(Database* db, sqlite3_stmt* stmt, bool* in_use, bool owned,
+                  bool clear_bindings = true);
   void Release();
 
   Database* db_ = nullptr;
   sqlite3_stmt* stmt_ = nullptr;
   bool* in_use_ = nullptr;  // the cache slot's flag; null if owned
   bool owned_ = false;
+  bool clear_bindings_ = true;  // on release (see Database::Slot)
   int bind_error_ = 0;
 };
 
@@ -105,6 +107,9 @@ class Database {
     sqlite3_stmt* stmt = nullptr;
     bool in_use = false;
     std::string sql;
+    // Set by an owner whose every use binds every parameter: releasing
+    // then skips clearing the bindings (the next use replaces them all).
+    bool fully_bound = false;
   };
 
   // Runs one or more SQL statements without results.

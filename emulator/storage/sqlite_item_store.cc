@@ -47,6 +47,12 @@ class SqliteWriteTransaction final : public WriteTransaction {
 
   Status DeleteItem(int64_t table_id, std::string_view pk,
                     std::string_view sk) override {
+    if (sk.empty()) {
+      DDBLAB_ASSIGN_OR_RETURN(ScopedStatement stmt,
+                              db().Use(store_->slots_.delete_item_nosk));
+      stmt.BindInt(1, table_id).BindBlob(2, pk);
+      return stmt.Run();
+    }
     DDBLAB_ASSIGN_OR_RETURN(ScopedStatement stmt,
                             db().Use(store_->slots_.delete_item));
     stmt.BindInt(1, table_id).BindBlob(2, pk).BindBlob(3, sk);
@@ -68,10 +74,13 @@ class SqliteWriteTransaction final : public WriteTransaction {
   Status DeleteIndexEntry(int64_t table_id, int64_t index_id,
                           std::string_view ipk, std::string_view isk,
                           std::string_view pk, std::string_view sk) override {
-    DDBLAB_ASSIGN_OR_RETURN(ScopedStatement stmt,
-                            db().Use(store_->slots_.delete_entry));
+    DDBLAB_ASSIGN_OR_RETURN(
+        ScopedStatement stmt,
+        db().Use(sk.empty() ? store_->slots_.delete_entry_nosk
+                            : store_->slots_.delete_entry));
     stmt.BindInt(1, table_id).BindInt(2, index_id).BindBlob(3, ipk);
-    stmt.BindBlob(4, isk).BindBlob(5, pk).BindBlob(6, sk);
+    stmt.BindBlob(4, isk).BindBlob(5, pk);
+    if (!sk.empty()) stmt.BindBlob(6, sk);
     return stmt.Run();
   }
 
@@ -186,12 +195,21 @@ Status SqliteItemStore::PrepareSlots() {
       {&slots_.delete_entry,
        "DELETE FROM index_entries WHERE table_id=?1 AND index_id=?2 AND "
        "ipk=?3 AND isk=?4 AND pk=?5 AND sk=?6"},
+      {&slots_.get_item_nosk,
+       "SELECT item, size FROM items WHERE table_id=?1 AND pk=?2 AND sk=x''"},
+      {&slots_.delete_item_nosk,
+       "DELETE FROM items WHERE table_id=?1 AND pk=?2 AND sk=x''"},
+      {&slots_.delete_entry_nosk,
+       "DELETE FROM index_entries WHERE table_id=?1 AND index_id=?2 AND "
+       "ipk=?3 AND isk=?4 AND pk=?5 AND sk=x''"},
       {&slots_.begin, "BEGIN IMMEDIATE"},
       {&slots_.commit, "COMMIT"},
       {&slots_.rollback, "ROLLBACK"},
   };
   for (const auto& spec : specs) {
     DDBLAB_ASSIGN_OR_RETURN(*spec.slot, db_->GetSlot(spec.sql));
+    // Every use below binds every parameter of these statements.
+    (*spec.slot)->fully_bound = true;
   }
   return OkStatus();
 }
@@ -199,8 +217,11 @@ Status SqliteItemStore::PrepareSlots() {
 Result<std::optional<StoredItem>> SqliteItemStore::Get(int64_t table_id,
                                                        std::string_view pk,
                                                        std::string_view sk) {
-  DDBLAB_ASSIGN_OR_RETURN(ScopedStatement stmt, db_->Use(slots_.get_item));
-  stmt.BindInt(1, table_id).BindBlob(2, pk).BindBlob(3, sk);
+  DDBLAB_ASSIGN_OR_RETURN(
+      ScopedStatement stmt,
+      db_->Use(sk.empty() ? slots_.get_item_nosk : slots_.get_item));
+  stmt.BindInt(1, table_id).BindBlob(2, pk);
+  if (!sk.empty()) stmt.BindBlob(3, sk);
   DDBLAB_ASSIGN_OR_RETURN(bool row, stmt.Step());
   if (!row) return std::optional<StoredItem>();
   std::optional<StoredItem> out(std::in_place);
@@ -282,15 +303,19 @@ Status SqliteItemStore::Scan(const ScanSpec& spec, const RowVisitor& visit) {
     if (!has_row) return OkStatus();
     Row row;
     if (index) {
-      row.ipk = stmt.ColumnBlob(0);
-      row.isk = stmt.ColumnBlob(1);
-      row.pk = stmt.ColumnBlob(2);
-      row.sk = stmt.ColumnBlob(3);
+      if (spec.row_keys) {
+        row.ipk = stmt.ColumnBlob(0);
+        row.isk = stmt.ColumnBlob(1);
+        row.pk = stmt.ColumnBlob(2);
+        row.sk = stmt.ColumnBlob(3);
+      }
       row.size = stmt.ColumnInt(4);
       row.item = stmt.ColumnBlob(5);
     } else {
-      row.pk = stmt.ColumnBlob(0);
-      row.sk = stmt.ColumnBlob(1);
+      if (spec.row_keys) {
+        row.pk = stmt.ColumnBlob(0);
+        row.sk = stmt.ColumnBlob(1);
+      }
       row.size = stmt.ColumnInt(2);
       row.item = stmt.ColumnBlob(3);
     }

@@ -41,7 +41,12 @@ class SqliteItemStore final : public ItemStore {
  private:
   friend class SqliteWriteTransaction;
   struct Slots {
+    // The *_nosk forms take sk as the literal x'' (hash-only keys): one
+    // blob binding fewer on the hot paths.
     Database::Slot* get_item = nullptr;
+    Database::Slot* get_item_nosk = nullptr;
+    Database::Slot* delete_item_nosk = nullptr;
+    Database::Slot* delete_entry_nosk = nullptr;
     Database::Slot* put_item = nullptr;
     Database::Slot* insert_item = nullptr;
     Database::Slot* delete_item = nullptr;

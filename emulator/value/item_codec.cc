@@ -128,63 +128,12 @@ class Reader : public item_format::ByteReader {
 
   bool Value(int depth, AttributeValue* out);
   bool Map(int depth, AttributeMap* out);
-  // Reads past one value without building it.
-  bool Skip(int depth);
   // Only the named top-level attributes of a map.
   bool Some(std::span<const std::string_view> names, AttributeMap* out);
+  // Key attributes in place into out[i] for names[i].
+  bool Keys(std::span<const std::string_view> names,
+            std::span<StoredKeyValue> out);
 };
-
-bool Reader::Skip(int depth) {
-  uint8_t tag;
-  if (!Byte(&tag)) return false;
-  std::string_view view;
-  Uint128 varint;
-  size_t n;
-  switch (tag) {
-    case kTagS:
-    case kTagB:
-      return Bytes(&view);
-    case kTagN: {
-      uint8_t sign;
-      return Byte(&sign) && Varint(&varint, 5) && Varint(&varint, 19);
-    }
-    case kTagFalse:
-    case kTagTrue:
-    case kTagNull:
-      return true;
-    case kTagM:
-      if (depth >= kMaxDepth || !Count(&n)) return false;
-      for (size_t i = 0; i < n; ++i) {
-        if (!Bytes(&view) || !Skip(depth + 1)) return false;
-      }
-      return true;
-    case kTagL:
-      if (depth >= kMaxDepth || !Count(&n)) return false;
-      for (size_t i = 0; i < n; ++i) {
-        if (!Skip(depth + 1)) return false;
-      }
-      return true;
-    case kTagSS:
-    case kTagBS:
-      if (!Count(&n)) return false;
-      for (size_t i = 0; i < n; ++i) {
-        if (!Bytes(&view)) return false;
-      }
-      return true;
-    case kTagNS: {
-      if (!Count(&n)) return false;
-      uint8_t sign;
-      for (size_t i = 0; i < n; ++i) {
-        if (!Byte(&sign) || !Varint(&varint, 5) || !Varint(&varint, 19)) {
-          return false;
-        }
-      }
-      return true;
-    }
-    default:
-      return false;
-  }
-}
 
 bool Reader::Some(std::span<const std::string_view> names, AttributeMap* out) {
   size_t n;
@@ -205,6 +154,72 @@ bool Reader::Some(std::span<const std::string_view> names, AttributeMap* out) {
         out->emplace_hint(out->end(), std::string(name), AttributeValue());
     if (out->size() == before || std::next(it) != out->end()) return false;
     if (!Value(0, &it->second)) return false;
+    --left;
+  }
+  return true;
+}
+
+AttributeValue::Type TypeOfTag(uint8_t tag) {
+  using Type = AttributeValue::Type;
+  switch (tag) {
+    case kTagS:
+      return Type::kS;
+    case kTagN:
+      return Type::kN;
+    case kTagB:
+      return Type::kB;
+    case kTagFalse:
+    case kTagTrue:
+      return Type::kBool;
+    case kTagM:
+      return Type::kM;
+    case kTagL:
+      return Type::kL;
+    case kTagSS:
+      return Type::kSS;
+    case kTagNS:
+      return Type::kNS;
+    case kTagBS:
+      return Type::kBS;
+    default:
+      return Type::kNull;
+  }
+}
+
+bool Reader::Keys(std::span<const std::string_view> names,
+                  std::span<StoredKeyValue> out) {
+  size_t n;
+  if (!Count(&n)) return false;
+  size_t left = names.size();
+  for (size_t i = 0; i < n && left > 0; ++i) {
+    std::string_view name;
+    if (!Bytes(&name)) return false;
+    size_t wanted = names.size();
+    for (size_t j = 0; j < names.size(); ++j) {
+      if (names[j] == name) {
+        wanted = j;
+        break;
+      }
+    }
+    if (wanted == names.size()) {
+      if (!Skip(0)) return false;
+      continue;
+    }
+    // A name stored twice is corrupt (stored names are strictly increasing).
+    StoredKeyValue& v = out[wanted];
+    if (v.present) return false;
+    v.present = true;
+    uint8_t tag;
+    if (!Byte(&tag)) return false;
+    v.type = TypeOfTag(tag);
+    if (tag == kTagS || tag == kTagB) {
+      if (!Bytes(&v.bytes)) return false;
+    } else if (tag == kTagN) {
+      if (!Num(&v.number)) return false;
+    } else {
+      Rewind(1);  // the tag: Skip reads it again
+      if (!Skip(0)) return false;
+    }
     --left;
   }
   return true;
@@ -326,6 +341,19 @@ Result<Item> DeserializeAttributes(std::string_view bytes,
     return Error::Internal("corrupt stored item");
   }
   return item;
+}
+
+Status ReadKeyAttributes(std::string_view bytes,
+                         std::span<const std::string_view> names,
+                         std::span<StoredKeyValue> out) {
+  Reader reader(bytes);
+  uint8_t format;
+  for (StoredKeyValue& v : out) v = StoredKeyValue();
+  if (out.size() != names.size() || !reader.Byte(&format) ||
+      format != kFormat || !reader.Keys(names, out)) {
+    return Error::Internal("corrupt stored item");
+  }
+  return OkStatus();
 }
 
 }  // namespace ddblab::value

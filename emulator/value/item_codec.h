@@ -14,6 +14,7 @@
 
 #include "emulator/api/result.h"
 #include "emulator/value/attribute_value.h"
+#include "emulator/value/number.h"
 
 namespace ddblab::value {
 
@@ -26,5 +27,22 @@ Result<Item> DeserializeItem(std::string_view bytes);
 // checked as far as they are read; corrupt bytes give InternalServerError.
 Result<Item> DeserializeAttributes(std::string_view bytes,
                                    std::span<const std::string_view> names);
+// A top-level attribute read in place from stored bytes, for key
+// computations: S and B values are views into the bytes, N values are
+// decoded; other types keep only their type.
+struct StoredKeyValue {
+  bool present = false;
+  AttributeValue::Type type = AttributeValue::Type::kNull;
+  std::string_view bytes;  // S, B
+  Number number;           // N
+};
+
+// out[i] receives the attribute named names[i] (present == false when
+// absent; out.size() must equal names.size(); names distinct). Allocates
+// nothing: for hot paths that need the key attributes of a stored item (the
+// index entries of a deleted item). Corrupt bytes give InternalServerError.
+Status ReadKeyAttributes(std::string_view bytes,
+                         std::span<const std::string_view> names,
+                         std::span<StoredKeyValue> out);
 
 }  // namespace ddblab::value

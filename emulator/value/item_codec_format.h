@@ -41,6 +41,8 @@ class ByteReader {
       : p_(bytes.data()), end_(bytes.data() + bytes.size()) {}
 
   bool at_end() const { return p_ == end_; }
+  // Steps back over n bytes just read.
+  void Rewind(size_t n) { p_ -= n; }
   size_t remaining() const { return static_cast<size_t>(end_ - p_); }
 
   bool Byte(uint8_t* b) {
@@ -98,6 +100,60 @@ class ByteReader {
     if (!r.ok()) return false;
     *n = *r;
     return true;
+  }
+
+  // Reads past one value (tag and payload) without building it, with the
+  // checks decoding makes.
+  bool Skip(int depth) {
+    uint8_t tag;
+    if (!Byte(&tag)) return false;
+    std::string_view view;
+    Uint128 varint;
+    size_t n;
+    switch (tag) {
+      case kTagS:
+      case kTagB:
+        return Bytes(&view);
+      case kTagN: {
+        uint8_t sign;
+        return Byte(&sign) && Varint(&varint, 5) && Varint(&varint, 19);
+      }
+      case kTagFalse:
+      case kTagTrue:
+      case kTagNull:
+        return true;
+      case kTagM:
+        if (depth >= kMaxDepth || !Count(&n)) return false;
+        for (size_t i = 0; i < n; ++i) {
+          if (!Bytes(&view) || !Skip(depth + 1)) return false;
+        }
+        return true;
+      case kTagL:
+        if (depth >= kMaxDepth || !Count(&n)) return false;
+        for (size_t i = 0; i < n; ++i) {
+          if (!Skip(depth + 1)) return false;
+        }
+        return true;
+      case kTagSS:
+      case kTagBS:
+        if (!Count(&n)) return false;
+        for (size_t i = 0; i < n; ++i) {
+          if (!Bytes(&view)) return false;
+        }
+        return true;
+      case kTagNS: {
+        if (!Count(&n)) return false;
+        uint8_t sign;
+        for (size_t i = 0; i < n; ++i) {
+          if (!Byte(&sign) || !Varint(&varint, 5) || !Varint(&varint, 19)) {
+            return false;
+          }
+        }
+        return true;
+      }
+      default:
+        return false;
+    }
   }
 
  private:

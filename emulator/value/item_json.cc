@@ -7,6 +7,7 @@
 #include "emulator/value/item_json.h"
 
 #include <iterator>
+#include <span>
 #include <string>
 #include <utility>
 
@@ -41,6 +42,8 @@ class JsonReader : public item_format::ByteReader {
 
   // A map (an item, or the payload of an M) into `out`, in name order.
   bool Map(int depth, Json::object_t* out);
+  // Only the named top-level attributes of a map.
+  bool Some(std::span<const std::string_view> names, Json::object_t* out);
 
  private:
   // A number in DynamoDB's canonical text.
@@ -187,7 +190,43 @@ bool JsonReader::Map(int depth, Json::object_t* out) {
   return true;
 }
 
+bool JsonReader::Some(std::span<const std::string_view> names,
+                      Json::object_t* out) {
+  size_t n;
+  if (!Count(&n)) return false;
+  size_t left = names.size();
+  for (size_t i = 0; i < n && left > 0; ++i) {
+    std::string_view name;
+    if (!Bytes(&name)) return false;
+    bool wanted = false;
+    for (std::string_view w : names) wanted = wanted || w == name;
+    if (!wanted) {
+      if (!Skip(0)) return false;
+      continue;
+    }
+    // Stored names are in increasing order: each lands last.
+    const size_t before = out->size();
+    auto it = out->emplace_hint(out->end(), std::string(name), Json());
+    if (out->size() == before || std::next(it) != out->end()) return false;
+    if (!Value(0, &it->second)) return false;
+    --left;
+  }
+  return true;
+}
+
 }  // namespace
+
+Result<nlohmann::json> StoredAttributesToJson(
+    std::string_view bytes, std::span<const std::string_view> names) {
+  JsonReader reader(bytes);
+  uint8_t format;
+  Json out(Json::value_t::object);
+  if (!reader.Byte(&format) || format != kFormat ||
+      !reader.Some(names, &out.get_ref<Json::object_t&>())) {
+    return Error::Internal("corrupt stored item");
+  }
+  return out;
+}
 
 Result<nlohmann::json> StoredItemToJson(std::string_view bytes) {
   JsonReader reader(bytes);

@@ -12,6 +12,7 @@
 #pragma once
 
 #include <nlohmann/json.hpp>
+#include <span>
 #include <string_view>
 
 #include "emulator/api/result.h"
@@ -19,5 +20,11 @@
 namespace ddblab::value {
 
 Result<nlohmann::json> StoredItemToJson(std::string_view bytes);
+
+// Only the top-level attributes named in `names` (those present):
+// exactly EncodeItem(*DeserializeAttributes(bytes, names)), failing where
+// DeserializeAttributes fails. For projections of top-level attributes.
+Result<nlohmann::json> StoredAttributesToJson(
+    std::string_view bytes, std::span<const std::string_view> names);
 
 }  // namespace ddblab::value

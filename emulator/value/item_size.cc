@@ -8,6 +8,8 @@ namespace {
 
 int64_t FloorDiv2(int64_t v) { return v >= 0 ? v / 2 : -((-v + 1) / 2); }
 
+}  // namespace
+
 // 1 byte of exponent + one byte per base-100 digit group (groups aligned on
 // the decimal point) + 1 if negative; zero is 1 byte.
 size_t NumberSize(const Number& n) {
@@ -17,8 +19,6 @@ size_t NumberSize(const Number& n) {
   const int64_t groups = FloorDiv2(leading) - FloorDiv2(lowest) + 1;
   return static_cast<size_t>(1 + groups + (n.is_negative() ? 1 : 0));
 }
-
-}  // namespace
 
 size_t AttributeValueSize(const AttributeValue& value) {
   using Type = AttributeValue::Type;

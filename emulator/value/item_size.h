@@ -18,6 +18,8 @@ inline constexpr size_t kMaxItemSize = 409600;
 // negative), 1 for zero; BOOL/NULL: 1; sets: sum of elements;
 // L: 3 + sum(1 + element); M: 3 + sum(1 + name + value).
 size_t AttributeValueSize(const AttributeValue& value);
+// The size of an N value.
+size_t NumberSize(const Number& n);
 // Sum over top-level attributes of name length + value size.
 size_t ItemSize(const Item& item);
 // Size of a single attribute (name + value), as counted in ItemSize.

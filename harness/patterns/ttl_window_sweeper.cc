@@ -211,6 +211,11 @@ Result<std::vector<json>> TtlWindowSweeper::FindExpired(
     ++report->pages;
     report->read_units += UnitsOf(page->value("ConsumedCapacity", json()));
     for (json& item : (*page)["Items"]) {
+      // The projection asks for the key alone: the item is the key.
+      if (item.is_object() && item.size() == 1 && item.contains("pk")) {
+        keys.push_back(std::move(item));
+        continue;
+      }
       json key = json::object();
       key["pk"] = std::move(item["pk"]);
       keys.push_back(std::move(key));
@@ -236,10 +241,14 @@ Status TtlWindowSweeper::DeleteKeys(std::vector<json> keys,
                     {"ReturnConsumedCapacity", "TOTAL"}};
     json& writes = request["RequestItems"][config_.table];
     writes = json::array();
+    auto& list = writes.get_ref<json::array_t&>();
+    list.reserve(end - begin);
     for (size_t i = begin; i < end; ++i) {
-      json write = json::object();
-      write["DeleteRequest"]["Key"] = std::move(keys[i]);
-      writes.push_back(std::move(write));
+      json::object_t del;
+      del.emplace("Key", std::move(keys[i]));
+      json::object_t write;
+      write.emplace("DeleteRequest", std::move(del));
+      list.emplace_back(std::move(write));
     }
     for (int attempt = 0;; ++attempt) {
       const int sent =

@@ -296,33 +296,43 @@ Result<RawPage> ReadPage(storage::ItemStore& store, const Table& table,
   const bool index = spec.scan.index_id != storage::kBaseTable;
   std::vector<std::pair<std::string, std::string>> fetch_keys;
   int64_t count = 0;
-  DDBLAB_RETURN_IF_ERROR(store.Scan(spec.scan, [&](const storage::Row& row) {
-    if (spec.segment) {
-      std::string_view part = index ? row.ipk : row.pk;
-      if (SegmentOf(part, spec.segment->total) != spec.segment->segment) {
+  // Row keys are read only for what needs them (segments, table fetches,
+  // partition tracking); a copy of the spec says so, once per page.
+  const bool keys =
+      spec.segment || spec.fetch_from_table || spec.track_partitions;
+  std::optional<storage::ScanSpec> keyless;
+  if (!keys) {
+    keyless = spec.scan;
+    keyless->row_keys = false;
+  }
+  DDBLAB_RETURN_IF_ERROR(
+      store.Scan(keys ? spec.scan : *keyless, [&](const storage::Row& row) {
+        if (spec.segment) {
+          std::string_view part = index ? row.ipk : row.pk;
+          if (SegmentOf(part, spec.segment->total) != spec.segment->segment) {
+            return true;
+          }
+        }
+        page.rows.push_back(RawRow{std::string(row.item), std::nullopt});
+        if (spec.fetch_from_table) {
+          fetch_keys.emplace_back(std::string(row.pk), std::string(row.sk));
+        }
+        page.read_bytes += row.size;
+        if (spec.track_partitions) {
+          std::string_view part = index ? row.ipk : row.pk;
+          if (page.partitions.empty() || page.partitions.back().first != part) {
+            page.partitions.emplace_back(std::string(part), 0);
+          }
+          page.partitions.back().second += row.size;
+        }
+        ++count;
+        if ((spec.limit && count >= *spec.limit) ||
+            page.read_bytes >= kMaxPageBytes) {
+          page.stopped = true;
+          return false;
+        }
         return true;
-      }
-    }
-    page.rows.push_back(RawRow{std::string(row.item), std::nullopt});
-    if (spec.fetch_from_table) {
-      fetch_keys.emplace_back(std::string(row.pk), std::string(row.sk));
-    }
-    page.read_bytes += row.size;
-    if (spec.track_partitions) {
-      std::string_view part = index ? row.ipk : row.pk;
-      if (page.partitions.empty() || page.partitions.back().first != part) {
-        page.partitions.emplace_back(std::string(part), 0);
-      }
-      page.partitions.back().second += row.size;
-    }
-    ++count;
-    if ((spec.limit && count >= *spec.limit) ||
-        page.read_bytes >= kMaxPageBytes) {
-      page.stopped = true;
-      return false;
-    }
-    return true;
-  }));
+      }));
   for (size_t i = 0; i < fetch_keys.size(); ++i) {
     DDBLAB_ASSIGN_OR_RETURN(
         std::optional<storage::StoredItem> stored,
@@ -389,14 +399,26 @@ Result<Json> RenderPage(const RawPage& page, const RenderSpec& spec) {
   } else {
     // A projection without a filter reads only its top-level attributes.
     std::optional<std::vector<std::string_view>> tops;
+    // Only top-level names: the projection is those attributes, written
+    // straight from the stored bytes.
+    bool only_tops = true;
     if (spec.select == SelectMode::kSpecificAttributes &&
         spec.projection != nullptr && spec.filter == nullptr) {
       tops.emplace();
       for (const expr::DocumentPath& path : spec.projection->paths) {
         tops->push_back(path.top());
+        only_tops = only_tops && !path.nested();
       }
+      list.reserve(page.rows.size());
     }
     for (const RawRow& row : page.rows) {
+      if (tops && only_tops && !row.table_item) {
+        DDBLAB_ASSIGN_OR_RETURN(Json item,
+                                value::StoredAttributesToJson(row.item, *tops));
+        ++count;
+        list.push_back(std::move(item));
+        continue;
+      }
       if (tops && !row.table_item) {
         DDBLAB_ASSIGN_OR_RETURN(Item some,
                                 value::DeserializeAttributes(row.item, *tops));

@@ -125,11 +125,27 @@ TEST_F(BatchWriteTest, IndexCapacityAndCounts) {
   EXPECT_EQ(table["ItemCount"], 3);
   EXPECT_EQ(table["GlobalSecondaryIndexes"][0]["ItemCount"], 2);
   EXPECT_EQ(table["LocalSecondaryIndexes"][0]["ItemCount"], 1);
-  BatchWrite({{"idx", {DeleteReq({{"pk", S("a")}, {"sk", N("1")}})}}});
+  const int64_t gsi_bytes =
+      table["GlobalSecondaryIndexes"][0]["IndexSizeBytes"];
+  // Deleting an item in both indexes: its entries go, each costing a unit,
+  // and the other item's entry stays.
+  out = BatchWrite({{"idx", {DeleteReq({{"pk", S("a")}, {"sk", N("1")}})}}},
+                   {{"ReturnConsumedCapacity", "INDEXES"}});
+  EXPECT_EQ(out["ConsumedCapacity"], Json::parse(R"([
+    {"TableName": "idx", "CapacityUnits": 3.0, "Table": {"CapacityUnits": 1.0},
+     "GlobalSecondaryIndexes": {"by_g": {"CapacityUnits": 1.0}},
+     "LocalSecondaryIndexes": {"by_l": {"CapacityUnits": 1.0}}}])"));
   table = Describe("idx");
   EXPECT_EQ(table["ItemCount"], 2);
   EXPECT_EQ(table["GlobalSecondaryIndexes"][0]["ItemCount"], 1);
+  EXPECT_LT(table["GlobalSecondaryIndexes"][0]["IndexSizeBytes"], gsi_bytes);
   EXPECT_EQ(table["LocalSecondaryIndexes"][0]["ItemCount"], 0);
+  EXPECT_EQ(table["LocalSecondaryIndexes"][0]["IndexSizeBytes"], 0);
+  Json left = Ok("Query", Json::parse(R"({"TableName": "idx",
+      "IndexName": "by_g", "KeyConditionExpression": "g = :g",
+      "ExpressionAttributeValues": {":g": {"S": "g"}}})"));
+  EXPECT_EQ(left["Items"], Json::parse(R"([
+      {"pk": {"S": "a"}, "sk": {"N": "2"}, "g": {"S": "g"}}])"));
 }
 
 TEST_F(BatchWriteTest, ItemCollectionMetricsForTablesWithLocalIndexes) {

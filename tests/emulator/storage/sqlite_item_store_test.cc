@@ -82,6 +82,37 @@ TEST(SqliteItemStoreTest, PutGetDeleteCommitAndRollback) {
   EXPECT_FALSE(store->Get(t, "p", "")->has_value());
 }
 
+// Get and the deletes take an empty sk through their own statements (the
+// literal x''): they must reach exactly the row with the empty sk.
+TEST(SqliteItemStoreTest, EmptyAndNonEmptySortKeysAreDistinct) {
+  auto store = OpenMemory();
+  int64_t t = MakeTable(*store, "t");
+  auto txn = store->Begin();
+  ASSERT_TRUE((*txn)->PutItem(t, "p", "", "hash", 1).ok());
+  ASSERT_TRUE((*txn)->PutItem(t, "p", "s", "range", 2).ok());
+  ASSERT_TRUE((*txn)->PutIndexEntry(t, 1, "g", "", "p", "", "e1", 1).ok());
+  ASSERT_TRUE((*txn)->PutIndexEntry(t, 1, "g", "", "p", "s", "e2", 2).ok());
+  ASSERT_TRUE((*txn)->Commit().ok());
+  EXPECT_EQ((*store->Get(t, "p", ""))->bytes, "hash");
+  EXPECT_EQ((*store->Get(t, "p", "s"))->bytes, "range");
+
+  txn = store->Begin();
+  ASSERT_TRUE((*txn)->DeleteItem(t, "p", "").ok());
+  ASSERT_TRUE((*txn)->DeleteIndexEntry(t, 1, "g", "", "p", "").ok());
+  ASSERT_TRUE((*txn)->Commit().ok());
+  EXPECT_FALSE(store->Get(t, "p", "")->has_value());
+  EXPECT_EQ((*store->Get(t, "p", "s"))->bytes, "range");
+  EXPECT_EQ(store->ComputeStats(t, 1)->count, 1);
+  EXPECT_EQ(store->ComputeStats(t, 1)->bytes, 2);
+
+  txn = store->Begin();
+  ASSERT_TRUE((*txn)->DeleteItem(t, "p", "s").ok());
+  ASSERT_TRUE((*txn)->DeleteIndexEntry(t, 1, "g", "", "p", "s").ok());
+  ASSERT_TRUE((*txn)->Commit().ok());
+  EXPECT_FALSE(store->Get(t, "p", "s")->has_value());
+  EXPECT_EQ(store->ComputeStats(t, 1)->count, 0);
+}
+
 TEST(SqliteItemStoreTest, InsertItemIfAbsentNeverOverwrites) {
   auto store = OpenMemory();
   int64_t t = MakeTable(*store, "t1");
@@ -233,6 +264,36 @@ TEST(SqliteItemStoreTest, IndexEntriesScanAndStats) {
                          })
                   .ok());
   EXPECT_EQ(seen, (std::vector<std::string>{"e2", "e1"}));
+
+  // Without row keys: the same rows, items and sizes; keys left empty.
+  spec.start.reset();
+  spec.row_keys = false;
+  seen.clear();
+  ASSERT_TRUE(store
+                  ->Scan(spec,
+                         [&](const Row& row) {
+                           EXPECT_TRUE(row.ipk.empty() && row.isk.empty() &&
+                                       row.pk.empty() && row.sk.empty());
+                           seen.push_back(std::string(row.item) + "/" +
+                                          std::to_string(row.size));
+                           return true;
+                         })
+                  .ok());
+  EXPECT_EQ(seen, (std::vector<std::string>{"e3/4", "e2/4", "e1/3"}));
+  ScanSpec base_spec;
+  base_spec.table_id = t;
+  base_spec.row_keys = false;
+  seen.clear();
+  ASSERT_TRUE(store
+                  ->Scan(base_spec,
+                         [&](const Row& row) {
+                           EXPECT_TRUE(row.pk.empty() && row.sk.empty());
+                           seen.push_back(std::string(row.item) + "/" +
+                                          std::to_string(row.size));
+                           return true;
+                         })
+                  .ok());
+  EXPECT_EQ(seen, (std::vector<std::string>{"i1/5"}));
 
   auto stats = store->ComputeStats(t, 1);
   ASSERT_TRUE(stats.ok());

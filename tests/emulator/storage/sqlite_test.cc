@@ -73,6 +73,29 @@ TEST(DatabaseTest, CachedStatementIsResetAndNestedUseGetsPrivateCopy) {
   EXPECT_EQ(again->ColumnInt(0), 1);  // reset on release
 }
 
+// Releasing clears the bindings, except for a slot marked fully_bound
+// (whose every use binds every parameter anyway).
+TEST(DatabaseTest, ReleaseClearsBindingsUnlessTheSlotIsFullyBound) {
+  auto db = Database::Open(":memory:");
+  ASSERT_TRUE(db.ok());
+  auto run = [&](Database::Slot* slot, bool bind) -> std::string {
+    auto stmt = (*db)->Use(slot);
+    EXPECT_TRUE(stmt.ok());
+    if (bind) stmt->BindInt(1, 42);
+    EXPECT_TRUE(*stmt->Step());
+    return stmt->ColumnIsNull(0) ? "null" : std::to_string(stmt->ColumnInt(0));
+  };
+  auto cleared = (*db)->GetSlot("SELECT ?1");
+  ASSERT_TRUE(cleared.ok());
+  EXPECT_EQ(run(*cleared, true), "42");
+  EXPECT_EQ(run(*cleared, false), "null");
+  auto kept = (*db)->GetSlot("SELECT ?1 + 0");
+  ASSERT_TRUE(kept.ok());
+  (*kept)->fully_bound = true;
+  EXPECT_EQ(run(*kept, true), "42");
+  EXPECT_EQ(run(*kept, false), "42");
+}
+
 TEST(DatabaseTest, ErrorsAreValuesNotExceptions) {
   auto db = Database::Open(":memory:");
   ASSERT_TRUE(db.ok());

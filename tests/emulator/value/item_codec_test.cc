@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <iterator>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -173,6 +174,39 @@ TEST(ItemCodecTest, DeserializeAttributesRejectsWhatItReadsCorrupt) {
     }
   }
   EXPECT_FALSE(DeserializeAttributes("\x02\x00", last).ok());
+}
+
+TEST(ItemCodecTest, ReadKeyAttributesMatchesTheItemForm) {
+  const Item item = ParseItem(kSample);
+  const std::string bytes = SerializeItem(item);
+  // Key types in place, other types by type only, one absent name.
+  const std::string_view names[] = {"sk", "l", "absent", "pk", "b", "m", "ok"};
+  StoredKeyValue out[7];
+  out[2].present = true;  // reset when absent
+  ASSERT_TRUE(ReadKeyAttributes(bytes, names, out).ok());
+  for (size_t i = 0; i < std::size(names); ++i) {
+    auto it = item.find(names[i]);
+    if (it == item.end()) {
+      EXPECT_FALSE(out[i].present) << names[i];
+      continue;
+    }
+    ASSERT_TRUE(out[i].present) << names[i];
+    EXPECT_EQ(out[i].type, it->second.type()) << names[i];
+  }
+  EXPECT_EQ(out[0].number, item.at("sk").n());
+  EXPECT_EQ(out[3].bytes, "user#1");
+  EXPECT_EQ(out[4].bytes, item.at("b").b());
+  // Corrupt or truncated input: InternalServerError, as DeserializeItem.
+  const std::string_view last[] = {"sk"};
+  StoredKeyValue one[1];
+  for (size_t len = 0; len < bytes.size(); ++len) {
+    Status s =
+        ReadKeyAttributes(std::string_view(bytes).substr(0, len), last, one);
+    ASSERT_FALSE(s.ok()) << len;
+    EXPECT_EQ(s.error().type, ErrorType::kInternalServerError);
+  }
+  // One output per name.
+  EXPECT_FALSE(ReadKeyAttributes(bytes, names, one).ok());
 }
 
 }  // namespace

@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <span>
 #include <string>
 #include <vector>
 
@@ -196,6 +197,52 @@ TEST(ItemJsonTest, RandomItemsMatchTheItemPath) {
     }
     ExpectSameAsItemPath(SerializeItem(item), "item " + std::to_string(i));
   }
+}
+
+// StoredAttributesToJson(bytes, names) is EncodeItem of
+// DeserializeAttributes(bytes, names): same JSON or same error, on random
+// items (names present and absent) and on corrupt bytes.
+void ExpectSameAsAttributesPath(std::string_view bytes,
+                                std::span<const std::string_view> names,
+                                const std::string& what) {
+  Result<Item> item = DeserializeAttributes(bytes, names);
+  Result<Json> direct = StoredAttributesToJson(bytes, names);
+  ASSERT_EQ(direct.ok(), item.ok()) << what;
+  if (item.ok()) {
+    EXPECT_EQ(*direct, EncodeItem(*item)) << what;
+  } else {
+    EXPECT_EQ(direct.error().type, item.error().type) << what;
+    EXPECT_EQ(direct.error().message, item.error().message) << what;
+  }
+}
+
+TEST(ItemJsonTest, NamedAttributesMatchTheItemPath) {
+  Rng rng(7);
+  for (int i = 0; i < 2000; ++i) {
+    Item item;
+    for (uint64_t k = rng.Uniform(8); k > 0; --k) {
+      item.emplace(std::to_string(rng.Uniform(20)), RandomValue(rng, 4));
+    }
+    std::vector<std::string> owned;
+    for (uint64_t k = rng.Uniform(4); k > 0; --k) {
+      owned.push_back(std::to_string(rng.Uniform(20)));
+    }
+    const std::vector<std::string_view> names(owned.begin(), owned.end());
+    const std::string bytes = SerializeItem(item);
+    ExpectSameAsAttributesPath(bytes, names, "item " + std::to_string(i));
+    std::string corrupt = bytes;
+    if (!corrupt.empty()) {
+      corrupt[rng.Uniform(corrupt.size())] = static_cast<char>(rng.Next());
+    }
+    ExpectSameAsAttributesPath(corrupt, names,
+                               "corruption " + std::to_string(i));
+    if (HasFatalFailure()) return;
+  }
+  const std::string bytes = SerializeItem(ParseItem(kSample));
+  const std::string_view pk[] = {"pk"};
+  Result<Json> one = StoredAttributesToJson(bytes, pk);
+  ASSERT_TRUE(one.ok());
+  EXPECT_EQ(*one, Json::parse(R"({"pk": {"S": "user#1"}})"));
 }
 
 TEST(ItemJsonTest, EveryTruncationIsTheSameError) {
