@@ -217,6 +217,20 @@ Item ProjectForIndex(const Table& table, const IndexDef& index,
   return out;
 }
 
+namespace {
+
+// Calls add(name) for each attribute of `key`: the hash and range
+// attributes, and the further ones of a multi-attribute key.
+template <class Add>
+void ForEachKeyAttribute(const KeySchema& key, Add&& add) {
+  add(key.hash.name);
+  if (key.range) add(key.range->name);
+  for (const KeyElement& k : key.more_hash) add(k.name);
+  for (const KeyElement& k : key.more_range) add(k.name);
+}
+
+}  // namespace
+
 std::vector<std::string_view> IndexedAttributeNames(const Table& table) {
   std::vector<std::string_view> names;
   auto add = [&](std::string_view name) {
@@ -225,12 +239,7 @@ std::vector<std::string_view> IndexedAttributeNames(const Table& table) {
     }
     names.push_back(name);
   };
-  auto add_key = [&](const KeySchema& key) {
-    add(key.hash.name);
-    if (key.range) add(key.range->name);
-    for (const KeyElement& k : key.more_hash) add(k.name);
-    for (const KeyElement& k : key.more_range) add(k.name);
-  };
+  auto add_key = [&](const KeySchema& key) { ForEachKeyAttribute(key, add); };
   add_key(table.key);
   for (const IndexDef& idx : table.indexes) {
     add_key(idx.key);
@@ -297,12 +306,7 @@ Result<std::vector<IndexEntry>> StoredIndexEntryKeys(
     }
     names[count++] = name;
   };
-  auto add_key = [&](const KeySchema& key) {
-    add(key.hash.name);
-    if (key.range) add(key.range->name);
-    for (const KeyElement& k : key.more_hash) add(k.name);
-    for (const KeyElement& k : key.more_range) add(k.name);
-  };
+  auto add_key = [&](const KeySchema& key) { ForEachKeyAttribute(key, add); };
   add_key(table.key);
   for (const IndexDef& idx : table.indexes) {
     if (idx.status == TableStatus::kDeleting) continue;

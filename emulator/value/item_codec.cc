@@ -136,27 +136,7 @@ class Reader : public item_format::ByteReader {
 };
 
 bool Reader::Some(std::span<const std::string_view> names, AttributeMap* out) {
-  size_t n;
-  if (!Count(&n)) return false;
-  size_t left = names.size();
-  for (size_t i = 0; i < n && left > 0; ++i) {
-    std::string_view name;
-    if (!Bytes(&name)) return false;
-    bool wanted = false;
-    for (std::string_view w : names) wanted = wanted || w == name;
-    if (!wanted) {
-      if (!Skip(0)) return false;
-      continue;
-    }
-    // Stored names are in increasing order: each lands last.
-    const size_t before = out->size();
-    auto it =
-        out->emplace_hint(out->end(), std::string(name), AttributeValue());
-    if (out->size() == before || std::next(it) != out->end()) return false;
-    if (!Value(0, &it->second)) return false;
-    --left;
-  }
-  return true;
+  return item_format::ReadNamedAttributes(*this, names, out);
 }
 
 AttributeValue::Type TypeOfTag(uint8_t tag) {

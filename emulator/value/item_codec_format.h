@@ -8,6 +8,9 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <iterator>
+#include <span>
+#include <string>
 #include <string_view>
 
 #include "emulator/value/number.h"
@@ -160,5 +163,35 @@ class ByteReader {
   const char* p_;
   const char* end_;
 };
+
+// Reads, of a stored map, only the top-level attributes named in `names`
+// into `out` (a std::map-like object keyed by name, e.g. an AttributeMap or
+// a JSON object), skipping the others; `reader` (a ByteReader with a
+// Value(depth, Object::mapped_type*) method) is at the map's count. Stored
+// names are in increasing order, so each lands last; false on corrupt input.
+template <class Reader, class Object>
+bool ReadNamedAttributes(Reader& reader,
+                         std::span<const std::string_view> names, Object* out) {
+  size_t n;
+  if (!reader.Count(&n)) return false;
+  size_t left = names.size();
+  for (size_t i = 0; i < n && left > 0; ++i) {
+    std::string_view name;
+    if (!reader.Bytes(&name)) return false;
+    bool wanted = false;
+    for (std::string_view w : names) wanted = wanted || w == name;
+    if (!wanted) {
+      if (!reader.Skip(0)) return false;
+      continue;
+    }
+    const size_t before = out->size();
+    auto it = out->emplace_hint(out->end(), std::string(name),
+                                typename Object::mapped_type());
+    if (out->size() == before || std::next(it) != out->end()) return false;
+    if (!reader.Value(0, &it->second)) return false;
+    --left;
+  }
+  return true;
+}
 
 }  // namespace ddblab::value::item_format

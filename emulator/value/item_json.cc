@@ -44,6 +44,8 @@ class JsonReader : public item_format::ByteReader {
   bool Map(int depth, Json::object_t* out);
   // Only the named top-level attributes of a map.
   bool Some(std::span<const std::string_view> names, Json::object_t* out);
+  // The AttributeValue object {"<type>": ...}.
+  bool Value(int depth, Json* out);
 
  private:
   // A number in DynamoDB's canonical text.
@@ -54,8 +56,6 @@ class JsonReader : public item_format::ByteReader {
     return true;
   }
 
-  // The AttributeValue object {"<type>": ...}.
-  bool Value(int depth, Json* out);
   // The JSON payload of a tag (the part after "<type>":).
   bool Payload(uint8_t tag, int depth, Json* out);
 };
@@ -192,26 +192,7 @@ bool JsonReader::Map(int depth, Json::object_t* out) {
 
 bool JsonReader::Some(std::span<const std::string_view> names,
                       Json::object_t* out) {
-  size_t n;
-  if (!Count(&n)) return false;
-  size_t left = names.size();
-  for (size_t i = 0; i < n && left > 0; ++i) {
-    std::string_view name;
-    if (!Bytes(&name)) return false;
-    bool wanted = false;
-    for (std::string_view w : names) wanted = wanted || w == name;
-    if (!wanted) {
-      if (!Skip(0)) return false;
-      continue;
-    }
-    // Stored names are in increasing order: each lands last.
-    const size_t before = out->size();
-    auto it = out->emplace_hint(out->end(), std::string(name), Json());
-    if (out->size() == before || std::next(it) != out->end()) return false;
-    if (!Value(0, &it->second)) return false;
-    --left;
-  }
-  return true;
+  return item_format::ReadNamedAttributes(*this, names, out);
 }
 
 }  // namespace

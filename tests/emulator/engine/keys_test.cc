@@ -12,6 +12,7 @@
 
 #include "emulator/value/item_codec.h"
 #include "emulator/value/item_size.h"
+#include "tests/emulator/engine/attribute_values_test_util.h"
 
 namespace ddblab::engine {
 namespace {
@@ -19,11 +20,9 @@ namespace {
 using value::AttributeValue;
 using value::Item;
 
-AttributeValue Sv(const std::string& s) { return AttributeValue::S(s); }
-AttributeValue Nv(const std::string& n) {
-  return AttributeValue::N(*value::Number::Parse(n));
-}
-AttributeValue Bv(const std::string& b) { return AttributeValue::B(b); }
+using testing::Bv;
+using testing::Nv;
+using testing::Sv;
 
 IndexDef Index(int64_t id, KeySchema key, ProjectionType projection,
                bool global = true) {

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "emulator/value/key_codec.h"
+#include "tests/emulator/engine/attribute_values_test_util.h"
 
 namespace ddblab::engine {
 namespace {
@@ -17,11 +18,9 @@ namespace {
 using value::AttributeValue;
 using value::Item;
 
-AttributeValue Sv(const std::string& s) { return AttributeValue::S(s); }
-AttributeValue Nv(const std::string& n) {
-  return AttributeValue::N(*value::Number::Parse(n));
-}
-AttributeValue Bv(const std::string& b) { return AttributeValue::B(b); }
+using testing::Bv;
+using testing::Nv;
+using testing::Sv;
 
 KeySchema TwoByTwo() {
   KeySchema k;
