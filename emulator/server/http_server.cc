@@ -11,14 +11,6 @@
 #include <boost/asio/ssl/stream.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <boost/asio/strand.hpp>
-#include <boost/asio/write.hpp>
-#include <boost/beast/core/flat_buffer.hpp>
-#include <boost/beast/core/string.hpp>
-#include <boost/beast/http/error.hpp>
-#include <boost/beast/http/parser.hpp>
-#include <boost/beast/http/read.hpp>
-#include <boost/beast/http/status.hpp>
-#include <boost/beast/http/string_body.hpp>
 #include <chrono>
 #include <optional>
 #include <thread>
@@ -28,45 +20,27 @@
 
 #include "emulator/server/http_event_loop.h"
 #include "emulator/server/http_serialize.h"
+#include "emulator/server/http_session.h"
 
 namespace ddblab::server {
 
 namespace asio = boost::asio;
-namespace http = boost::beast::http;
 using tcp = asio::ip::tcp;
 using error_code = boost::system::error_code;
 using http_internal::Connection;
 using http_internal::EventLoop;
+using http_internal::Session;
 
 namespace {
 
 constexpr std::string_view kShuttingDownBody =
     "{\"__type\":\"com.amazonaws.dynamodb.v20120810#ServiceUnavailable\","
     "\"message\":\"ddblab is shutting down\"}";
-// Request headers (all of them) may take this many bytes.
-constexpr uint32_t kMaxHeaderBytes = 64 * 1024;
-// A connection's read buffer: most requests arrive in one read. A request
-// that does not doubles it, up to kMaxReadBufferBytes, so that the
-// connection's next one does (a BatchWriteItem of 25 small items is ~7 KB).
-constexpr size_t kReadBufferBytes = 4096;
-constexpr size_t kMaxReadBufferBytes = 64 * 1024;
-// Bytes read and discarded after a final response before closing (so the
-// client sees the response, not a reset), at most.
-constexpr size_t kMaxDrainBytes = 32 * 1024 * 1024;
 // How long every thread must have been inside a handler, with none
 // finishing, before the watchdog adds a thread.
 constexpr auto kWatchdogTick = std::chrono::milliseconds(5);
 // Connections taken from the backlog per accept completion, at most.
 constexpr size_t kAcceptsPerTurn = 1024;
-
-std::string_view View(boost::beast::string_view s) {
-  return {s.data(), s.size()};
-}
-
-bool IsParseError(const error_code& ec) {
-  return ec.category() ==
-         http::make_error_code(http::error::bad_method).category();
-}
 
 }  // namespace
 
@@ -142,293 +116,6 @@ class HttpServer::Impl {
   };
   std::optional<Control> control_;
 };
-
-namespace {
-
-// One connection: reads a request, answers it on the same thread, writes
-// the response in one write, and reads the next. Every step runs on the
-// connection's strand (the socket's executor) on its event loop; while the
-// loop has one thread, the strand costs no hand-off.
-template <class Stream>
-class Session final : public Connection,
-                      public std::enable_shared_from_this<Session<Stream>> {
- public:
-  static constexpr bool kTls = !std::is_same_v<Stream, tcp::socket>;
-
-  Session(HttpServer::Impl& server, EventLoop& loop, Stream stream, bool refuse)
-      : server_(server),
-        loop_(loop),
-        stream_(std::move(stream)),
-        refuse_(refuse) {
-    // Room for a whole ordinary request in the first read (beast reads at
-    // most max(512, free capacity) bytes at a time).
-    buffer_.reserve(kReadBufferBytes);
-  }
-  ~Session() override { server_.Unregister(loop_, this); }
-
-  void Start() {
-    if constexpr (kTls) {
-      stream_.async_handshake(
-          asio::ssl::stream_base::server,
-          [self = this->shared_from_this()](const error_code& ec) {
-            ++self->activity;
-            if (ec) return self->CloseNow();
-            self->refuse_ ? self->Refuse() : self->ReadHeader();
-          });
-    } else {
-      // Responses are written by a non-blocking send first (Reply).
-      error_code ignored;
-      Socket().non_blocking(true, ignored);
-      refuse_ ? Refuse() : ReadHeader();
-    }
-  }
-
-  auto executor() { return stream_.get_executor(); }
-
-  void Close() override {
-    asio::post(stream_.get_executor(), [self = this->shared_from_this()] {
-      self->close_requested_ = true;
-      if (self->state_ == State::kReading || self->state_ == State::kDraining) {
-        self->CloseNow();
-      }
-    });
-  }
-
- private:
-  enum class State { kReading, kHandling, kWriting, kDraining, kClosed };
-
-  tcp::socket& Socket() {
-    if constexpr (kTls) {
-      return stream_.next_layer();
-    } else {
-      return stream_;
-    }
-  }
-
-  void ReadHeader() {
-    state_ = State::kReading;
-    if (close_requested_) return CloseNow();
-    parser_.emplace();
-    parser_->header_limit(kMaxHeaderBytes);
-    parser_->body_limit(kMaxRequestBytes);
-    http::async_read_header(
-        stream_, buffer_, *parser_,
-        [self = this->shared_from_this()](const error_code& ec, size_t) {
-          self->OnHeader(ec);
-        });
-  }
-
-  void OnHeader(const error_code& ec) {
-    ++activity;
-    if (ec) return OnReadError(ec);
-    if (error_code parse_ec = ParseAvailableBody()) {
-      return OnReadError(parse_ec);
-    }
-    auto expect = parser_->get()[http::field::expect];
-    if (!parser_->is_done() && boost::beast::iequals(expect, "100-continue")) {
-      out_ = "HTTP/1.1 100 Continue\r\n\r\n";
-      asio::async_write(
-          stream_, asio::buffer(out_),
-          [self = this->shared_from_this()](const error_code& e, size_t) {
-            ++self->activity;
-            if (e) return self->CloseNow();
-            self->ReadBody();
-          });
-      return;
-    }
-    ReadBody();
-  }
-
-  // Parses the body bytes already read with the header and, on plain TCP,
-  // reads without waiting what the socket holds of the rest (up to 64 KB a
-  // read). Beast's async_read would read 512 bytes at a time and post its
-  // completion when it had nothing to wait for: a trip through the event
-  // loop (an extra epoll_wait) per piece.
-  error_code ParseAvailableBody() {
-    error_code ec;
-    parser_->eager(true);
-    while (!parser_->is_done()) {
-      if (buffer_.size() != 0) {
-        size_t used = parser_->put(buffer_.data(), ec);
-        buffer_.consume(used);
-        if (ec == http::error::need_more) {
-          ec = {};
-        } else if (ec) {
-          return ec;
-        }
-        if (parser_->is_done()) break;
-      }
-      if constexpr (kTls) {
-        break;
-      } else {
-        size_t want = 65536;
-        if (auto left = parser_->content_length_remaining()) {
-          want = static_cast<size_t>(std::clamp<uint64_t>(*left, 512, want));
-        }
-        if (buffer_.capacity() < kMaxReadBufferBytes) {
-          buffer_.reserve(
-              std::min(2 * buffer_.capacity(), kMaxReadBufferBytes));
-        }
-        error_code read_ec;
-        size_t n = Socket().read_some(buffer_.prepare(want), read_ec);
-        // Would block, or an error the asynchronous read meets again.
-        if (read_ec) break;
-        buffer_.commit(n);
-      }
-    }
-    return {};
-  }
-
-  void ReadBody() {
-    if (error_code ec = ParseAvailableBody()) return OnReadError(ec);
-    if (parser_->is_done()) return Answer();
-    http::async_read(
-        stream_, buffer_, *parser_,
-        [self = this->shared_from_this()](const error_code& ec, size_t) {
-          ++self->activity;
-          if (ec) return self->OnReadError(ec);
-          self->Answer();
-        });
-  }
-
-  void OnReadError(const error_code& ec) {
-    if (ec == http::error::body_limit) return Fail(413);
-    if (ec == http::error::end_of_stream ||
-        ec == http::error::partial_message || !IsParseError(ec)) {
-      return CloseNow();
-    }
-    Fail(400);
-  }
-
-  void Answer() {
-    auto& request = parser_->get();
-    WireRequest wire;
-    wire.method = std::string(request.method_string());
-    std::string_view target = View(request.target());
-    size_t question = target.find('?');
-    wire.path = std::string(target.substr(0, question));
-    if (question != std::string_view::npos) {
-      wire.query = std::string(target.substr(question + 1));
-    }
-    wire.headers.reserve(8);
-    for (const auto& field : request) {
-      wire.headers.emplace_back(std::string(field.name_string()),
-                                std::string(field.value()));
-    }
-    wire.body = request.body();
-    state_ = State::kHandling;
-    handling = true;
-    WireResponse response = server_.Answer(loop_, wire);
-    handling = false;
-    if (response.drop_connection) return CloseNow();
-    Reply(response, request.keep_alive() && !close_requested_,
-          request.method() == http::verb::head, request.version());
-  }
-
-  void Reply(const WireResponse& response, bool keep_alive, bool head,
-             unsigned version) {
-    out_.clear();
-    SerializeResponse(response, keep_alive, head, version, out_);
-    state_ = State::kWriting;
-    size_t sent = 0;
-    if constexpr (!kTls) {
-      // One non-blocking send, the whole response as a rule: no completion
-      // to post, so the next read starts on this thread at once. What the
-      // socket does not take now (a full send buffer) goes asynchronously.
-      error_code ec;
-      sent = Socket().write_some(asio::buffer(out_), ec);
-      if (ec && ec != asio::error::would_block &&
-          ec != asio::error::try_again) {
-        return CloseNow();
-      }
-      if (sent == out_.size()) return AfterWrite(keep_alive);
-    }
-    asio::async_write(stream_, asio::buffer(out_) + sent,
-                      [self = this->shared_from_this(), keep_alive](
-                          const error_code& ec, size_t) {
-                        if (ec) return self->CloseNow();
-                        self->AfterWrite(keep_alive);
-                      });
-  }
-
-  void AfterWrite(bool keep_alive) {
-    ++activity;
-    if (keep_alive && !close_requested_) {
-      ReadHeader();
-    } else {
-      FinishAndClose();
-    }
-  }
-
-  // Answers a request the library could not read, then closes.
-  void Fail(int status) {
-    WireResponse response;
-    response.status = status;
-    server_.Stamp(response);
-    Reply(response, false, false, 11);
-  }
-
-  // Over --max-connections: answer at once (before reading), then close.
-  void Refuse() {
-    WireResponse response;
-    response.status = 503;
-    response.content_type = "application/x-amz-json-1.0";
-    // ddblab's own text: DynamoDB has no connection limit to quote.
-    response.body =
-        "{\"__type\":\"com.amazonaws.dynamodb.v20120810#"
-        "ServiceUnavailable\",\"message\":\"ddblab: too many open "
-        "connections (--max-connections " +
-        std::to_string(server_.max_connections()) + ")\"}";
-    server_.Stamp(response);
-    Reply(response, false, false, 11);
-  }
-
-  // After a final response: stop sending, read and discard what the client
-  // still sends (so it sees the response rather than a reset), then close.
-  void FinishAndClose() {
-    state_ = State::kDraining;
-    parser_.reset();
-    if constexpr (kTls) {
-      stream_.async_shutdown([self = this->shared_from_this()](
-                                 const error_code&) { self->CloseNow(); });
-    } else {
-      error_code ignored;
-      Socket().shutdown(tcp::socket::shutdown_send, ignored);
-      Drain();
-    }
-  }
-
-  void Drain() {
-    Socket().async_read_some(
-        asio::buffer(drain_),
-        [self = this->shared_from_this()](const error_code& ec, size_t n) {
-          ++self->activity;
-          self->drained_ += n;
-          if (ec || self->drained_ > kMaxDrainBytes) return self->CloseNow();
-          self->Drain();
-        });
-  }
-
-  void CloseNow() {
-    state_ = State::kClosed;
-    error_code ignored;
-    Socket().close(ignored);
-  }
-
-  HttpServer::Impl& server_;
-  EventLoop& loop_;
-  Stream stream_;
-  const bool refuse_;
-  boost::beast::flat_buffer buffer_;
-  std::optional<http::request_parser<http::string_body>> parser_;
-  std::string out_;
-  State state_ = State::kReading;
-  bool close_requested_ = false;
-  size_t drained_ = 0;
-  char drain_[4096];
-};
-
-}  // namespace
 
 Result<int> HttpServer::Impl::Bind() {
   const HttpServerOptions& options = owner_.options_;
@@ -567,8 +254,8 @@ void HttpServer::Impl::Adopt(EventLoop& loop, tcp::socket socket) {
 template <class Stream>
 void HttpServer::Impl::StartSession(EventLoop& loop, Stream stream,
                                     bool refuse) {
-  auto session =
-      std::make_shared<Session<Stream>>(*this, loop, std::move(stream), refuse);
+  auto session = std::make_shared<Session<Impl, Stream>>(
+      *this, loop, std::move(stream), refuse);
   bool registered = false;
   {
     MutexLock lock(connections_mu_);
