@@ -262,8 +262,11 @@ async function refreshItems() {
 async function putItem() {
   put("item-result");
   if (!state.table) return;
+  // The form as it was when Put was pressed, before anything is awaited.
+  const text = $("item-json").value;
+  const plain = $("item-plain").checked;
   const description = descriptions[state.table] || await describe(state.table);
-  const parsed = parseItem($("item-json").value, $("item-plain").checked, description);
+  const parsed = parseItem(text, plain, description);
   if (parsed.error) {
     put("item-result", el("span", {class: "error", id: "item-refused"}, `Not written: ${parsed.error}`));
     return;
