@@ -1,6 +1,5 @@
 #include "emulator/server/authenticator.h"
 
-#include <array>
 #include <map>
 #include <optional>
 #include <utility>
@@ -123,9 +122,8 @@ Status Authenticator::CheckHeader(const WireRequest& request,
   // component value holds a comma or a space). A name given twice: the
   // first wins.
   const std::string_view rest = trimmed.substr(space);
-  constexpr size_t kMaxParams = 8;
-  std::array<std::pair<std::string_view, std::string_view>, kMaxParams> params;
-  size_t count = 0;
+  // The three components it needs, each the first of its name.
+  bool have_credential = false, have_signature = false, have_signed = false;
   size_t start = 0;
   while (start < rest.size()) {
     size_t end = start;
@@ -135,18 +133,20 @@ Status Authenticator::CheckHeader(const WireRequest& request,
     std::string_view item = rest.substr(start, end - start);
     start = end + 1;
     size_t eq = item.find('=');
-    if (eq == std::string_view::npos || count == kMaxParams) continue;
-    params[count++] = {item.substr(0, eq), item.substr(eq + 1)};
-  }
-  auto param = [&](std::string_view name) -> std::string_view {
-    for (size_t i = 0; i < count; ++i) {
-      if (params[i].first == name) return params[i].second;
+    if (eq == std::string_view::npos) continue;
+    const std::string_view name = item.substr(0, eq);
+    const std::string_view value = item.substr(eq + 1);
+    if (name == "Credential" && !have_credential) {
+      parsed.credential = value;
+      have_credential = true;
+    } else if (name == "Signature" && !have_signature) {
+      parsed.signature = value;
+      have_signature = true;
+    } else if (name == "SignedHeaders" && !have_signed) {
+      parsed.signed_headers = value;
+      have_signed = true;
     }
-    return {};
-  };
-  parsed.credential = param("Credential");
-  parsed.signature = param("Signature");
-  parsed.signed_headers = param("SignedHeaders");
+  }
   if (auto date = request.Header("X-Amz-Date"); date && !date->empty()) {
     parsed.date = *date;
   } else if (auto http_date = request.Header("Date")) {
@@ -154,8 +154,11 @@ Status Authenticator::CheckHeader(const WireRequest& request,
   }
 
   std::string message;
-  for (std::string_view name : {"Credential", "Signature", "SignedHeaders"}) {
-    if (param(name).empty()) {
+  for (auto [name, value] :
+       {std::pair{"Credential", parsed.credential},
+        std::pair{"Signature", parsed.signature},
+        std::pair{"SignedHeaders", parsed.signed_headers}}) {
+    if (value.empty()) {
       message += "Authorization header requires '";
       message += name;
       message += "' parameter. ";
