@@ -93,10 +93,14 @@ TEST(BackendTest, EmulatorCapacityOptionEnforcesThroughput) {
   ASSERT_TRUE(enforced.ok()) << ToString(enforced.error());
   Error failure;
   int written = WritesUntilThrottled(**enforced, 1000, &failure);
-  // 1 WCU: the burst allowance (300 s of unused capacity) and no more.
-  EXPECT_GT(written, 0);
-  EXPECT_LT(written, 1000);
+  // 1 WCU: a new table's burst allowance (300 s of it, full at creation)
+  // and no more, with the clock standing still.
+  EXPECT_EQ(written, 300);
   EXPECT_EQ(failure.Name(), "ProvisionedThroughputExceededException");
+  EXPECT_EQ(failure.message,
+            "The level of configured provisioned throughput for the table was "
+            "exceeded. Consider increasing your provisioning level with the "
+            "UpdateTable API.");
   auto off = OpenBackend("emulator?clock=manual&capacity=off");
   ASSERT_TRUE(off.ok()) << ToString(off.error());
   EXPECT_EQ(WritesUntilThrottled(**off, 1000, &failure), 1000);
