@@ -96,6 +96,13 @@ FailureKind Classify(const Error& error, int http_status) {
   return FailureKind::kNotRetryable;
 }
 
+FailureKind Classify(const Error& error) {
+  const int status = error.type == ErrorType::kInternalServerError  ? 500
+                     : error.type == ErrorType::kServiceUnavailable ? 503
+                                                                    : 400;
+  return Classify(error, status);
+}
+
 RetryState::RetryState(const RetryPolicy& policy)
     : policy_(policy), quota_(policy.quota_capacity), rng_(policy.seed) {}
 

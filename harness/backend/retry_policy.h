@@ -62,6 +62,10 @@ enum class FailureKind {
 // Classifies a failed attempt: `error` as decoded, `http_status` (0 for a
 // transport failure).
 FailureKind Classify(const Error& error, int http_status);
+// The same for an error that came without an HTTP response of its own (from
+// the in-process emulator): the status is the one DynamoDB sends with its
+// type (500 InternalServerError, 503 ServiceUnavailable, 400 otherwise).
+FailureKind Classify(const Error& error);
 
 // Marks transport failures inside Error::extra ("Transport": "timeout" |
 // "closed" | "connect" | "crc32").

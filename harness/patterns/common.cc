@@ -9,6 +9,8 @@
 #include <optional>
 #include <stop_token>
 
+#include "harness/backend/retry_policy.h"
+
 namespace ddblab::harness::patterns {
 
 json S(std::string_view s) { return {{"S", std::string(s)}}; }
@@ -169,17 +171,7 @@ void WaitFor(Backend& backend, Duration d) {
 }
 
 bool SdkRetries(const Error& error) {
-  switch (error.type) {
-    case ErrorType::kOutcomeUnknown:
-    case ErrorType::kThrottling:
-    case ErrorType::kProvisionedThroughputExceeded:
-    case ErrorType::kRequestLimitExceeded:
-    case ErrorType::kInternalServerError:
-    case ErrorType::kServiceUnavailable:
-      return true;
-    default:
-      return false;
-  }
+  return Classify(error) != FailureKind::kNotRetryable;
 }
 
 std::string IsoSeconds(int64_t epoch_seconds) {

@@ -62,9 +62,10 @@ Status EnsureTtl(Backend& backend, const std::string& table,
 // otherwise.
 void WaitFor(Backend& backend, Duration d);
 
-// The errors an AWS SDK retries by itself (standard mode): throttling,
-// server errors and transport failures. TransactionCanceledException is not
-// one of them, whatever its reasons.
+// The errors an AWS SDK retries by itself (standard mode; the
+// classification of harness/backend/retry_policy.h): throttling, server
+// errors and transport failures. TransactionCanceledException is not one of
+// them, whatever its reasons.
 bool SdkRetries(const Error& error);
 
 // "2024-01-01T00:01:30Z" (UTC, whole seconds).

@@ -64,6 +64,26 @@ std::vector<Duration> Waits(uint64_t seed, int attempts) {
   return waits;
 }
 
+// Errors from the in-process emulator carry no HTTP status: it is the one
+// DynamoDB sends with the type.
+TEST(RetryPolicyTest, ClassifiesInProcessErrorsByTheirType) {
+  EXPECT_EQ(Classify(Error::Of(ErrorType::kProvisionedThroughputExceeded, "")),
+            FailureKind::kThrottling);
+  EXPECT_EQ(Classify(Error::Of(ErrorType::kTransactionInProgress, "")),
+            FailureKind::kThrottling);
+  EXPECT_EQ(Classify(Error::Internal("Internal server error")),
+            FailureKind::kTransient);
+  EXPECT_EQ(Classify(Error::Of(ErrorType::kServiceUnavailable, "")),
+            FailureKind::kTransient);
+  EXPECT_EQ(Classify(Error::Of(ErrorType::kOutcomeUnknown, "closed")),
+            FailureKind::kTransient);
+  EXPECT_EQ(Classify(Error::Of(ErrorType::kConditionalCheckFailed, "")),
+            FailureKind::kNotRetryable);
+  EXPECT_EQ(Classify(Error::Of(ErrorType::kTransactionCanceled, "")),
+            FailureKind::kNotRetryable);
+  EXPECT_EQ(Classify(Error::Validation("bad")), FailureKind::kNotRetryable);
+}
+
 TEST(RetryPolicyTest, FullJitterUnderDoublingCeilingsCappedAt20s) {
   std::vector<Duration> waits = Waits(7, 10);
   ASSERT_EQ(waits.size(), 9u);
