@@ -35,8 +35,10 @@ WireResponse ToWire(const EsmHost::Response& answer) {
 
 Status AddEsmRoutes(Emulator& emulator, Protocol& protocol,
                     const std::vector<json>& mappings,
-                    const std::string& source, uint64_t seed) {
+                    const std::string& source, uint64_t seed,
+                    bool allow_functions) {
   auto hosted = std::make_shared<HostedMappings>(emulator, seed);
+  hosted->host.AllowApiFunctions(allow_functions);
   DDBLAB_RETURN_IF_ERROR(hosted->host.LoadMappings(mappings, source));
   ControlExtensions& extensions = protocol.extensions();
   DDBLAB_RETURN_IF_ERROR(extensions.AddPrefixRoute(
@@ -66,12 +68,12 @@ Status AddEsmControl(const ServeConfig& config, ServeHooks& hooks) {
     }
     mappings = std::move(read).value();
   }
-  AddEngineRoutes(hooks, "the event source mapping routes",
-                  [mappings = std::move(mappings), file, seed = config.seed](
-                      Emulator& emulator, Protocol& protocol) {
-                    return AddEsmRoutes(emulator, protocol, mappings, file,
-                                        seed);
-                  });
+  AddEngineRoutes(
+      hooks, "the event source mapping routes",
+      [mappings = std::move(mappings), file, seed = config.seed,
+       allow = config.allow_functions](Emulator& emulator, Protocol& protocol) {
+        return AddEsmRoutes(emulator, protocol, mappings, file, seed, allow);
+      });
   return OkStatus();
 }
 

@@ -9,7 +9,9 @@
 //
 // Control endpoints: everything under /_ddblab/event-source-mappings goes
 // to the EsmHost (create, list, get, update, delete, failures, run); its
-// answers are JSON, errors {"__type", "message"} with 400/404/405.
+// answers are JSON, errors {"__type", "message"} with 400/403/404/405.
+// Creating a mapping through them (each runs a command or calls a URL) is
+// refused with 403 unless the server was started with --allow-functions.
 //
 // Delivery reads the stream through an in-process Backend borrowing the
 // server's Emulator, so it runs on the server's clock:
@@ -50,9 +52,11 @@ Status AddEsmControl(const ServeConfig& config, ServeHooks& hooks);
 // Hosts `mappings` (checked create bodies; `source` names them in errors)
 // for `emulator` on `protocol`: the prefix route, the after-clock-move hook,
 // the delivery thread on a system clock and its stop hook. `emulator` must
-// outlive the protocol's stop hooks; `seed` drives the mapping UUIDs.
+// outlive the protocol's stop hooks; `seed` drives the mapping UUIDs;
+// `allow_functions` (--allow-functions) lets POST create mappings.
 Status AddEsmRoutes(Emulator& emulator, Protocol& protocol,
                     const std::vector<harness::consumer::json>& mappings,
-                    const std::string& source, uint64_t seed);
+                    const std::string& source, uint64_t seed,
+                    bool allow_functions);
 
 }  // namespace ddblab::server

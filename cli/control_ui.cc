@@ -70,8 +70,11 @@ Status AddUiControl(const ServeConfig& config, ServeHooks& hooks) {
                          RequestHandler& handler,
                          Protocol& protocol) -> Status {
     if (before) DDBLAB_RETURN_IF_ERROR(before(handler, protocol));
-    return protocol.extensions().AddPrefixRoute(std::string(kUiRoutePrefix),
-                                                &ServeUiFile);
+    // The static files reveal and change nothing: public, so that the page
+    // loads before it knows the token (it reads it from the URL fragment).
+    return protocol.extensions().AddPrefixRoute(
+        std::string(kUiRoutePrefix), &ServeUiFile,
+        ControlExtensions::Access::kPublic);
   };
   return OkStatus();
 }

@@ -20,6 +20,7 @@
 #include "cli/control_ttl.h"
 #include "cli/control_ui.h"
 #include "cli/emulator_handler.h"
+#include "cli/token_command.h"
 #include "emulator/server/cli.h"
 #include "emulator/server/serve.h"
 #include "harness/bench/bench_command.h"
@@ -78,6 +79,12 @@ int BenchMain(const Args& args) {
       isatty(STDERR_FILENO) != 0);
 }
 
+// `ddblab token [ENDPOINT]`: a local server's control token (cli/).
+int TokenMain(const Args& args) {
+  return ddblab::cli::RunTokenCommand(
+      std::span<const std::string>(args).subspan(1), std::cout, std::cerr);
+}
+
 struct Subcommand {
   std::string_view name;
   int (*run)(const Args& args);
@@ -87,6 +94,7 @@ constexpr Subcommand kSubcommands[] = {
     {"serve", &ServeMain},
     {"run", &RunMain},
     {"bench", &BenchMain},
+    {"token", &TokenMain},
 };
 
 }  // namespace

@@ -27,8 +27,20 @@ const state = {
   busy: false,
 };
 const settings = Object.assign(
-    {accessKeyId: "ddblab", secretAccessKey: "ddblab", region: "", interval: 2000},
+    {accessKeyId: "ddblab", secretAccessKey: "ddblab", region: "", interval: 2000, token: ""},
     JSON.parse(localStorage.getItem("ddblab.console") || "{}"));
+// The control token from the address ddblab serve printed
+// (.../_ddblab/ui#token=...): kept in the settings and taken out of the
+// address bar, so that it is not bookmarked or shared with the URL.
+{
+  const match = /(?:^#|&)token=([0-9a-f]+)/.exec(location.hash);
+  if (match) {
+    settings.token = match[1];
+    localStorage.setItem("ddblab.console", JSON.stringify(settings));
+    const rest = location.hash.replace(/(^#|&)token=[0-9a-f]+/, "$1").replace(/^#&/, "#");
+    history.replaceState(null, "", location.pathname + location.search + (rest === "#" ? "" : rest));
+  }
+}
 
 // ---- transport --------------------------------------------------------
 
@@ -64,13 +76,23 @@ async function ddb(operation, body, service = "DynamoDB_20120810") {
 }
 const streams = (operation, body) => ddb(operation, body, "DynamoDBStreams_20120810");
 
-// A /_ddblab/ control endpoint; throws ApiError on a non-2xx answer.
+// A /_ddblab/ control endpoint; throws ApiError on a non-2xx answer. It
+// carries the control token (ddblab serve --control local-token: from the
+// URL's #token=... the server printed, or Settings) and is signed like a
+// DynamoDB call (checked under --auth verify).
 async function ctl(method, path, body) {
-  const init = {method};
-  if (body !== undefined) {
-    init.body = typeof body === "string" ? body : JSON.stringify(body);
-    init.headers = {"Content-Type": "application/json"};
-  }
+  const payload = body === undefined ? "" : typeof body === "string" ? body : JSON.stringify(body);
+  const extra = settings.token ? {"x-ddblab-token": settings.token} : {};
+  const headers = SigV4.sigv4Headers({
+    host: location.host, body: payload, method, path: `/_ddblab/${path}`,
+    contentType: "application/json", extra,
+    creds: {accessKeyId: settings.accessKeyId,
+            secretAccessKey: settings.secretAccessKey,
+            region: settings.region || "us-east-1"},
+    date: new Date(Date.now() + state.skewMs),
+  });
+  const init = {method, headers};
+  if (method !== "GET" && method !== "HEAD") init.body = payload;
   const response = await fetch(`/_ddblab/${path}`, init);
   const text = await response.text();
   let json = {};
@@ -507,6 +529,7 @@ async function start() {
   $("set-secret").value = settings.secretAccessKey;
   $("set-region").value = settings.region;
   $("set-interval").value = settings.interval;
+  $("set-token").value = settings.token;
 
   window.addEventListener("hashchange", () => { applyHash(); refresh(); });
   for (const select of document.querySelectorAll(".table-select")) {
@@ -569,6 +592,7 @@ async function start() {
     settings.secretAccessKey = $("set-secret").value;
     settings.region = $("set-region").value;
     settings.interval = Number($("set-interval").value) || 2000;
+    settings.token = $("set-token").value.trim();
     localStorage.setItem("ddblab.console", JSON.stringify(settings));
     $("settings-result").textContent = "Saved.";
     schedule();

@@ -3,7 +3,8 @@
 // Pure JavaScript SHA-256 and HMAC (no crypto.subtle, which browsers give
 // only to secure contexts, so the page also works over plain HTTP on a LAN
 // address). Used by console.js: sigv4Headers(...) returns the headers to add
-// to a POST / request. With `ddblab serve --auth accept` (the default) any
+// to a POST / request, or to a control request (/_ddblab/...), which
+// ddblab serve --auth verify checks the same way. With `ddblab serve --auth accept` (the default) any
 // well-formed signature passes; with --auth verify the keys entered in the
 // page's settings must match the server's.
 "use strict";
@@ -90,19 +91,23 @@ const SigV4 = (() => {
   // (X-Amz-Target), signed for `creds` {accessKeyId, secretAccessKey,
   // region} at `date`. Signed: content-type, host, x-amz-date,
   // x-amz-target (the browser sends Host itself, with the same value).
-  function sigv4Headers({host, body, target, creds, date}) {
+  // `target` (DynamoDB's API) or `extra` (more headers to sign, lowercase
+  // names: the control token) may be absent; `method` and `path` default to
+  // a DynamoDB call's (POST /); control calls pass their own and JSON.
+  function sigv4Headers({host, body, target, creds, date, method = "POST", path = "/",
+                         contentType = "application/x-amz-json-1.0", extra = {}}) {
     const stamp = amzDate(date);
     const day = stamp.slice(0, 8);
-    const contentType = "application/x-amz-json-1.0";
     const headers = {
       "content-type": contentType,
       host,
       "x-amz-date": stamp,
-      "x-amz-target": target,
+      ...extra,
     };
+    if (target) headers["x-amz-target"] = target;
     const names = Object.keys(headers).sort();
     const canonical = [
-      "POST", "/", "",
+      method, path, "",
       names.map((n) => `${n}:${headers[n]}\n`).join(""),
       names.join(";"),
       hex(sha256(utf8(body))),
@@ -116,9 +121,10 @@ const SigV4 = (() => {
     }
     const signature = hex(hmac(key, utf8(toSign)));
     return {
+      ...extra,
       "Content-Type": contentType,
       "X-Amz-Date": stamp,
-      "X-Amz-Target": target,
+      ...(target ? {"X-Amz-Target": target} : {}),
       Authorization: `AWS4-HMAC-SHA256 Credential=${creds.accessKeyId}/${scope}, ` +
                      `SignedHeaders=${names.join(";")}, Signature=${signature}`,
     };

@@ -68,6 +68,8 @@ bool IsKnownFlag(std::string_view flag) {
                                  "--https-key",
                                  "--faults",
                                  "--event-source-mappings",
+                                 "--control",
+                                 "--control-token-file",
                                  "--capacity"}) {
     if (flag == known) return true;
   }
@@ -151,6 +153,13 @@ Status SetFlag(ServeConfig& config, std::string_view flag,
   } else if (flag == "--event-source-mappings") {  // read by cli/control_esm.cc
     if (value.empty()) return bad("a file of event source mappings (JSON)");
     config.event_source_mappings_file = value;
+  } else if (flag == "--control") {
+    auto mode = ParseControlMode(value);
+    if (!mode) return bad("off, local-token or open");
+    config.control = *mode;
+  } else if (flag == "--control-token-file") {
+    if (value.empty()) return bad("a file path");
+    config.control_token_file = value;
   } else if (flag == "--shard-rollover") {  // checked by cli/control_streams.cc
     if (value.empty()) return bad("a duration (4h, 90m) or off");
     config.shard_rollover = value;
@@ -192,12 +201,20 @@ Result<Command> ParseServe(const std::vector<std::string>& args) {
     if (!arg.starts_with("--")) {
       return Usage("unexpected argument '" + args[i] + "' for ddblab serve");
     }
-    if (arg == "--no-ui") {  // the one flag without a value
+    if (arg == "--no-ui") {  // the flags without a value
       config.ui = false;
       continue;
     }
-    if (arg.starts_with("--no-ui="))
-      return Usage("flag --no-ui takes no value");
+    if (arg == "--allow-functions") {
+      config.allow_functions = true;
+      continue;
+    }
+    for (std::string_view bare : {"--no-ui=", "--allow-functions="}) {
+      if (arg.starts_with(bare)) {
+        return Usage("flag " + std::string(bare.substr(0, bare.size() - 1)) +
+                     " takes no value");
+      }
+    }
     size_t eq = arg.find('=');
     std::string flag(arg.substr(0, eq));
     std::string value;
@@ -221,6 +238,20 @@ Result<Command> ParseServe(const std::vector<std::string>& args) {
     return Usage(
         "--auth verify needs --access-key-id/--secret-access-key or "
         "--credentials-file");
+  }
+  if (config.allow_functions && config.control == ControlMode::kOpen) {
+    return Usage(
+        "--allow-functions needs --control local-token: with --control open "
+        "anyone who reaches the port could run commands as this user");
+  }
+  if (config.allow_functions && config.control == ControlMode::kOff) {
+    return Usage(
+        "--allow-functions does nothing with --control off (no control "
+        "endpoint can create a mapping)");
+  }
+  if (!config.control_token_file.empty() &&
+      config.control != ControlMode::kLocalToken) {
+    return Usage("--control-token-file needs --control local-token");
   }
   if (config.https_cert.empty() != config.https_key.empty()) {
     return Usage("--https-cert and --https-key must be given together");
@@ -255,6 +286,8 @@ Usage:
   ddblab bench sweeper|aggregator [flags]
                          benchmark a pattern on a backend (flags: ddblab
                          bench --help)
+  ddblab token [ENDPOINT] the control token of a ddblab serve on this
+                         machine (default 127.0.0.1:8000)
   ddblab --help          this text
   ddblab --version       the version
 
@@ -304,6 +337,20 @@ Flags of ddblab serve:
                            the server's clock: with --clock manual, each
                            POST /_ddblab/clock delivers what is due before
                            it answers
+  --allow-functions        let mappings created through the control API run
+                           commands and call URLs (without it only those of
+                           --event-source-mappings FILE may)
+  --control off|local-token|open
+                           who may call the /_ddblab/ control endpoints:
+                           local-token (default): requests carry the token
+                           printed at start in the X-Ddblab-Token header;
+                           open: anyone who reaches the port (a warning is
+                           printed); off: none but /_ddblab/health
+  --control-token-file PATH
+                           where local-token writes the token, readable only
+                           by this user (default
+                           $XDG_RUNTIME_DIR/ddblab/control-PORT.token, else
+                           ~/.ddblab/control-PORT.token)
   --no-ui                  do not serve the web console (by default at
                            http://HOST:PORT/_ddblab/ui)
 

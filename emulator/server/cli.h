@@ -11,10 +11,13 @@
 //                [--stream-shards 1] [--shard-rollover 4h|off]
 //                [--max-connections 10000] [--idle-timeout 60s]
 //                [--https-cert FILE --https-key FILE] [--faults FILE]
-//                [--event-source-mappings FILE] [--no-ui]
+//                [--event-source-mappings FILE] [--allow-functions]
+//                [--control off|local-token|open] [--control-token-file PATH]
+//                [--no-ui]
 //   ddblab --help | --version
 //
-// Flags take "--flag value" or "--flag=value"; --no-ui takes none. A bad
+// Flags take "--flag value" or "--flag=value"; --no-ui and --allow-functions
+// take none. A bad
 // command line is an Error whose message is the one line to print on stderr
 // (exit status 2).
 //
@@ -28,6 +31,7 @@
 #include "emulator/api/options.h"
 #include "emulator/api/result.h"
 #include "emulator/server/authenticator.h"
+#include "emulator/server/control_access.h"
 #include "emulator/server/logger.h"
 
 namespace ddblab::server {
@@ -57,6 +61,14 @@ struct ServeConfig {
   // Event source mappings to host from the start, read by cli/control_esm.h
   // ("" : none).
   std::string event_source_mappings_file;
+  // --allow-functions: mappings created through the control API may run
+  // commands and call URLs (those of the file above always may).
+  bool allow_functions = false;
+  // Who may call the /_ddblab/ control endpoints (control_access.h), and
+  // where the local-token mode writes its token ("": the default path,
+  // common/control_token).
+  ControlMode control = ControlMode::kLocalToken;
+  std::string control_token_file;
   // The web console at /_ddblab/ui (cli/control_ui.h); --no-ui: off.
   bool ui = true;
   // --capacity off|enforce: DynamoDB's throughput limits (Options.capacity).

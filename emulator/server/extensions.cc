@@ -11,7 +11,7 @@ bool PathUnder(std::string_view path, std::string_view prefix) {
 }
 
 Status ControlExtensions::AddPrefixRoute(std::string prefix,
-                                         RouteHandler handler) {
+                                         RouteHandler handler, Access access) {
   if (!prefix.starts_with(kControlPrefix) ||
       prefix.size() == kControlPrefix.size()) {
     return Error::Validation("control routes live under /_ddblab/: " + prefix);
@@ -26,21 +26,30 @@ Status ControlExtensions::AddPrefixRoute(std::string prefix,
     return Error::Validation("route prefix " + prefix +
                              " covers /_ddblab/health");
   }
-  for (const auto& [taken, unused] : prefix_routes_) {
-    if (PathUnder(prefix, taken) || PathUnder(taken, prefix)) {
-      return Error::Validation("route prefix " + prefix + " overlaps " + taken);
+  for (const PrefixRoute& taken : prefix_routes_) {
+    if (PathUnder(prefix, taken.prefix) || PathUnder(taken.prefix, prefix)) {
+      return Error::Validation("route prefix " + prefix + " overlaps " +
+                               taken.prefix);
     }
   }
-  prefix_routes_.emplace_back(std::move(prefix), std::move(handler));
+  prefix_routes_.push_back(
+      PrefixRoute{std::move(prefix), std::move(handler), access});
   return OkStatus();
 }
 
 const RouteHandler* ControlExtensions::FindPrefixRoute(
     std::string_view path) const {
-  for (const auto& [prefix, handler] : prefix_routes_) {
-    if (PathUnder(path, prefix)) return &handler;
+  for (const PrefixRoute& route : prefix_routes_) {
+    if (PathUnder(path, route.prefix)) return &route.handler;
   }
   return nullptr;
+}
+
+bool ControlExtensions::IsPublic(std::string_view path) const {
+  for (const PrefixRoute& route : prefix_routes_) {
+    if (PathUnder(path, route.prefix)) return route.access == Access::kPublic;
+  }
+  return false;
 }
 
 void ControlExtensions::AddAfterClockMove(std::function<void()> hook) {

@@ -42,9 +42,16 @@ class ControlExtensions {
   // contain, or be contained in, a prefix already added (segment-wise:
   // "/_ddblab/a" and "/_ddblab/a/b" overlap, "/_ddblab/a" and "/_ddblab/ab"
   // do not). "/_ddblab/health" is the server's.
-  Status AddPrefixRoute(std::string prefix, RouteHandler handler);
+  // A kPublic route (the web console's static files) is served without the
+  // control token or signature (control_access.h); only files that reveal
+  // and change nothing may be public.
+  enum class Access { kControl, kPublic };
+  Status AddPrefixRoute(std::string prefix, RouteHandler handler,
+                        Access access = Access::kControl);
   // The handler whose prefix covers `path`, or null.
   const RouteHandler* FindPrefixRoute(std::string_view path) const;
+  // True when a kPublic prefix route covers `path`.
+  bool IsPublic(std::string_view path) const;
 
   void AddAfterClockMove(std::function<void()> hook);
   // Runs every after-clock-move hook in the order added.
@@ -55,7 +62,12 @@ class ControlExtensions {
   void Stop();
 
  private:
-  std::vector<std::pair<std::string, RouteHandler>> prefix_routes_;
+  struct PrefixRoute {
+    std::string prefix;
+    RouteHandler handler;
+    Access access;
+  };
+  std::vector<PrefixRoute> prefix_routes_;
   std::vector<std::function<void()>> after_clock_move_;
   std::vector<std::function<void()>> on_stop_;
   bool stopped_ = false;

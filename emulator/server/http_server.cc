@@ -58,6 +58,13 @@ class HttpServer::Impl {
   // threads inside handlers for the watchdog.
   WireResponse Answer(EventLoop& loop, const WireRequest& request);
   void Stamp(WireResponse& response) { owner_.protocol_.Stamp(response); }
+  // Takes `bytes` of the request memory budget; false when they are not
+  // left (nothing taken).
+  bool Reserve(size_t bytes);
+  void Release(size_t bytes) { reserved_.fetch_sub(bytes); }
+  size_t request_memory_budget() const {
+    return owner_.options_.request_memory_budget;
+  }
   void Unregister(EventLoop& loop, Connection* connection);
   size_t max_connections() const { return owner_.options_.max_connections; }
 
@@ -83,6 +90,7 @@ class HttpServer::Impl {
       DDBLAB_GUARDED_BY(connections_mu_);
   bool refuse_connections_ DDBLAB_GUARDED_BY(connections_mu_) = false;
   std::atomic<bool> stopping_{false};
+  std::atomic<size_t> reserved_{0};  // of the request memory budget
 
   struct Worker {
     std::thread thread;
@@ -269,6 +277,15 @@ void HttpServer::Impl::StartSession(EventLoop& loop, Stream stream,
   if (registered) {
     asio::post(session->executor(), [session] { session->Start(); });
   }
+}
+
+bool HttpServer::Impl::Reserve(size_t bytes) {
+  const size_t budget = owner_.options_.request_memory_budget;
+  size_t now = reserved_.load();
+  do {
+    if (bytes > budget || now > budget - bytes) return false;
+  } while (!reserved_.compare_exchange_weak(now, now + bytes));
+  return true;
 }
 
 void HttpServer::Impl::Unregister(EventLoop& loop, Connection* connection) {

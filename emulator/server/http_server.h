@@ -13,8 +13,9 @@
 // inside a handler for a few milliseconds without one finishing, so a
 // blocked request never stops the others (at most one thread per open
 // connection). Responses made here rather than by the Protocol (400 on an
-// unparseable request, 413 on a body over 16 MB, 503 when over
-// `max_connections` or shutting down) carry the same x-amzn-RequestId /
+// unparseable request, 413 on a body over 16 MB, 400 RequestLimitExceeded
+// over `request_memory_budget`, 503 when over `max_connections` or shutting
+// down) carry the same x-amzn-RequestId /
 // x-amz-crc32 / Date headers. A response with `drop_connection` set closes
 // the connection without writing a byte.
 //
@@ -48,6 +49,10 @@
 namespace ddblab::server {
 
 inline constexpr size_t kDefaultMaxConnections = 10000;
+inline constexpr size_t kDefaultRequestMemoryBudget = size_t{1} << 30;
+// A DynamoDB JSON body parsed into nlohmann::json takes about 18 times its
+// size (290 MB for a 16 MB body); with the body itself, 20.
+inline constexpr size_t kRequestMemoryFactor = 20;
 
 struct HttpServerOptions {
   std::string host = "127.0.0.1";
@@ -59,6 +64,13 @@ struct HttpServerOptions {
   time_t idle_timeout_seconds = 60;
   // Open connections served at once; over it, new ones get a 503.
   size_t max_connections = kDefaultMaxConnections;
+  // Memory that requests being read and answered may take, charged when a
+  // request's header arrives (before its body is read) at
+  // kRequestMemoryFactor times its Content-Length (16 MB for a chunked
+  // body): the body, and the JSON parsed from it once authenticated. A
+  // request over what is left is answered 400 RequestLimitExceeded (which
+  // SDKs retry) without reading its body.
+  size_t request_memory_budget = kDefaultRequestMemoryBudget;
   // Both set: serve HTTPS with this PEM certificate (chain) and key.
   std::string tls_cert_file;
   std::string tls_key_file;

@@ -4,7 +4,9 @@
 // folders.
 //
 // `Server` is the server's implementation: Answer(loop, request),
-// Stamp(response), Unregister(loop, connection) and max_connections().
+// Stamp(response), Unregister(loop, connection), max_connections(), and the
+// request memory budget: Reserve(bytes), Release(bytes),
+// request_memory_budget().
 //
 // Thread-safety: a Session runs on its socket's strand; Close() may be called
 // from any thread.
@@ -32,7 +34,9 @@
 
 #include "emulator/server/http_event_loop.h"
 #include "emulator/server/http_serialize.h"
+#include "emulator/server/http_server.h"
 #include "emulator/server/protocol.h"
+#include "emulator/server/wire_error.h"
 #include "emulator/server/wire_message.h"
 
 namespace ddblab::server::http_internal {
@@ -55,6 +59,13 @@ inline constexpr size_t kMaxDrainBytes = 32 * 1024 * 1024;
 
 inline std::string_view View(boost::beast::string_view s) {
   return {s.data(), s.size()};
+}
+
+// "1024 MiB", or "20000 bytes" when not a whole number of MiB.
+inline std::string BudgetText(size_t bytes) {
+  constexpr size_t kMiB = size_t{1} << 20;
+  return bytes % kMiB == 0 ? std::to_string(bytes / kMiB) + " MiB"
+                           : std::to_string(bytes) + " bytes";
 }
 
 inline bool IsParseError(const error_code& ec) {
@@ -82,7 +93,10 @@ class Session final
     // most max(512, free capacity) bytes at a time).
     buffer_.reserve(kReadBufferBytes);
   }
-  ~Session() override { server_.Unregister(loop_, this); }
+  ~Session() override {
+    ReleaseMemory();
+    server_.Unregister(loop_, this);
+  }
 
   void Start() {
     if constexpr (kTls) {
@@ -139,6 +153,7 @@ class Session final
   void OnHeader(const error_code& ec) {
     ++activity;
     if (ec) return OnReadError(ec);
+    if (!ReserveMemory()) return RefuseOverBudget();
     if (error_code parse_ec = ParseAvailableBody()) {
       return OnReadError(parse_ec);
     }
@@ -209,6 +224,40 @@ class Session final
         });
   }
 
+  // Charges the request to the server's memory budget before its body is
+  // read (http_server.h: request_memory_budget).
+  bool ReserveMemory() {
+    uint64_t length = 0;
+    if (parser_->chunked()) {
+      length = kMaxRequestBytes;
+    } else if (auto given = parser_->content_length()) {
+      if (*given > kMaxRequestBytes) return true;  // a 413, nothing read
+      length = *given;
+    }
+    if (length == 0) return true;
+    const size_t bytes = static_cast<size_t>(length) * kRequestMemoryFactor;
+    if (!server_.Reserve(bytes)) return false;
+    reserved_ = bytes;
+    return true;
+  }
+
+  void ReleaseMemory() {
+    if (reserved_ == 0) return;
+    server_.Release(reserved_);
+    reserved_ = 0;
+  }
+
+  // Over the memory budget: answered without reading the body, then closed.
+  void RefuseOverBudget() {
+    WireResponse response = ErrorResponse(Error::Of(
+        ErrorType::kRequestLimitExceeded,
+        "ddblab: the requests being read take more than the server's "
+        "request memory budget (" +
+            BudgetText(server_.request_memory_budget()) + "); retry later"));
+    server_.Stamp(response);
+    Reply(response, false, false, 11);
+  }
+
   void OnReadError(const error_code& ec) {
     if (ec == http::error::body_limit) return Fail(413);
     if (ec == http::error::end_of_stream ||
@@ -238,6 +287,7 @@ class Session final
     handling = true;
     WireResponse response = server_.Answer(loop_, wire);
     handling = false;
+    ReleaseMemory();
     if (response.drop_connection) return CloseNow();
     Reply(response, request.keep_alive() && !close_requested_,
           request.method() == http::verb::head, request.version());
@@ -328,6 +378,7 @@ class Session final
   }
 
   void CloseNow() {
+    ReleaseMemory();
     state_ = State::kClosed;
     error_code ignored;
     Socket().close(ignored);
@@ -343,6 +394,7 @@ class Session final
   State state_ = State::kReading;
   bool close_requested_ = false;
   size_t drained_ = 0;
+  size_t reserved_ = 0;  // of the server's request memory budget
   char drain_[4096];
 };
 

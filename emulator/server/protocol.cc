@@ -178,7 +178,9 @@ void Protocol::MaybeCompress(const WireRequest& request,
 
 WireResponse Protocol::Handle(const WireRequest& request) {
   WireResponse response = Dispatch(request);
-  AddCorsHeaders(request, response);
+  if (!request.path.starts_with(kControlPrefix)) {
+    AddCorsHeaders(request, response);
+  }
   MaybeCompress(request, response);
   Stamp(response);
   return response;
@@ -204,7 +206,14 @@ WireResponse Protocol::Dispatch(const WireRequest& request) {
     const RouteHandler* route = it != routes_.end()
                                     ? &it->second
                                     : extensions_.FindPrefixRoute(request.path);
-    if (route == nullptr) return NotFound();
+    if (route == nullptr && config_.control.mode != ControlMode::kOff) {
+      return NotFound();  // the routes are documented: no secret in a 404
+    }
+    if (std::optional<WireResponse> refused =
+            CheckControlAccess(config_.control, authenticator_, request,
+                               extensions_.IsPublic(request.path))) {
+      return std::move(*refused);
+    }
     try {
       return (*route)(request);
     } catch (const std::exception& e) {
@@ -234,7 +243,16 @@ WireResponse Protocol::Dispatch(const WireRequest& request) {
 }
 
 WireResponse Protocol::HandleDynamo(const WireRequest& request) {
-  // A compressed body is decoded first; the signature covers it as sent.
+  std::optional<Target> target =
+      ParseTarget(request.Header("X-Amz-Target").value_or(std::string_view()));
+  if (!target) {
+    return ErrorResponse(Error::Of(ErrorType::kUnknownOperation, ""));
+  }
+  // Authenticated before any work on the body: the signature covers the
+  // body as sent (compressed or not).
+  if (Status auth = authenticator_.Check(request); !auth.ok()) {
+    return ErrorResponse(auth.error());
+  }
   std::string decoded;
   std::string_view text = request.body;
   if (auto encoding = request.Header("Content-Encoding")) {
@@ -262,14 +280,6 @@ WireResponse Protocol::HandleDynamo(const WireRequest& request) {
     body = nlohmann::json::parse(text, nullptr,
                                  /*allow_exceptions=*/false);
     if (body.is_discarded()) return ErrorResponse(Error::Serialization(""));
-  }
-  std::optional<Target> target =
-      ParseTarget(request.Header("X-Amz-Target").value_or(std::string_view()));
-  if (!target) {
-    return ErrorResponse(Error::Of(ErrorType::kUnknownOperation, ""));
-  }
-  if (Status auth = authenticator_.Check(request); !auth.ok()) {
-    return ErrorResponse(auth.error());
   }
   if (!has_body || !body.is_object()) {
     return ErrorResponse(Error::Serialization(""));

@@ -1,15 +1,18 @@
 // emulator/server/protocol.h: DynamoDB's JSON 1.0 protocol, one request at
 // a time, independent of the HTTP library.
 //
-// Handle() applies AWS's processing order (DynamoDB's wire protocol): body over
-// 16 MB -> 413; GET/HEAD -> health check; not POST or a content type other than
-// application/x-amz-json-1.0/1.1 or application/json -> 404 with
-// "<UnknownOperationException/>\n"; unparseable JSON -> SerializationException;
-// unknown X-Amz-Target -> UnknownOperationException; authentication; empty
-// or non-object body -> SerializationException; then the RequestHandler.
+// Handle() applies this order: body over 16 MB -> 413; GET/HEAD -> health
+// check; not POST or a content type other than application/x-amz-json-1.0/1.1
+// or application/json -> 404 with "<UnknownOperationException/>\n"; unknown
+// X-Amz-Target -> UnknownOperationException; authentication (the signature
+// covers the body as sent, so nothing is decoded or parsed for a request
+// that is not authenticated); body decoding; unparseable JSON, empty or
+// non-object body -> SerializationException; then the RequestHandler.
 // Paths under /_ddblab/ are reserved for control endpoints: GET
 // /_ddblab/health is the health check, AddRoute() registers others and
-// extensions() holds routes by path prefix.
+// extensions() holds routes by path prefix; who may call them is
+// ProtocolConfig::control (control_access.h). CORS headers are sent for the
+// DynamoDB API only, never on control paths.
 //
 // Every response carries x-amzn-RequestId, an exact x-amz-crc32 of its body
 // as sent (the compressed bytes when compressed, which is what botocore
@@ -35,6 +38,7 @@
 #include "emulator/api/clock.h"
 #include "emulator/api/result.h"
 #include "emulator/server/authenticator.h"
+#include "emulator/server/control_access.h"
 #include "emulator/server/extensions.h"
 #include "emulator/server/logger.h"
 #include "emulator/server/request_handler.h"
@@ -52,6 +56,8 @@ struct ProtocolConfig {
   std::string region = "us-east-1";
   // Seed of the request-id generator.
   uint64_t seed = 0;
+  // Who may call the control endpoints (control_access.h).
+  ControlAccess control;
 };
 
 class Protocol {

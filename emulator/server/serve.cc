@@ -13,6 +13,7 @@
 #include <thread>
 #include <utility>
 
+#include "common/control_token/control_token.h"
 #include "emulator/server/authenticator.h"
 #include "emulator/server/credentials.h"
 #include "emulator/server/http_server.h"
@@ -118,8 +119,14 @@ int RunServe(const ServeConfig& config, const ServeHooks& hooks,
   auto clock = std::make_shared<SystemClock>();
   Authenticator authenticator(std::move(auth), *clock);
   HandlerSlot handler;
+  ProtocolConfig protocol_config{config.region, config.seed, {}};
+  protocol_config.control.mode = config.control;
+  if (config.control == ControlMode::kLocalToken) {
+    protocol_config.control.token = control_token::NewToken();
+  }
+  const std::string token = protocol_config.control.token;
   Protocol protocol(handler, authenticator, *clock, logger,
-                    ProtocolConfig{config.region, config.seed});
+                    std::move(protocol_config));
   HttpServerOptions http;
   http.host = config.host;
   http.port = config.port;
@@ -136,6 +143,32 @@ int RunServe(const ServeConfig& config, const ServeHooks& hooks,
     err << "ddblab: " << port.error().message << "\n";
     return 1;
   }
+
+  // The token file, once the port is known (its default name holds it).
+  std::string token_file;
+  if (config.control == ControlMode::kLocalToken) {
+    if (!config.control_token_file.empty()) {
+      token_file = config.control_token_file;
+    } else if (auto path = control_token::DefaultTokenPath(*port)) {
+      token_file = *path;
+    } else {
+      err << "ddblab: neither XDG_RUNTIME_DIR nor HOME is set: give "
+             "--control-token-file PATH (or --control open|off)\n";
+      return 2;
+    }
+    if (std::string problem = control_token::WriteTokenFile(token_file, token);
+        !problem.empty()) {
+      err << "ddblab: cannot write the control token: " << problem << "\n";
+      return 2;
+    }
+  }
+  struct TokenFileRemover {
+    const std::string& path;
+    const std::string& token;
+    ~TokenFileRemover() {
+      if (!path.empty()) control_token::RemoveTokenFile(path, token);
+    }
+  } remove_token_file{token_file, token};
 
   Options options;
   options.db_path = config.db;
@@ -169,6 +202,24 @@ int RunServe(const ServeConfig& config, const ServeHooks& hooks,
       << "Try: AWS_ACCESS_KEY_ID=x AWS_SECRET_ACCESS_KEY=x AWS_REGION="
       << config.region << " aws dynamodb list-tables --endpoint-url "
       << endpoint << "\n";
+  switch (config.control) {
+    case ControlMode::kLocalToken:
+      out << "Control endpoints (/_ddblab/) need the header X-Ddblab-Token: "
+          << token << " (also in " << token_file << ")\n";
+      if (config.ui) {
+        out << "Web console: " << endpoint << "/_ddblab/ui#token=" << token
+            << "\n";
+      }
+      break;
+    case ControlMode::kOpen:
+      err << "ddblab: WARNING: --control open: anyone who can reach "
+          << endpoint
+          << " can move the clock, change the fault plan and reset the "
+             "server\n";
+      break;
+    case ControlMode::kOff:
+      break;
+  }
   out.flush();
 
   pthread_t main_thread = pthread_self();
@@ -211,6 +262,7 @@ int RunServe(const ServeConfig& config, const ServeHooks& hooks,
     out.flush();
     err.flush();
     std::fflush(nullptr);
+    if (!token_file.empty()) control_token::RemoveTokenFile(token_file, token);
     std::_Exit(0);  // the workers still reference `server`: do not unwind
   }
   serving.join();

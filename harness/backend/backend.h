@@ -107,6 +107,11 @@ struct BackendOptions {
   std::shared_ptr<Clock> clock;
   // Read timeout of one attempt.
   Duration read_timeout = std::chrono::seconds(60);
+  // ddblab serve: the token its /_ddblab/ control endpoints want (--control
+  // local-token). Unset: $DDBLAB_CONTROL_TOKEN (from `environment`), else,
+  // for a loopback endpoint, the file that a ddblab serve on that port wrote
+  // (common/control_token). Never sent to another host unless given here.
+  std::optional<std::string> control_token;
 };
 
 // Opens the backend named by `spec` (see the top of this file). A bad spec

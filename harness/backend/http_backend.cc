@@ -8,6 +8,7 @@
 #include <cmath>
 #include <utility>
 
+#include "common/control_token/control_token.h"
 #include "common/sigv4/sigv4.h"
 
 namespace ddblab::harness {
@@ -15,6 +16,56 @@ namespace {
 
 constexpr std::string_view kDynamoDbPrefix = "DynamoDB_20120810.";
 constexpr std::string_view kStreamsPrefix = "DynamoDBStreams_20120810.";
+
+// The port of a loopback endpoint "http[s]://HOST[:PORT][/...]", or nullopt
+// for any other host: a token file is never sent elsewhere.
+std::optional<int> LoopbackPort(std::string_view url) {
+  const bool https = url.starts_with("https://");
+  size_t start = url.find("://");
+  if (start == std::string_view::npos) return std::nullopt;
+  std::string_view rest = url.substr(start + 3);
+  rest = rest.substr(0, rest.find('/'));
+  std::string_view host = rest;
+  std::string_view port;
+  if (rest.starts_with('[')) {
+    size_t close = rest.find(']');
+    if (close == std::string_view::npos) return std::nullopt;
+    host = rest.substr(1, close - 1);
+    if (close + 1 < rest.size() && rest[close + 1] == ':') {
+      port = rest.substr(close + 2);
+    }
+  } else if (size_t colon = rest.rfind(':'); colon != std::string_view::npos) {
+    host = rest.substr(0, colon);
+    port = rest.substr(colon + 1);
+  }
+  if (host != "127.0.0.1" && host != "localhost" && host != "::1") {
+    return std::nullopt;
+  }
+  if (port.empty()) return https ? 443 : 80;
+  int number = 0;
+  for (char c : port) {
+    if (c < '0' || c > '9' || number > 65535) return std::nullopt;
+    number = number * 10 + (c - '0');
+  }
+  return number;
+}
+
+// BackendOptions::control_token, else $DDBLAB_CONTROL_TOKEN, else the token
+// file of a ddblab serve on this (loopback) port.
+std::optional<std::string> ControlToken(const std::string& url,
+                                        const BackendOptions& options) {
+  if (options.control_token) return options.control_token;
+  if (options.environment.get) {
+    std::optional<std::string> set = options.environment.get(
+        std::string(control_token::kEnvironmentVariable));
+    if (set && !set->empty()) return set;
+  }
+  std::optional<int> port = LoopbackPort(url);
+  if (!port) return std::nullopt;
+  std::optional<std::string> path = control_token::DefaultTokenPath(*port);
+  if (!path) return std::nullopt;
+  return control_token::ReadTokenFile(*path);
+}
 
 // Local endpoints (ddblab --auth accept, DynamoDB Local) accept any keys;
 // these are used when the chain finds none.
@@ -134,18 +185,22 @@ Result<std::unique_ptr<Backend>> HttpBackend::OpenEndpoint(
   DDBLAB_ASSIGN_OR_RETURN(std::unique_ptr<HttplibTransport> probe,
                           HttplibTransport::Open(url, probe_options));
   Result<HttpResponse> health = probe->Send({"GET", "/_ddblab/health", {}, {}});
-  if (health.ok() && health->status == 200 &&
-      health->body.starts_with("healthy: ")) {
-    config.ddblab_control = true;
-    Result<HttpResponse> clock = probe->Send({"GET", "/_ddblab/clock", {}, {}});
-    if (clock.ok() && clock->status == 200) {
-      json mode = json::parse(clock->body, nullptr, false);
-      config.ddblab_manual_clock =
-          mode.is_object() && mode.value("mode", "") == "manual";
-    }
-  }
+  config.control_token = ControlToken(url, options);
+  const bool ddblab = health.ok() && health->status == 200 &&
+                      health->body.starts_with("healthy: ");
+  config.ddblab_control = ddblab;
   config.dynamodb = std::move(transport);
-  return std::unique_ptr<Backend>(new HttpBackend(std::move(config)));
+  auto backend =
+      std::unique_ptr<HttpBackend>(new HttpBackend(std::move(config)));
+  if (ddblab) {
+    Result<json> clock = backend->Control("GET", "/_ddblab/clock", json());
+    // A refused probe (no or a wrong control token, --control off) leaves
+    // every control capability on, so that using one answers the server's
+    // own message instead of a wrong "has no clock control".
+    backend->config_.ddblab_manual_clock =
+        !clock.ok() || clock->value("mode", "") == "manual";
+  }
+  return std::unique_ptr<Backend>(std::move(backend));
 }
 
 Result<std::unique_ptr<Backend>> HttpBackend::OpenAws(
@@ -194,6 +249,35 @@ Result<json> HttpBackend::CallStreams(std::string_view operation,
   target += operation;
   Transport& transport = config_.streams ? *config_.streams : *config_.dynamodb;
   return Exchange(transport, target, request);
+}
+
+HttpRequest HttpBackend::SignControl(const Transport& transport,
+                                     std::string method, std::string path,
+                                     std::string body) const {
+  std::string amz_date = sigv4::FormatAmzDate(config_.signing_clock->Now());
+  sigv4::HeaderList signed_headers = {
+      {"Host", transport.host_header()},
+      {"X-Amz-Date", amz_date},
+  };
+  // A GET carries no body, and its transport sends no Content-Type.
+  if (method != "GET") {
+    signed_headers.emplace_back("Content-Type", "application/json");
+  }
+  if (config_.control_token) {
+    signed_headers.emplace_back(std::string(control_token::kHeader),
+                                *config_.control_token);
+  }
+  std::string authorization = sigv4::AuthorizationHeader(
+      method, path, "", signed_headers, body, config_.credentials.access_key_id,
+      config_.credentials.secret_access_key, config_.region, "dynamodb",
+      amz_date);
+  HttpRequest request;
+  request.method = std::move(method);
+  request.path = std::move(path);
+  request.headers = std::move(signed_headers);
+  request.headers.emplace_back("Authorization", std::move(authorization));
+  request.body = std::move(body);
+  return request;
 }
 
 HttpRequest HttpBackend::Sign(const Transport& transport,
@@ -297,10 +381,9 @@ Status HttpBackend::SetFaultPlan(const json& plan) {
 
 Result<json> HttpBackend::Control(std::string method, std::string path,
                                   const json& body) {
-  HttpRequest request{std::move(method),
-                      std::move(path),
-                      {{"Content-Type", "application/json"}},
-                      body.is_null() ? std::string() : body.dump()};
+  HttpRequest request =
+      SignControl(*config_.dynamodb, std::move(method), std::move(path),
+                  body.is_null() ? std::string() : body.dump());
   DDBLAB_ASSIGN_OR_RETURN(HttpResponse response,
                           config_.dynamodb->Send(request));
   json out = json::parse(response.body, nullptr, false);

@@ -44,6 +44,8 @@ struct HttpBackendConfig {
   // Use the ddblab control endpoints (set by Open after the health probe).
   bool ddblab_control = false;
   bool ddblab_manual_clock = false;
+  // Sent as X-Ddblab-Token on control calls, when known.
+  std::optional<std::string> control_token;
 };
 
 class HttpBackend final : public Backend {
@@ -90,6 +92,10 @@ class HttpBackend final : public Backend {
                         const json& request);
   HttpRequest Sign(const Transport& transport, std::string_view target,
                    std::string body) const;
+  // A control request (/_ddblab/...): JSON, the control token, and signed
+  // like a DynamoDB request (ddblab serve --auth verify checks it).
+  HttpRequest SignControl(const Transport& transport, std::string method,
+                          std::string path, std::string body) const;
   void Wait(Duration d);
   Result<json> Control(std::string method, std::string path, const json& body);
 

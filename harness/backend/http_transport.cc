@@ -93,8 +93,12 @@ Result<HttpResponse> HttplibTransport::Send(const HttpRequest& request) {
   // reports alike.
   const auto started = std::chrono::steady_clock::now();
   httplib::Result result =
-      request.method == "GET"      ? client_->Get(request.path, headers)
-      : request.method == "DELETE" ? client_->Delete(request.path, headers)
+      request.method == "GET" ? client_->Get(request.path, headers)
+      : request.method == "DELETE"
+          ? (content_type.empty()
+                 ? client_->Delete(request.path, headers)
+                 : client_->Delete(request.path, headers, request.body,
+                                   content_type.c_str()))
       : request.method == "PUT"
           ? client_->Put(request.path, headers, request.body,
                          content_type.c_str())

@@ -106,6 +106,17 @@ int main(int argc, char** argv) {
       return 2;
     }
     auto route = [&host](const httplib::Request& req, httplib::Response& res) {
+      // A page of another origin cannot send JSON without a CORS preflight,
+      // which this server never grants.
+      if (req.method != "GET" &&
+          req.get_header_value("Content-Type").rfind("application/json", 0) !=
+              0) {
+        res.status = 415;
+        res.set_content(
+            R"({"__type":"ValidationException","message":"requests must be sent with Content-Type: application/json"})",
+            "application/json");
+        return;
+      }
       auto out = host.Handle(req.method, req.path, req.body);
       res.status = out.status;
       res.set_content(out.body.dump(), "application/json");

@@ -151,6 +151,18 @@ EsmHost::Response EsmHost::Handle(std::string_view method,
   if (!path.starts_with(kPrefix)) return ErrorResponse(NotFound());
   std::string_view rest = path.substr(kPrefix.size());
   json parsed = json::object();
+  if (method == "POST" && (rest.empty() || rest == "/") &&
+      !allow_api_functions_) {
+    // Every function runs a command or calls a URL: only the operator
+    // decides that (a mappings file at start, or --allow-functions).
+    return {403,
+            json{{"__type", "AccessDeniedException"},
+                 {"message",
+                  "creating a mapping through this API would run a command "
+                  "or call a URL, which this host does not allow: start "
+                  "ddblab serve with --allow-functions, or give the mapping "
+                  "in --event-source-mappings FILE"}}};
+  }
   if ((method == "POST" || method == "PUT") && !body.empty()) {
     // An empty body is an empty object (POST .../run takes none).
     parsed = json::parse(body, nullptr, /*allow_exceptions=*/false);

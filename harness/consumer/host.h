@@ -2,7 +2,8 @@
 // API, the one `ddblab serve` (cli/control_esm.h) and `ddblab-consume`
 // expose under /_ddblab/event-source-mappings (see docs/consumer.md):
 //
-//   POST   .../event-source-mappings          create: 202, the mapping
+//   POST   .../event-source-mappings          create: 202, the mapping (403
+//                                             unless AllowApiFunctions)
 //   GET    .../event-source-mappings          {"EventSourceMappings": [...]}
 //   GET    .../event-source-mappings/{uuid}   the mapping, with Metrics and
 //                                             ShardCheckpoints: [{"ShardId",
@@ -35,6 +36,7 @@
 // serialises API calls and delivery (a slow function delays API calls).
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -85,6 +87,12 @@ class EsmHost {
   // "<source>: mapping <index>: ...".
   Status LoadMappings(const std::vector<json>& bodies, std::string_view source);
 
+  // Whether POST .../event-source-mappings may create mappings (each runs a
+  // command or calls a URL). Off by default: Handle answers it 403
+  // AccessDeniedException; mappings of a file (LoadFile, LoadMappings) and
+  // Create are always allowed (the operator chose them).
+  void AllowApiFunctions(bool allow) { allow_api_functions_ = allow; }
+
   // Steps every enabled mapping until none has anything due. Returns the
   // invocations made. Errors reading a stream are kept on the mapping (its
   // StateTransitionReason in the listing), not returned.
@@ -106,6 +114,7 @@ class EsmHost {
   mutable std::mutex mu_;
   Rng rng_;
   std::map<std::string, Hosted> mappings_;  // by UUID
+  std::atomic<bool> allow_api_functions_{false};
   std::jthread runner_;
 };
 

@@ -66,6 +66,7 @@ class ServeEsmTest : public ::testing::Test {
     ServeConfig config;
     config.clock = "manual=" + std::to_string(kStart);
     config.event_source_mappings_file = std::move(file);
+    config.allow_functions = true;
     return config;
   }
 
@@ -118,6 +119,7 @@ class ServeEsmTest : public ::testing::Test {
     WireRequest r;
     r.method = std::move(method);
     r.path = std::move(path);
+    r.headers = {{"Content-Type", "application/json"}};
     r.body = body;
     WireResponse response = protocol_->Handle(r);
     EXPECT_EQ(response.content_type, "application/json") << response.body;
@@ -236,6 +238,29 @@ TEST_F(ServeEsmTest, FileMappingsDeliverWhenTheClockAdvances) {
   EXPECT_EQ(Invocations(), (Calls{{"a", "b"}, {"c"}}));
   EXPECT_EQ(Advance("1h").status, 200);
   EXPECT_EQ(Invocations(), (Calls{{"a", "b"}, {"c"}}));
+}
+
+// Without --allow-functions the API creates nothing: every function runs
+// a command or calls a URL, and only the operator decides that.
+TEST_F(ServeEsmTest, ApiCreatesNothingWithoutAllowFunctions) {
+  ServeConfig config = ManualConfig();
+  config.allow_functions = false;
+  ASSERT_TRUE(Start(config).ok());
+  CreateOrders();
+  Put("a");
+  Answer created = Send("POST", std::string(kEsm), LoggingMapping().dump());
+  EXPECT_EQ(created.status, 403);
+  EXPECT_EQ(created.body,
+            (Json{{"__type", "AccessDeniedException"},
+                  {"message",
+                   "creating a mapping through this API would run a command "
+                   "or call a URL, which this host does not allow: start "
+                   "ddblab serve with --allow-functions, or give the mapping "
+                   "in --event-source-mappings FILE"}}));
+  EXPECT_EQ(Mappings(), Json::array());
+  ASSERT_EQ(Advance("1s").status, 200);
+  EXPECT_EQ(Invocations(), Calls{});
+  EXPECT_FALSE(fs::exists(log_file_));
 }
 
 TEST_F(ServeEsmTest, ApiOnTheServersPortCreatesPausesResumesDeletes) {
@@ -415,6 +440,7 @@ TEST_F(ServeEsmTest, ClockHookLeavesTheServerAnsweringOnASystemClock) {
   // On the system clock a thread delivers; the stop hook ends it before the
   // engine closes (the fixture's teardown does it as RunServe would).
   ServeConfig config;
+  config.allow_functions = true;
   ASSERT_TRUE(Start(config).ok());
   CreateOrders();
   Answer created = Send("POST", std::string(kEsm), LoggingMapping().dump());

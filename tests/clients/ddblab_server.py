@@ -32,6 +32,38 @@ def ddblab_bin():
     return os.environ.get("DDBLAB_BIN", str(DEFAULT_BIN))
 
 
+def control_token_path(port):
+    """Where `ddblab serve --port PORT` writes its control token by default
+    ($XDG_RUNTIME_DIR/ddblab/control-PORT.token, else
+    ~/.ddblab/control-PORT.token)."""
+    runtime = os.environ.get("XDG_RUNTIME_DIR")
+    folder = (pathlib.Path(runtime) / "ddblab" if runtime
+              else pathlib.Path.home() / ".ddblab")
+    return folder / f"control-{port}.token"
+
+
+def control_token(endpoint):
+    """The token a client on this machine sends to the ddblab at `endpoint`
+    (X-Ddblab-Token): $DDBLAB_CONTROL_TOKEN, else the server's token file;
+    None when there is none (--control open or off)."""
+    if os.environ.get("DDBLAB_CONTROL_TOKEN"):
+        return os.environ["DDBLAB_CONTROL_TOKEN"]
+    port = int(endpoint.rstrip("/").rsplit(":", 1)[1])
+    try:
+        return control_token_path(port).read_text().strip() or None
+    except OSError:
+        return None
+
+
+def control_headers(endpoint):
+    """Headers of a control request (/_ddblab/...) to `endpoint`."""
+    headers = {"Content-Type": "application/json"}
+    token = control_token(endpoint)
+    if token:
+        headers["X-Ddblab-Token"] = token
+    return headers
+
+
 class DdblabServer:
     def __init__(self, process, endpoint, stderr_file, startup_seconds):
         self.process = process

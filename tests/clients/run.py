@@ -9,7 +9,8 @@ SUITE is one of:
   awscli      tests/clients/awscli/test_*.py (/usr/bin/aws, AWS CLI v2)
   js          tests/clients/js/*.test.mjs (node --test, AWS SDK for JS v3;
               runs `npm ci` first if node_modules is missing); one server
-              for the run, its endpoint in $DDBLAB_ENDPOINT
+              for the run, its endpoint in $DDBLAB_ENDPOINT and its control
+              token in $DDBLAB_CONTROL_TOKEN
   durability  tests/clients/durability/test_*.py (kill -9 mid-load)
   all         every suite above
 
@@ -33,7 +34,7 @@ import unittest
 HERE = pathlib.Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
-from ddblab_server import DdblabServer  # noqa: E402
+from ddblab_server import DdblabServer, control_token  # noqa: E402
 
 SKIP = 77
 
@@ -78,7 +79,8 @@ def run_js(pattern):
         command = [node, "--test"]
         if pattern:
             command.append(f"--test-name-pattern={pattern}")
-        env = dict(os.environ, DDBLAB_ENDPOINT=server.endpoint)
+        env = dict(os.environ, DDBLAB_ENDPOINT=server.endpoint,
+                   DDBLAB_CONTROL_TOKEN=control_token(server.endpoint))
         status = subprocess.run(command + files, cwd=js, env=env).returncode
     finally:
         stopped = server.stop()

@@ -25,7 +25,8 @@ cli/ is the composition point: its library wires the server to the engine,
 the fault layer and the harness, and the `ddblab` executable is its main().
 Nothing under emulator/ or harness/ may include cli/.
 
-common/ holds leaf libraries shared by the emulator and the harness (SigV4):
+common/ holds leaf libraries shared by the emulator and the harness (SigV4,
+the control token):
 they link to nothing of ddblab and include only themselves.
 
 The harness sees the emulator only through its Backend: inside harness/, only
@@ -54,21 +55,25 @@ LINKS = {
     "emulator/engine": {"emulator/partiql", "emulator/expr", "emulator/streams",
                         "emulator/storage", "emulator/value", "emulator/api"},
     # The wire protocol library knows nothing of the engine...
-    "emulator/server": {"emulator/api", "common/sigv4"},
+    "emulator/server": {"emulator/api", "common/sigv4", "common/control_token"},
     # ...cli/, the composition point, wires it to the engine, the fault
     # layer, the harness's hosted event source mappings and `ddblab run`
     # (harness/scenario) and `ddblab bench` (harness/bench); the `ddblab`
     # executable is its main().
     "cli": {"emulator/server", "emulator/engine", "emulator/fault",
+            "common/control_token",
             "harness/consumer", "harness/backend", "harness/scenario",
             "harness/bench"},
     "cli:ddblab": {"cli"},
     # The in-process backend constructs an Emulator, whose implementation
     # lives in engine/; what it may include is narrowed by HARNESS_FACADE.
     # The Backend interface is written in emulator/api's vocabulary types
-    # (Result, Error, Clock); HttpBackend signs with common/sigv4.
-    "harness/backend": {"emulator/api", "emulator/engine", "common/sigv4"},
+    # (Result, Error, Clock); HttpBackend signs with common/sigv4 and sends
+    # the control token (common/control_token).
+    "harness/backend": {"emulator/api", "emulator/engine", "common/sigv4",
+                        "common/control_token"},
     "common/sigv4": set(),
+    "common/control_token": set(),
     "harness/*": {"harness/backend"},
     # ddblab-consume: event-source mappings from a file against any backend.
     "harness/consumer:ddblab-consume": {"harness/consumer"},

@@ -24,7 +24,8 @@ import urllib.request
 HERE = pathlib.Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 
-from ddblab_server import DdblabServer, ddblab_bin  # noqa: E402
+from ddblab_server import (DdblabServer, control_headers,  # noqa: E402
+                           ddblab_bin)
 
 START = 1700000000
 ESM = "/_ddblab/event-source-mappings"
@@ -52,8 +53,9 @@ class ServeEsmTest(unittest.TestCase):
     def request(self, method, path, body=None):
         """(status, JSON body) of a control request to the server."""
         data = None if body is None else json.dumps(body).encode()
-        req = urllib.request.Request(self.server.endpoint + path, data=data,
-                                     method=method)
+        req = urllib.request.Request(
+            self.server.endpoint + path, data=data, method=method,
+            headers=control_headers(self.server.endpoint))
         try:
             with urllib.request.urlopen(req, timeout=120) as res:
                 return res.status, json.loads(res.read())
@@ -190,8 +192,81 @@ class ServeEsmTest(unittest.TestCase):
         self.assertEqual([line["pks"] for line in self.log_lines("log.jsonl")],
                          [["a", "b", "c", "d", "e"], ["c", "d", "e"], ["f"]])
 
-    def test_api_on_the_servers_port_pauses_and_resumes(self):
+    def attack(self, headers):
+        """The attack of the security review: a mapping whose function is a
+        shell command, created and run through the control API. Returns the
+        (status, body) answers of the create and of the run."""
+        marker = self.path("pwned")
+        body = json.dumps({
+            "TableName": "orders", "FunctionName": "x",
+            "StartingPosition": "TRIM_HORIZON",
+            "Function": {"Command": ["sh", "-c", f"cat > {marker}"]}}).encode()
+        answers = []
+        for path, data in ((ESM, body), (ESM + "/run", b"")):
+            req = urllib.request.Request(self.server.endpoint + path,
+                                         data=data, method="POST",
+                                         headers=headers)
+            try:
+                with urllib.request.urlopen(req, timeout=30) as res:
+                    answers.append((res.status, json.loads(res.read())))
+            except urllib.error.HTTPError as e:
+                answers.append((e.code, json.loads(e.read())))
+        return answers
+
+    def test_no_command_runs_through_the_control_api(self):
         self.server = DdblabServer.start(["--clock", f"manual={START}"])
+        client = self.server.boto3_client("dynamodb")
+        self.create_orders(client)
+        client.put_item(TableName="orders", Item={"pk": {"S": "secret"}})
+        # Without the token: refused before anything is read.
+        self.assertEqual(
+            self.attack({"Content-Type": "text/plain"}),
+            [(403, {"type": "AccessDeniedException",
+                    "message": "missing control token: send the token "
+                    "ddblab serve printed at start (also in its token file) "
+                    "in the X-Ddblab-Token header"})] * 2)
+        self.assertEqual(
+            self.attack({"Content-Type": "application/json",
+                         "X-Ddblab-Token": "0" * 64})[0],
+            (403, {"type": "AccessDeniedException",
+                   "message": "wrong control token in the X-Ddblab-Token "
+                   "header"}))
+        # With the token but as text/plain (what a page of another origin
+        # can send without a preflight): refused.
+        headers = control_headers(self.server.endpoint)
+        self.assertEqual(
+            self.attack(dict(headers, **{"Content-Type": "text/plain"}))[0],
+            (415, {"type": "ValidationException",
+                   "message": "control requests must be sent with "
+                   "Content-Type: application/json"}))
+        # With the token, as JSON, but no --allow-functions: refused.
+        create, run = self.attack(headers)
+        self.assertEqual(create, (403, {
+            "__type": "AccessDeniedException",
+            "message": "creating a mapping through this API would run a "
+            "command or call a URL, which this host does not allow: start "
+            "ddblab serve with --allow-functions, or give the mapping in "
+            "--event-source-mappings FILE"}))
+        self.assertEqual(run, (200, {"Invocations": 0}))
+        self.assertEqual(self.request("GET", ESM),
+                         (200, {"EventSourceMappings": []}))
+        self.assertEqual(self.advance("1s")[0], 200)
+        self.assertFalse(os.path.exists(self.path("pwned")))
+
+    def test_allow_functions_needs_the_token(self):
+        out = subprocess.run(
+            [ddblab_bin(), "serve", "--port", "0", "--allow-functions",
+             "--control", "open"], capture_output=True, text=True, timeout=60)
+        self.assertEqual((out.returncode, out.stdout), (2, ""))
+        self.assertEqual(
+            out.stderr,
+            "ddblab: --allow-functions needs --control local-token: with "
+            "--control open anyone who reaches the port could run commands "
+            "as this user (run 'ddblab --help' for usage)\n")
+
+    def test_api_on_the_servers_port_pauses_and_resumes(self):
+        self.server = DdblabServer.start(["--clock", f"manual={START}",
+                                          "--allow-functions"])
         client = self.server.boto3_client("dynamodb")
         self.create_orders(client)
         fn = {"Command": ["node", str(HERE / "run_handler.mjs"),

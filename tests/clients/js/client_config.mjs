@@ -7,6 +7,14 @@ if (!endpoint) throw new Error('DDBLAB_ENDPOINT is not set (use run.py js)');
 
 export { endpoint };
 
+// Headers of a control request (/_ddblab/...): JSON, and the server's
+// control token, which run.py passes in DDBLAB_CONTROL_TOKEN.
+export const controlHeaders = {
+  'Content-Type': 'application/json',
+  ...(process.env.DDBLAB_CONTROL_TOKEN
+    ? { 'X-Ddblab-Token': process.env.DDBLAB_CONTROL_TOKEN } : {}),
+};
+
 export const config = {
   endpoint,
   region: 'us-east-1',

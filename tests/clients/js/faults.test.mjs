@@ -19,14 +19,14 @@ import {
   GetShardIteratorCommand,
 } from '@aws-sdk/client-dynamodb-streams';
 
-import { config, endpoint } from './client_config.mjs';
+import { config, controlHeaders, endpoint } from './client_config.mjs';
 
 const ddb = new DynamoDBClient(config);
 const retrying = new DynamoDBClient({ ...config, maxAttempts: 3 });
 const streams = new DynamoDBStreamsClient(config);
 
 after(async () => {
-  await fetch(`${endpoint}/_ddblab/faults`, { method: 'DELETE' });
+  await fetch(`${endpoint}/_ddblab/faults`, { method: 'DELETE', headers: controlHeaders });
   ddb.destroy();
   retrying.destroy();
   streams.destroy();
@@ -35,7 +35,7 @@ after(async () => {
 async function control(method, path, body) {
   const response = await fetch(`${endpoint}${path}`, {
     method,
-    headers: { 'Content-Type': 'application/json' },
+    headers: controlHeaders,
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   return { status: response.status, body: await response.json() };

@@ -23,7 +23,7 @@ import {
   ResourceNotFoundException,
 } from '@aws-sdk/client-dynamodb-streams';
 
-import { config, endpoint } from './client_config.mjs';
+import { config, controlHeaders, endpoint } from './client_config.mjs';
 
 const ddb = new DynamoDBClient(config);
 const streams = new DynamoDBStreamsClient(config);
@@ -47,7 +47,7 @@ async function createTable(name, view) {
 async function split(table) {
   const response = await fetch(`${endpoint}/_ddblab/streams/split`, {
     method: 'POST',
-    headers: { 'Content-Type': 'application/json' },
+    headers: controlHeaders,
     body: JSON.stringify({ TableName: table }),
   });
   assert.equal(response.status, 200);

@@ -14,7 +14,7 @@ import json
 
 from botocore.exceptions import ClientError
 
-from ddblab_server import ServerModule
+from ddblab_server import ServerModule, control_headers
 from wire import send
 
 
@@ -103,7 +103,7 @@ def control_request(endpoint, method, path, body=None):
     else:
         data = json.dumps(body).encode()
     status, _, raw = send(endpoint, method, path, data,
-                          {"Content-Type": "application/json"})
+                          control_headers(endpoint))
     return status, (json.loads(raw) if raw else None)
 
 

@@ -73,10 +73,10 @@ class ProtocolTest(unittest.TestCase):
                        "DynamoDBStreams_20120810.PutItem", "Bogus", None):
             self.assertError(post(server.endpoint, target, "{}"), UNKNOWN_OP)
 
-    def test_malformed_json_comes_first(self):
-        # Before the target and the signature are even looked at.
-        self.assertError(post(server.endpoint, None, '{"TableName":',
-                              signed=False), SERIALIZATION)
+    def test_signature_comes_before_the_body_is_parsed(self):
+        # Nothing of the body is parsed for a request not authenticated.
+        self.assertError(post(server.endpoint, "DynamoDB_20120810.ListTables",
+                              '{"TableName":', signed=False), MISSING_AUTH)
         self.assertError(post(server.endpoint, "DynamoDB_20120810.ListTables",
                               "{,}"), SERIALIZATION)
 

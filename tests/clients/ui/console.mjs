@@ -47,7 +47,10 @@ try {
   };
 
   step = "tables: the table created with boto3 is listed";
-  await page.goto(`${endpoint}/_ddblab/ui#tables`, {waitUntil: "load"});
+  // The address ddblab serve prints carries the control token.
+  await page.goto(`${endpoint}/_ddblab/ui#token=${process.env.DDBLAB_TOKEN}&tables`,
+                  {waitUntil: "load"});
+  assert.equal(await page.evaluate(() => location.hash), "#tables");
   await wait(() => document.querySelector('tr[data-table="Orders"]'));
   const row = await text('tr[data-table="Orders"]');
   assert.match(row, /ACTIVE/);
@@ -267,7 +270,8 @@ try {
     step = "auth verify: wrong keys are refused, the server's keys sign";
     const other = await browser.newPage();
     other.on("pageerror", (e) => pageErrors.push(e.message));
-    await other.goto(`${verify}/_ddblab/ui#settings`, {waitUntil: "load"});
+    await other.goto(`${verify}/_ddblab/ui#token=${process.env.DDBLAB_VERIFY_TOKEN}&settings`,
+                     {waitUntil: "load"});
     const owait = (fn) => other.waitForFunction(fn, {timeout: 10000, polling: 50});
     await owait(() => document.querySelector("#status").textContent.includes("UnrecognizedClientException"));
     await other.$eval("#set-key", (n) => { n.value = "AKIDVERIFY"; });
@@ -277,6 +281,44 @@ try {
     await owait(() => document.querySelector('tr[data-table="Signed"]'));
     assert.equal(await other.$eval("#status", (n) => n.textContent), "");
     await other.close();
+  }
+
+  step = "a page of another origin cannot reach the control endpoints";
+  {
+    // The attack of the security review: from a page served on another
+    // port of 127.0.0.1 (here the verify server's console), no-cors
+    // requests with text/plain bodies (no CORS preflight needed), aimed at
+    // a server with the token (the default) and at one with --control open.
+    const clockOf = async (target, headers) =>
+      (await (await fetch(`${target}/_ddblab/clock`, {headers})).json()).now;
+    const tokenHeaders = {"X-Ddblab-Token": process.env.DDBLAB_TOKEN};
+    const open = process.env.DDBLAB_OPEN_ENDPOINT;
+    const before = [await clockOf(endpoint, tokenHeaders), await clockOf(open, {})];
+    const attacker = await browser.newPage();
+    await attacker.goto(`${process.env.DDBLAB_VERIFY_ENDPOINT}/_ddblab/ui/console.css`,
+                        {waitUntil: "load"});
+    const outcomes = await attacker.evaluate(async (targets) => {
+      const out = [];
+      for (const target of targets) {
+        const body = JSON.stringify({advance: "3650d"});
+        // A simple request: sent, its answer unreadable (opaque).
+        const simple = await fetch(`${target}/_ddblab/clock`, {
+          method: "POST", mode: "no-cors", headers: {"Content-Type": "text/plain"}, body});
+        out.push(simple.type);
+        // JSON or a token header need a preflight, which is never granted.
+        try {
+          await fetch(`${target}/_ddblab/clock`, {
+            method: "POST", headers: {"Content-Type": "application/json"}, body});
+          out.push("sent");
+        } catch (e) {
+          out.push("blocked");
+        }
+      }
+      return out;
+    }, [endpoint, open]);
+    await attacker.close();
+    assert.deepEqual(outcomes, ["opaque", "blocked", "opaque", "blocked"]);
+    assert.deepEqual([await clockOf(endpoint, tokenHeaders), await clockOf(open, {})], before);
   }
 
   step = "no script errors";

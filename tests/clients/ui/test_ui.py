@@ -23,7 +23,8 @@ import urllib.request
 HERE = pathlib.Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 
-from ddblab_server import DdblabServer  # noqa: E402
+from ddblab_server import (DdblabServer, control_headers,  # noqa: E402
+                           control_token)
 
 SKIP = 77
 START = 1_700_000_000  # the manual clock's start, epoch seconds
@@ -33,7 +34,7 @@ def control(server, method, path, body=None):
     data = json.dumps(body).encode() if body is not None else None
     request = urllib.request.Request(
         f"{server.endpoint}/_ddblab/{path}", data=data, method=method,
-        headers={"Content-Type": "application/json"})
+        headers=control_headers(server.endpoint))
     with urllib.request.urlopen(request, timeout=10) as response:
         return json.loads(response.read() or b"{}")
 
@@ -150,11 +151,16 @@ def main():
     if not check_no_ui():
         return 1
     server = DdblabServer.start(["--clock", f"manual={START}",
-                                 "--capacity", "enforce"])
+                                 "--capacity", "enforce",
+                                 "--allow-functions"])
     # A second server checks that the page signs with the keys entered.
     verify = DdblabServer.start(["--auth", "verify", "--access-key-id",
                                  "AKIDVERIFY", "--secret-access-key",
                                  "verify/secret+key"])
+    # A third, with the control endpoints open to anyone (no token): a page
+    # of another origin must still not reach them.
+    open_server = DdblabServer.start(["--control", "open", "--no-ui",
+                                      "--clock", f"manual={START}"])
     try:
         verify.boto3_client(access_key_id="AKIDVERIFY",
                             secret_access_key="verify/secret+key").create_table(
@@ -166,7 +172,10 @@ def main():
             return 1
         ddb = setup(server)
         env = dict(os.environ, DDBLAB_ENDPOINT=server.endpoint,
+                   DDBLAB_TOKEN=control_token(server.endpoint),
                    DDBLAB_VERIFY_ENDPOINT=verify.endpoint,
+                   DDBLAB_VERIFY_TOKEN=control_token(verify.endpoint),
+                   DDBLAB_OPEN_ENDPOINT=open_server.endpoint,
                    DDBLAB_ARTIFACTS=str(artifacts), CHROMIUM=chromium)
         status = subprocess.run([node, str(HERE / "console.mjs")], env=env,
                                 timeout=120).returncode
@@ -194,6 +203,7 @@ def main():
     finally:
         server.stop()
         verify.stop()
+        open_server.stop()
 
 
 if __name__ == "__main__":

@@ -30,6 +30,38 @@ TEST(CliTest, ServeDefaults) {
   EXPECT_EQ(c.log_level, LogLevel::kInfo);
   EXPECT_EQ(c.seed, 0u);
   EXPECT_TRUE(c.ui);
+  EXPECT_EQ(c.control, ControlMode::kLocalToken);
+  EXPECT_EQ(c.control_token_file, "");
+  EXPECT_FALSE(c.allow_functions);
+}
+
+TEST(CliTest, ControlFlags) {
+  for (auto [text, mode] : {std::pair{"off", ControlMode::kOff},
+                            std::pair{"local-token", ControlMode::kLocalToken},
+                            std::pair{"open", ControlMode::kOpen}}) {
+    auto command = Parse({"serve", "--control", text});
+    ASSERT_TRUE(command.ok()) << text;
+    EXPECT_EQ(command->serve.control, mode);
+  }
+  auto file =
+      Parse({"serve", "--control-token-file=/run/t", "--allow-functions"});
+  ASSERT_TRUE(file.ok());
+  EXPECT_EQ(file->serve.control_token_file, "/run/t");
+  EXPECT_TRUE(file->serve.allow_functions);
+  ExpectUsageError({"serve", "--control", "token"},
+                   "invalid value 'token' for --control: expected off, "
+                   "local-token or open");
+  ExpectUsageError({"serve", "--control", "open", "--control-token-file", "t"},
+                   "--control-token-file needs --control local-token");
+  ExpectUsageError({"serve", "--allow-functions", "--control", "open"},
+                   "--allow-functions needs --control local-token: with "
+                   "--control open anyone who reaches the port could run "
+                   "commands as this user");
+  ExpectUsageError({"serve", "--allow-functions", "--control", "off"},
+                   "--allow-functions does nothing with --control off (no "
+                   "control endpoint can create a mapping)");
+  ExpectUsageError({"serve", "--allow-functions=yes"},
+                   "flag --allow-functions takes no value");
 }
 
 TEST(CliTest, NoUiTakesNoValue) {

@@ -25,10 +25,12 @@ RouteHandler Echo(std::string name) {
   };
 }
 
+// A control request as clients send them (JSON).
 WireRequest Request(std::string method, std::string path) {
   WireRequest r;
   r.method = std::move(method);
   r.path = std::move(path);
+  r.headers = {{"Content-Type", "application/json"}};
   return r;
 }
 

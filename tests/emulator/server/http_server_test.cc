@@ -255,6 +255,64 @@ TEST_F(HttpServerTest, OversizedContentLengthIs413) {
   EXPECT_TRUE(handler_.calls().empty());
 }
 
+// Room for one request of up to 1,000 body bytes at a time.
+class BudgetServerTest : public HttpServerTest {
+ protected:
+  static HttpServerOptions Budgeted() {
+    HttpServerOptions options = Options(2);
+    options.request_memory_budget = 1000 * kRequestMemoryFactor;
+    return options;
+  }
+  BudgetServerTest() : HttpServerTest(Budgeted()) {}
+};
+
+TEST_F(BudgetServerTest, RequestsOverTheMemoryBudgetAreRefusedUnread) {
+  const std::string body = "{\"TableName\":\"" + std::string(580, 'a') + "\"}";
+  const std::string request = SignedPost("DescribeTable", body);
+  const size_t header_end = request.find("\r\n\r\n") + 4;
+  // The first request's header arrives: its 600 bytes are charged.
+  RawConnection first(port_);
+  ASSERT_TRUE(first.Send(request.substr(0, header_end)));
+  // A second one does not fit beside it: refused without reading its body.
+  std::optional<RawResponse> refused;
+  size_t served = 0;  // before the server read the first's header
+  for (int attempt = 0; attempt < 200 && !refused; ++attempt) {
+    RawConnection second(port_);
+    ASSERT_TRUE(second.Send(request));
+    auto r = second.Read();
+    ASSERT_TRUE(r.has_value());
+    if (r->status == 400) {
+      refused = r;
+    } else {
+      ++served;
+    }
+  }
+  ASSERT_TRUE(refused.has_value());
+  EXPECT_EQ(refused->body,
+            "{\"__type\":\"com.amazonaws.dynamodb.v20120810#"
+            "RequestLimitExceeded\",\"message\":\"ddblab: the requests being "
+            "read take more than the server's request memory budget (20000 "
+            "bytes); retry later\"}");
+  ExpectStamped(*refused);
+  // The first completes, and gives its share back.
+  ASSERT_TRUE(first.Send(request.substr(header_end)));
+  auto done = first.Read();
+  ASSERT_TRUE(done.has_value());
+  EXPECT_EQ(done->status, 200);
+  RawConnection third(port_);
+  ASSERT_TRUE(third.Send(request));
+  auto again = third.Read();
+  ASSERT_TRUE(again.has_value());
+  EXPECT_EQ(again->status, 200);
+  // A body larger than the whole budget never fits.
+  RawConnection big(port_);
+  ASSERT_TRUE(big.Send(SignedPost("DescribeTable", std::string(1001, ' '))));
+  auto never = big.Read();
+  ASSERT_TRUE(never.has_value());
+  EXPECT_EQ(never->status, 400);
+  EXPECT_EQ(handler_.calls().size(), served + 2);
+}
+
 TEST_F(HttpServerTest, MalformedRequestLineStillGetsRequestId) {
   RawConnection conn(port_);
   ASSERT_TRUE(conn.Send("BLAH\r\n\r\n"));
@@ -490,6 +548,7 @@ TEST_F(HttpServerTest, DropConnectionClosesWithoutAByte) {
   conn.SetReadTimeout(5);
   ASSERT_TRUE(conn.Send(
       "POST /_ddblab/test/drop HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\n"
+      "Content-Type: application/json\r\n"
       "\r\n{}"));
   EXPECT_TRUE(conn.ClosedWithoutBytes());
   // The server goes on serving.

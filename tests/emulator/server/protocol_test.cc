@@ -114,7 +114,8 @@ TEST_F(ProtocolTest, EveryResponseNamesTheServer) {
 }
 
 TEST_F(ProtocolTest, HealthCheckNamesTheRegion) {
-  Protocol eu(handler_, auth_, clock_, logger_, ProtocolConfig{"eu-west-1", 0});
+  Protocol eu(handler_, auth_, clock_, logger_,
+              ProtocolConfig{"eu-west-1", 0, {}});
   EXPECT_EQ(eu.Handle(Get("/")).body,
             "healthy: dynamodb.eu-west-1.amazonaws.com ");
 }
@@ -148,12 +149,18 @@ TEST_F(ProtocolTest, AcceptsJsonContentTypes) {
   }
 }
 
-TEST_F(ProtocolTest, MalformedJsonComesBeforeTargetAndAuth) {
-  WireRequest r = Post("", "{\"TableName\":");
-  r.headers.pop_back();  // no Authorization either
+// Nothing of the body is decoded or parsed before the request is
+// authenticated (an unauthenticated 16 MB body costs no JSON parse).
+TEST_F(ProtocolTest, AuthComesBeforeTheBodyIsParsed) {
+  WireRequest r = Post("DynamoDB_20120810.ListTables", "{\"TableName\":");
   ExpectError(protocol_.Handle(r), 400,
               "{\"__type\":\"com.amazon.coral.service#"
               "SerializationException\"}");
+  r.headers.pop_back();  // no Authorization
+  ExpectError(protocol_.Handle(r), 400, kMissingAuthBody);
+  r.headers.emplace_back("Content-Encoding", "gzip");  // not gzip data
+  ExpectError(protocol_.Handle(r), 400, kMissingAuthBody);
+  EXPECT_TRUE(handler_.calls().empty());
 }
 
 TEST_F(ProtocolTest, UnknownTargetComesBeforeAuth) {
@@ -300,6 +307,7 @@ TEST_F(ProtocolTest, ControlRoutes) {
   WireRequest r;
   r.method = "POST";
   r.path = "/_ddblab/time";
+  r.headers = {{"Content-Type", "application/json"}};
   r.body = R"({"advance":1})";
   WireResponse response = protocol_.Handle(r);
   EXPECT_EQ(response.status, 200);
@@ -338,9 +346,10 @@ TEST_F(ProtocolTest, CorsPreflightAndHeaders) {
 
 TEST_F(ProtocolTest, RequestIdsFollowTheSeed) {
   FakeHandler other_handler;
-  Protocol a(handler_, auth_, clock_, logger_, ProtocolConfig{"us-east-1", 5});
+  Protocol a(handler_, auth_, clock_, logger_,
+             ProtocolConfig{"us-east-1", 5, {}});
   Protocol b(other_handler, auth_, clock_, logger_,
-             ProtocolConfig{"us-east-1", 5});
+             ProtocolConfig{"us-east-1", 5, {}});
   auto id = [](Protocol& p) {
     return std::string(*p.Handle(Get("/")).Header("x-amzn-RequestId"));
   };

@@ -23,8 +23,29 @@ json CreateBody(const std::string& script, int retries = -1) {
           {"Function", {{"Command", {"sh", "-c", script}}}}};
 }
 
+// By default the API creates nothing (each function runs a command or
+// calls a URL); a file's mappings are created all the same.
+TEST_F(EsmTest, HostApiCreatesNoFunctionByDefault) {
+  EsmHost host(backend());
+  auto refused = host.Handle("POST", kPath, CreateBody("touch x").dump());
+  EXPECT_EQ(refused.status, 403);
+  EXPECT_EQ(refused.body,
+            json({{"__type", "AccessDeniedException"},
+                  {"message",
+                   "creating a mapping through this API would run a command "
+                   "or call a URL, which this host does not allow: start "
+                   "ddblab serve with --allow-functions, or give the mapping "
+                   "in --event-source-mappings FILE"}}));
+  EXPECT_EQ(host.Handle("GET", kPath, "").body,
+            json({{"EventSourceMappings", json::array()}}));
+  ASSERT_TRUE(host.LoadMappings({CreateBody("cat >/dev/null")}, "file").ok());
+  EXPECT_EQ(host.Handle("GET", kPath, "").body["EventSourceMappings"].size(),
+            1u);
+}
+
 TEST_F(EsmTest, HostCreatesListsUpdatesAndDeletes) {
   EsmHost host(backend());
+  host.AllowApiFunctions(true);
   auto created =
       host.Handle("POST", kPath, CreateBody("cat >/dev/null").dump());
   ASSERT_EQ(created.status, 202) << created.body.dump();
@@ -88,6 +109,7 @@ TEST_F(EsmTest, HostCreatesListsUpdatesAndDeletes) {
 
 TEST_F(EsmTest, HostFailuresListOnFailureRecords) {
   EsmHost host(backend());
+  host.AllowApiFunctions(true);
   auto created = host.Handle("POST", kPath,
                              CreateBody("cat >/dev/null; exit 1", 0).dump());
   ASSERT_EQ(created.status, 202) << created.body.dump();
@@ -104,6 +126,7 @@ TEST_F(EsmTest, HostFailuresListOnFailureRecords) {
 
 TEST_F(EsmTest, HostRejectsBadBodies) {
   EsmHost host(backend());
+  host.AllowApiFunctions(true);
   auto not_json = host.Handle("POST", kPath, "{");
   EXPECT_EQ(not_json.status, 400);
   EXPECT_EQ(not_json.body["__type"], "SerializationException");
@@ -149,6 +172,7 @@ TEST_F(EsmTest, HostLoadsAFileAllOrNothing) {
 
 TEST_F(EsmTest, HostPassRetriesAFailingBatchABoundedNumberOfTimes) {
   EsmHost host(backend());
+  host.AllowApiFunctions(true);
   auto created =
       host.Handle("POST", kPath, CreateBody("cat >/dev/null; exit 1").dump());
   ASSERT_EQ(created.status, 202) << created.body.dump();
@@ -171,6 +195,7 @@ TEST_F(EsmTest, HostPassRetriesAFailingBatchABoundedNumberOfTimes) {
 
 TEST_F(EsmTest, HostPassIsNotLimitedWhileDeliveryProgresses) {
   EsmHost host(backend());
+  host.AllowApiFunctions(true);
   json body = CreateBody("cat >/dev/null");
   body["BatchSize"] = 1;
   ASSERT_EQ(host.Handle("POST", kPath, body.dump()).status, 202);
