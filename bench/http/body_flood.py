@@ -64,12 +64,14 @@ def send(port, body, out, index):
             except OSError:
                 pass  # refused before the body was read: the answer waits
             data = b""
-            while b"\r\n" not in data:
-                chunk = s.recv(4096)
+            while True:
+                chunk = s.recv(65536)
                 if not chunk:
                     break
                 data += chunk
-        out[index] = data.split(b"\r\n", 1)[0].decode() or "(closed)"
+        status = data.split(b"\r\n", 1)[0].decode() or "(closed)"
+        kind = re.search(rb'"__type":"[^"#]*#([A-Za-z]+)"', data)
+        out[index] = status + (" " + kind.group(1).decode() if kind else "")
     except OSError as e:
         out[index] = f"error {e}"
 
