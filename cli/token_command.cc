@@ -1,7 +1,6 @@
 // cli/token_command.cc: `ddblab token` (see token_command.h).
 #include "cli/token_command.h"
 
-#include <charconv>
 #include <cstdlib>
 #include <optional>
 #include <string_view>
@@ -9,32 +8,6 @@
 #include "common/control_token/control_token.h"
 
 namespace ddblab::cli {
-namespace {
-
-// The port of a loopback "http[s]://HOST:PORT[/]" or "HOST:PORT".
-std::optional<int> LoopbackPort(std::string_view endpoint) {
-  if (size_t scheme = endpoint.find("://"); scheme != std::string_view::npos) {
-    endpoint.remove_prefix(scheme + 3);
-  }
-  while (endpoint.ends_with('/')) endpoint.remove_suffix(1);
-  size_t colon = endpoint.rfind(':');
-  if (colon == std::string_view::npos) return std::nullopt;
-  std::string_view host = endpoint.substr(0, colon);
-  if (host != "127.0.0.1" && host != "localhost" && host != "[::1]") {
-    return std::nullopt;
-  }
-  std::string_view digits = endpoint.substr(colon + 1);
-  int port = 0;
-  auto [end, ec] =
-      std::from_chars(digits.data(), digits.data() + digits.size(), port);
-  if (digits.empty() || ec != std::errc() ||
-      end != digits.data() + digits.size() || port < 1 || port > 65535) {
-    return std::nullopt;
-  }
-  return port;
-}
-
-}  // namespace
 
 int RunTokenCommand(std::span<const std::string> args, std::ostream& out,
                     std::ostream& err) {
@@ -50,7 +23,7 @@ int RunTokenCommand(std::span<const std::string> args, std::ostream& out,
     return 2;
   }
   const std::string endpoint = args.empty() ? "127.0.0.1:8000" : args[0];
-  std::optional<int> port = LoopbackPort(endpoint);
+  std::optional<int> port = control_token::LoopbackPort(endpoint);
   if (!port) {
     err << "ddblab token: '" << endpoint
         << "' is not a loopback endpoint (127.0.0.1:PORT, localhost:PORT or "

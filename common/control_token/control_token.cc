@@ -127,6 +127,42 @@ std::optional<std::string> FindToken(int port) {
   return ReadTokenFile(*path);
 }
 
+std::optional<int> LoopbackPort(std::string_view endpoint) {
+  std::optional<int> default_port;
+  if (size_t scheme = endpoint.find("://"); scheme != std::string_view::npos) {
+    default_port = endpoint.starts_with("https://") ? 443 : 80;
+    endpoint.remove_prefix(scheme + 3);
+  }
+  endpoint = endpoint.substr(0, endpoint.find('/'));
+  std::string_view host = endpoint;
+  std::string_view port;
+  if (endpoint.starts_with('[')) {
+    size_t close = endpoint.find(']');
+    if (close == std::string_view::npos) return std::nullopt;
+    host = endpoint.substr(1, close - 1);
+    std::string_view rest = endpoint.substr(close + 1);
+    if (!rest.empty()) {
+      if (rest.front() != ':') return std::nullopt;
+      port = rest.substr(1);
+    }
+  } else if (size_t colon = endpoint.rfind(':');
+             colon != std::string_view::npos) {
+    host = endpoint.substr(0, colon);
+    port = endpoint.substr(colon + 1);
+  }
+  if (host != "127.0.0.1" && host != "localhost" && host != "::1") {
+    return std::nullopt;
+  }
+  if (port.empty()) return default_port;
+  int number = 0;
+  for (char c : port) {
+    if (c < '0' || c > '9' || number > 65535) return std::nullopt;
+    number = number * 10 + (c - '0');
+  }
+  if (number < 1 || number > 65535) return std::nullopt;
+  return number;
+}
+
 bool TokensEqual(std::string_view a, std::string_view b) {
   return a.size() == b.size() &&
          CRYPTO_memcmp(a.data(), b.data(), a.size()) == 0;

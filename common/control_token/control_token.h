@@ -53,6 +53,12 @@ std::optional<std::string> ReadTokenFile(const std::string& path);
 // $DDBLAB_CONTROL_TOKEN if set, else the token in DefaultTokenPath(port).
 std::optional<std::string> FindToken(int port);
 
+// The port of a loopback endpoint, "http[s]://HOST[:PORT][/...]" or
+// "HOST:PORT", HOST one of 127.0.0.1, localhost, ::1 (in brackets); the
+// scheme's default port when a URL gives none. nullopt for any other host
+// or a malformed endpoint: a token file is never read for another host.
+std::optional<int> LoopbackPort(std::string_view endpoint);
+
 // Constant-time comparison (OpenSSL CRYPTO_memcmp); lengths are public.
 bool TokensEqual(std::string_view a, std::string_view b);
 

@@ -17,39 +17,6 @@ namespace {
 constexpr std::string_view kDynamoDbPrefix = "DynamoDB_20120810.";
 constexpr std::string_view kStreamsPrefix = "DynamoDBStreams_20120810.";
 
-// The port of a loopback endpoint "http[s]://HOST[:PORT][/...]", or nullopt
-// for any other host: a token file is never sent elsewhere.
-std::optional<int> LoopbackPort(std::string_view url) {
-  const bool https = url.starts_with("https://");
-  size_t start = url.find("://");
-  if (start == std::string_view::npos) return std::nullopt;
-  std::string_view rest = url.substr(start + 3);
-  rest = rest.substr(0, rest.find('/'));
-  std::string_view host = rest;
-  std::string_view port;
-  if (rest.starts_with('[')) {
-    size_t close = rest.find(']');
-    if (close == std::string_view::npos) return std::nullopt;
-    host = rest.substr(1, close - 1);
-    if (close + 1 < rest.size() && rest[close + 1] == ':') {
-      port = rest.substr(close + 2);
-    }
-  } else if (size_t colon = rest.rfind(':'); colon != std::string_view::npos) {
-    host = rest.substr(0, colon);
-    port = rest.substr(colon + 1);
-  }
-  if (host != "127.0.0.1" && host != "localhost" && host != "::1") {
-    return std::nullopt;
-  }
-  if (port.empty()) return https ? 443 : 80;
-  int number = 0;
-  for (char c : port) {
-    if (c < '0' || c > '9' || number > 65535) return std::nullopt;
-    number = number * 10 + (c - '0');
-  }
-  return number;
-}
-
 // BackendOptions::control_token, else $DDBLAB_CONTROL_TOKEN, else the token
 // file of a ddblab serve on this (loopback) port.
 std::optional<std::string> ControlToken(const std::string& url,
@@ -60,7 +27,7 @@ std::optional<std::string> ControlToken(const std::string& url,
         std::string(control_token::kEnvironmentVariable));
     if (set && !set->empty()) return set;
   }
-  std::optional<int> port = LoopbackPort(url);
+  std::optional<int> port = control_token::LoopbackPort(url);
   if (!port) return std::nullopt;
   std::optional<std::string> path = control_token::DefaultTokenPath(*port);
   if (!path) return std::nullopt;

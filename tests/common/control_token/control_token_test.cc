@@ -113,6 +113,22 @@ TEST_F(ControlTokenTest, DefaultPathAndSearchOrder) {
   if (old_home) setenv("HOME", saved_home.c_str(), 1);
 }
 
+TEST(LoopbackPortTest, OnlyLoopbackHosts) {
+  EXPECT_EQ(LoopbackPort("http://127.0.0.1:8000"), 8000);
+  EXPECT_EQ(LoopbackPort("http://localhost:9/x"), 9);
+  EXPECT_EQ(LoopbackPort("https://[::1]:8443"), 8443);
+  EXPECT_EQ(LoopbackPort("127.0.0.1:8000"), 8000);
+  EXPECT_EQ(LoopbackPort("http://localhost"), 80);
+  EXPECT_EQ(LoopbackPort("https://127.0.0.1"), 443);
+  EXPECT_EQ(LoopbackPort("127.0.0.1"), std::nullopt);
+  EXPECT_EQ(LoopbackPort("http://10.0.0.1:8000"), std::nullopt);
+  EXPECT_EQ(LoopbackPort("http://127.0.0.1.evil.com:8000"), std::nullopt);
+  EXPECT_EQ(LoopbackPort("http://127.0.0.1:80a"), std::nullopt);
+  EXPECT_EQ(LoopbackPort("http://127.0.0.1:0"), std::nullopt);
+  EXPECT_EQ(LoopbackPort("http://127.0.0.1:99999"), std::nullopt);
+  EXPECT_EQ(LoopbackPort("[::1]x"), std::nullopt);
+}
+
 TEST(TokensEqualTest, ComparesWholeTokens) {
   EXPECT_TRUE(TokensEqual("abc", "abc"));
   EXPECT_FALSE(TokensEqual("abc", "abd"));
