@@ -17,7 +17,8 @@ if [ "${1:-}" = "--sanitize" ]; then
 else
   scripts/build.sh
   (cd build && ctest --output-on-failure -j "$jobs")
-  sanitized=(api_test value_test expr_test expr_legacy_test sigv4_test)
+  sanitized=(api_test value_test expr_test expr_legacy_test sigv4_test
+             control_token_test)
   scripts/build.sh --sanitize "${sanitized[@]}"
   export ASAN_OPTIONS=detect_leaks=1:abort_on_error=0
   export UBSAN_OPTIONS=print_stacktrace=1
