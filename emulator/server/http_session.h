@@ -263,9 +263,12 @@ class Session final
     hold_work_.emplace(stream_.get_executor());
     DueTime due = std::move(*response.due);
     response.due.reset();
+    // Runs once: moves the response on to the session's strand.
     server_.Hold(std::move(due), [self = this->shared_from_this(),
-                                  response = std::move(response)] {
-      asio::post(self->executor(), [self, response]() mutable {
+                                  response = std::move(response)]() mutable {
+      auto executor = self->executor();
+      asio::post(executor, [self = std::move(self),
+                            response = std::move(response)]() mutable {
         self->Release(std::move(response));
       });
     });
