@@ -33,6 +33,16 @@ class EmulatorHandler final : public RequestHandler {
     return emulator_->CallStreams(operation, request);
   }
 
+  DeferredAnswer CallDeferred(std::string_view operation,
+                              const nlohmann::json& request) override {
+    return emulator_->CallDeferred(operation, request);
+  }
+  DeferredAnswer CallStreamsDeferred(std::string_view operation,
+                                     const nlohmann::json& request) override {
+    return emulator_->CallStreamsDeferred(operation, request);
+  }
+  void StopWaiting() override { emulator_->StopWaiting(); }
+
   Emulator& emulator() { return *emulator_; }
 
  private:

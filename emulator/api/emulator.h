@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "emulator/api/clock.h"
+#include "emulator/api/deferred_answer.h"
 #include "emulator/api/options.h"
 #include "emulator/api/result.h"
 
@@ -72,10 +73,23 @@ class Emulator {
   Emulator(const Emulator&) = delete;
   Emulator& operator=(const Emulator&) = delete;
 
+  // A `latency` fault makes these wait (on clock()) until the answer is
+  // due, at most fault::kMaxLatency (60 s) after the call.
   Result<nlohmann::json> Call(std::string_view operation,
                               const nlohmann::json& request);
   Result<nlohmann::json> CallStreams(std::string_view operation,
                                      const nlohmann::json& request);
+  // The same calls without the wait: they answer at once, with the time the
+  // answer is due on clock() when a latency fault applies (unset
+  // otherwise). For servers that hold answers without a thread each.
+  DeferredAnswer CallDeferred(std::string_view operation,
+                              const nlohmann::json& request);
+  DeferredAnswer CallStreamsDeferred(std::string_view operation,
+                                     const nlohmann::json& request);
+  // Wakes every Call / CallStreams waiting for a due answer (they answer
+  // at once) and makes later ones not wait: for shutdown, so that nothing
+  // waits on a clock nobody moves. Thread-safe; cannot be undone.
+  void StopWaiting();
 
   const Options& options() const;
   Clock& clock();

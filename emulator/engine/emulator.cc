@@ -37,6 +37,18 @@ Result<nlohmann::json> Emulator::CallStreams(std::string_view operation,
   return impl_->CallStreams(operation, request);
 }
 
+DeferredAnswer Emulator::CallDeferred(std::string_view operation,
+                                      const nlohmann::json& request) {
+  return impl_->CallDeferred(operation, request);
+}
+
+DeferredAnswer Emulator::CallStreamsDeferred(std::string_view operation,
+                                             const nlohmann::json& request) {
+  return impl_->CallStreamsDeferred(operation, request);
+}
+
+void Emulator::StopWaiting() { impl_->StopWaiting(); }
+
 const Options& Emulator::options() const { return impl_->options(); }
 
 Clock& Emulator::clock() { return impl_->clock(); }

@@ -81,7 +81,7 @@ Result<nlohmann::json> Guarded(const Dispatcher& d, EmulatorImpl& impl,
 
 }  // namespace
 
-Result<nlohmann::json> EmulatorImpl::Call(std::string_view operation,
+DeferredAnswer EmulatorImpl::CallDeferred(std::string_view operation,
                                           const nlohmann::json& request) {
   RunDueWork();
   auto run = [&]() -> Result<nlohmann::json> {
@@ -100,10 +100,10 @@ Result<nlohmann::json> EmulatorImpl::Call(std::string_view operation,
     return CallWithFaults(*this, fault::Api::kDynamoDb, operation, request,
                           run);
   }
-  return run();
+  return {run(), std::nullopt};
 }
 
-Result<nlohmann::json> EmulatorImpl::CallStreams(
+DeferredAnswer EmulatorImpl::CallStreamsDeferred(
     std::string_view operation, const nlohmann::json& request) {
   RunDueWork();
   if (faults_.active()) {
@@ -111,7 +111,24 @@ Result<nlohmann::json> EmulatorImpl::CallStreams(
       return Guarded(streams_dispatcher_, *this, operation, request);
     });
   }
-  return Guarded(streams_dispatcher_, *this, operation, request);
+  return {Guarded(streams_dispatcher_, *this, operation, request),
+          std::nullopt};
+}
+
+Result<nlohmann::json> EmulatorImpl::Call(std::string_view operation,
+                                          const nlohmann::json& request) {
+  DeferredAnswer answer = CallDeferred(operation, request);
+  if (answer.due)
+    answer.due->clock->SleepUntil(answer.due->at, stop_waiting_.get_token());
+  return std::move(answer.result);
+}
+
+Result<nlohmann::json> EmulatorImpl::CallStreams(
+    std::string_view operation, const nlohmann::json& request) {
+  DeferredAnswer answer = CallStreamsDeferred(operation, request);
+  if (answer.due)
+    answer.due->clock->SleepUntil(answer.due->at, stop_waiting_.get_token());
+  return std::move(answer.result);
 }
 
 void EmulatorImpl::AddChangeSink(std::shared_ptr<ChangeSink> sink) {

@@ -20,19 +20,25 @@
 // DELETING last that long on the clock; transitions happen lazily when a
 // table is looked up (FindTable, SettleAll), never on a timer.
 //
-// Thread-safety: Call/CallStreams are safe from many threads (and must be
-// called without the lock: DDBLAB_EXCLUDES). The rest as annotated.
+// Latency faults: CallDeferred / CallStreamsDeferred answer at once with
+// the time the answer is due; Call / CallStreams wait for it on the clock.
+//
+// Thread-safety: Call/CallStreams (and their deferred forms, StopWaiting)
+// are safe from many threads (and must be called without the lock:
+// DDBLAB_EXCLUDES). The rest as annotated.
 #pragma once
 
 #include <functional>
 #include <memory>
 #include <nlohmann/json.hpp>
+#include <stop_token>
 #include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
 
 #include "emulator/api/clock.h"
+#include "emulator/api/deferred_answer.h"
 #include "emulator/api/mutex.h"
 #include "emulator/api/options.h"
 #include "emulator/api/random.h"
@@ -75,15 +81,28 @@ class EmulatorImpl {
   EmulatorImpl(const EmulatorImpl&) = delete;
   EmulatorImpl& operator=(const EmulatorImpl&) = delete;
 
+  // Answer at once; a latency fault sets the time the answer is due on
+  // the clock (emulator/api/deferred_answer.h).
+  DeferredAnswer CallDeferred(std::string_view operation,
+                              const nlohmann::json& request)
+      DDBLAB_EXCLUDES(mu_);
+  DeferredAnswer CallStreamsDeferred(std::string_view operation,
+                                     const nlohmann::json& request)
+      DDBLAB_EXCLUDES(mu_);
+  // The deferred forms, then wait until the answer is due (or StopWaiting).
   Result<nlohmann::json> Call(std::string_view operation,
                               const nlohmann::json& request)
       DDBLAB_EXCLUDES(mu_);
   Result<nlohmann::json> CallStreams(std::string_view operation,
                                      const nlohmann::json& request)
       DDBLAB_EXCLUDES(mu_);
+  // Wakes every Call / CallStreams waiting for a due answer, and makes later
+  // ones answer at once (shutdown: nothing may wait on a ManualClock).
+  void StopWaiting() { stop_waiting_.request_stop(); }
 
   const Options& options() const { return options_; }
   Clock& clock() const { return *clock_; }
+  const std::shared_ptr<Clock>& shared_clock() const { return clock_; }
   TimePoint Now() const { return clock_->Now(); }
   Dispatcher& dispatcher() { return dispatcher_; }
   Dispatcher& streams_dispatcher() { return streams_dispatcher_; }
@@ -182,6 +201,7 @@ class EmulatorImpl {
   std::unique_ptr<CapacityModel> capacity_;  // null: not enforced
   std::unique_ptr<TransactTokens> transact_tokens_ DDBLAB_PT_GUARDED_BY(mu_);
   std::unique_ptr<TtlSweeper> ttl_;  // reset first by ~EmulatorImpl (thread)
+  std::stop_source stop_waiting_;    // StopWaiting()
 };
 
 // The engine lock, held for the guard's scope (from EmulatorImpl::Lock()),

@@ -3,7 +3,6 @@
 #include <map>
 #include <optional>
 #include <set>
-#include <stop_token>
 #include <string>
 #include <utility>
 
@@ -53,25 +52,27 @@ fault::TableResolver Resolver(EmulatorImpl& impl) {
   };
 }
 
-Result<Json> Answer(EmulatorImpl& impl, Duration latency, TimePoint start,
-                    Result<Json> answer) {
+// The answer, due `latency` after `start` (at once without latency).
+DeferredAnswer Answer(EmulatorImpl& impl, Duration latency, TimePoint start,
+                      Result<Json> answer) {
+  DeferredAnswer out{std::move(answer), std::nullopt};
   if (latency > Duration::zero()) {
-    impl.clock().SleepUntil(start + latency, std::stop_token{});
+    out.due = DueTime{start + latency, impl.shared_clock()};
   }
-  return answer;
+  return out;
 }
 
 }  // namespace
 
-Result<Json> CallWithFaults(EmulatorImpl& impl, fault::Api api,
-                            std::string_view operation, const Json& request,
-                            const std::function<Result<Json>()>& run) {
+DeferredAnswer CallWithFaults(EmulatorImpl& impl, fault::Api api,
+                              std::string_view operation, const Json& request,
+                              const std::function<Result<Json>()>& run) {
   const fault::CallView call = fault::DescribeCall(api, operation, request);
   const fault::TableResolver resolve = Resolver(impl);
   const TimePoint now = impl.Now();
   std::optional<fault::Decision> decision =
       impl.faults().Decide(call, now, resolve);
-  if (!decision) return run();
+  if (!decision) return {run(), std::nullopt};
   if (std::optional<Error> error =
           fault::ImmediateError(call, *decision, resolve)) {
     return Answer(impl, decision->latency, now, std::move(*error));

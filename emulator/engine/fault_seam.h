@@ -13,8 +13,11 @@
 //   empty: GetRecords answers no records and the same iterator;
 //   visibility_delay: GetRecords reads only records older than the delay
 //     (ops_streams.cc asks CurrentVisibilityDelay());
-//   latency: the answer waits that long on the emulator's clock (a
-//     ManualClock: until it is advanced); the call itself runs at once.
+//   latency: the answer is due that long after the call on the emulator's
+//     clock (a ManualClock: when it is advanced); the call itself runs at
+//     once. CallWithFaults does not wait: it sets DeferredAnswer::due, and
+//     EmulatorImpl::Call waits for it while a server holds the answer
+//     without a thread (emulator/server/http_hold.h).
 //
 // The per-call part (which batch items, the visibility delay) lives in a
 // thread-local context set for the duration of the call: handlers run on
@@ -29,6 +32,7 @@
 #include <string_view>
 
 #include "emulator/api/clock.h"
+#include "emulator/api/deferred_answer.h"
 #include "emulator/api/result.h"
 #include "emulator/fault/call.h"
 
@@ -36,8 +40,10 @@ namespace ddblab::engine {
 
 class EmulatorImpl;
 
-// Runs `run` (the dispatch) for `operation` under the fault plan.
-Result<nlohmann::json> CallWithFaults(
+// Runs `run` (the dispatch) for `operation` under the fault plan. A latency
+// fault sets the answer's due time instead of waiting (the caller waits, or
+// a server holds the answer).
+DeferredAnswer CallWithFaults(
     EmulatorImpl& impl, fault::Api api, std::string_view operation,
     const nlohmann::json& request,
     const std::function<Result<nlohmann::json>()>& run);

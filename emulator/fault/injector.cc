@@ -173,7 +173,9 @@ std::optional<Decision> Injector::Decide(const CallView& call, TimePoint now,
       }
     }
     if (rule.effect == Effect::kLatency) {
-      decision.latency += rule.duration;
+      // Each rule is at most kMaxLatency, and so is their sum.
+      decision.latency =
+          std::min(decision.latency + rule.duration, kMaxLatency);
     } else if (rule.effect == Effect::kVisibilityDelay) {
       decision.visibility_delay =
           std::max(decision.visibility_delay, rule.duration);

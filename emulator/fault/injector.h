@@ -9,8 +9,8 @@
 // depend on any other rule or on call interleaving with other rules.
 // At most one "terminal" effect applies to a call: the first firing rule's
 // (later rules that would have fired count the call but do not fire);
-// `latency` (durations add up) and `visibility_delay` (the longest wins)
-// combine with it. Every fired rule is logged.
+// `latency` (durations add up, to at most kMaxLatency) and `visibility_delay`
+// (the longest wins) combine with it. Every fired rule is logged.
 //
 // Thread-safety: all methods are safe to call concurrently; active() is a
 // lock-free check so that an empty plan costs one atomic load per call.

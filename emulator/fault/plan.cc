@@ -297,6 +297,12 @@ Result<Rule> ParseRule(const Json& json, size_t index) {
               "applies only to effects \"latency\" and "
               "\"visibility_delay\"");
   }
+  if (rule.effect == Effect::kLatency && rule.duration > kMaxLatency) {
+    return At(path + ".duration",
+              "a latency of at most 60s (the SDKs' read timeout: botocore "
+              "gives up after 60s with a ReadTimeoutError), got " +
+                  json.at("duration").dump());
+  }
   if (rule.count && rule.effect != Effect::kUnprocessed) {
     return At(path + ".count", "applies only to effect \"unprocessed\"");
   }

@@ -38,6 +38,13 @@ enum class Effect {
 // "throttle", "internal_error", ... (as written in a plan).
 std::string_view EffectName(Effect effect);
 
+// The longest latency a rule may add: botocore's default read timeout.
+// DynamoDB documents no server-side request timeout; a client with default
+// settings gives up on a longer wait (botocore's ReadTimeoutError, then a
+// retry), so a longer latency models no answer DynamoDB can give and would
+// only hold a request (in process: a thread) for nothing.
+inline constexpr Duration kMaxLatency = std::chrono::seconds(60);
+
 struct Rule {
   std::string id;                       // given, or the rule's index
   std::vector<std::string> operations;  // empty: every operation it fits

@@ -27,6 +27,8 @@ class Connection {
   std::atomic<uint32_t> activity{0};
   // True while the request is inside the Protocol.
   std::atomic<bool> handling{false};
+  // True while its response is held for its due time (not idle then).
+  std::atomic<bool> held{false};
   // Touched by the idle sweep only (on the control strand).
   uint32_t seen_activity = 0;
   time_t idle_ticks = 0;

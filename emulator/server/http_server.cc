@@ -12,6 +12,7 @@
 #include <boost/asio/steady_timer.hpp>
 #include <boost/asio/strand.hpp>
 #include <chrono>
+#include <functional>
 #include <optional>
 #include <thread>
 #include <unordered_map>
@@ -19,6 +20,7 @@
 #include <vector>
 
 #include "emulator/server/http_event_loop.h"
+#include "emulator/server/http_hold.h"
 #include "emulator/server/http_serialize.h"
 #include "emulator/server/http_session.h"
 
@@ -65,6 +67,13 @@ class HttpServer::Impl {
   size_t request_memory_budget() const {
     return owner_.options_.request_memory_budget;
   }
+  // Keeps a response until `due` (http_hold.h); `release` posts it back to
+  // its session.
+  void Hold(DueTime due, std::function<void()> release) {
+    hold_->Add(std::move(due), std::move(release));
+  }
+  // Sends every held response now, and any later one at once.
+  void ReleaseHeld() { hold_->ReleaseAll(); }
   void Unregister(EventLoop& loop, Connection* connection);
   size_t max_connections() const { return owner_.options_.max_connections; }
 
@@ -84,6 +93,10 @@ class HttpServer::Impl {
   void Watch();
 
   HttpServer& owner_;
+  // Responses due later (latency faults), all on one thread. Destroyed
+  // first (~Impl): its release actions hold sessions.
+  std::unique_ptr<http_internal::ResponseHold> hold_ =
+      std::make_unique<http_internal::ResponseHold>();
 
   Mutex connections_mu_;
   std::unordered_map<Connection*, std::weak_ptr<Connection>> connections_
@@ -186,6 +199,9 @@ HttpServer::Impl::Impl(HttpServer& owner) : owner_(owner) {
 }
 
 HttpServer::Impl::~Impl() {
+  // Held responses are released (posted to their loops, which are not run
+  // again) and their sessions let go before the loops go.
+  hold_.reset();
   // The acceptor's pending accept (in loop 0) holds a socket of another
   // loop: loop 0 goes first, the others after.
   control_.reset();
@@ -314,7 +330,8 @@ void HttpServer::Impl::SweepOnce() {
   }
   for (auto& connection : open) {
     uint32_t now = connection->activity.load(std::memory_order_relaxed);
-    if (now != connection->seen_activity || connection->handling) {
+    if (now != connection->seen_activity || connection->handling ||
+        connection->held) {
       connection->seen_activity = now;
       connection->idle_ticks = 0;
     } else if (++connection->idle_ticks >=
@@ -510,6 +527,9 @@ void HttpServer::Shutdown() {
     closed_ = true;
     while (in_flight_ != 0) drained_.wait(lock);
   }
+  // The held requests were executed: answer them now, whatever the clock
+  // (one held from here on is answered at once).
+  impl_->ReleaseHeld();
   impl_->CloseAll();
 }
 

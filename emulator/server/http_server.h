@@ -12,10 +12,14 @@
 // call): a watchdog adds a thread to a loop whose threads have all been
 // inside a handler for a few milliseconds without one finishing, so a
 // blocked request never stops the others (at most one thread per open
-// connection). Responses made here rather than by the Protocol (400 on an
-// unparseable request, 413 on a body over 16 MB, 400 RequestLimitExceeded
-// over `request_memory_budget`, 503 when over `max_connections` or shutting
-// down) carry the same x-amzn-RequestId /
+// connection). A response due later (WireResponse::due: a latency fault)
+// blocks nothing: it is held, with no thread per response, by one hold
+// thread waiting on the engine's clock (http_hold.h), and written when due
+// (or the connection dropped, for lost_response); a held request does not
+// count as inside a handler. Responses made here rather than by the Protocol
+// (400 on an unparseable request, 413 on a body over 16 MB, 400
+// RequestLimitExceeded over `request_memory_budget`, 503 when over
+// `max_connections` or shutting down) carry the same x-amzn-RequestId /
 // x-amz-crc32 / Date headers. A response with `drop_connection` set closes
 // the connection without writing a byte.
 //
@@ -24,8 +28,9 @@
 // answered at once with a 503 and closed.
 //
 // Shutdown(): stop accepting, wait until no request is inside the Protocol,
-// answer any later request with 503 without calling the Protocol, and close
-// every connection once its pending response is written — after it
+// answer any later request with 503 without calling the Protocol, write
+// every held response at once whatever the clock (they were executed), and
+// close every connection once its pending response is written — after it
 // returns, the RequestHandler behind the Protocol may be destroyed. Serve()
 // returns once the connections are closed.
 //

@@ -1,18 +1,21 @@
 // emulator/server/http_session.h: internal to the HTTP server
 // (http_server.cc): one connection's life — read a request, answer it on the
-// same thread, write the response in one write, read the next. Not for other
-// folders.
+// same thread, write the response in one write, read the next. A response
+// due later (latency fault) goes to the server's hold (http_hold.h) and is
+// written when released; the connection reads nothing meanwhile. Not for
+// other folders.
 //
 // `Server` is the server's implementation: Answer(loop, request),
-// Stamp(response), Unregister(loop, connection), max_connections(), and the
-// request memory budget: Reserve(bytes), Release(bytes),
-// request_memory_budget().
+// Hold(due, release), Stamp(response), Unregister(loop, connection),
+// max_connections(), and the request memory budget: Reserve(bytes),
+// Release(bytes), request_memory_budget().
 //
 // Thread-safety: a Session runs on its socket's strand; Close() may be called
 // from any thread.
 #pragma once
 
 #include <algorithm>
+#include <boost/asio/executor_work_guard.hpp>
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/post.hpp>
 #include <boost/asio/ssl/stream.hpp>
@@ -127,7 +130,7 @@ class Session final
   }
 
  private:
-  enum class State { kReading, kHandling, kWriting, kDraining, kClosed };
+  enum class State { kReading, kHandling, kHeld, kWriting, kDraining, kClosed };
 
   tcp::socket& Socket() {
     if constexpr (kTls) {
@@ -288,9 +291,44 @@ class Session final
     WireResponse response = server_.Answer(loop_, wire);
     handling = false;
     ReleaseMemory();
+    if (response.due) return Hold(std::move(response));
+    Send(response);
+  }
+
+  // Writes the answer to the request in parser_ (or drops the connection).
+  void Send(const WireResponse& response) {
     if (response.drop_connection) return CloseNow();
+    auto& request = parser_->get();
     Reply(response, request.keep_alive() && !close_requested_,
           request.method() == http::verb::head, request.version());
+  }
+
+  // A latency fault: the response waits for its due time in the server's
+  // hold, without a thread and without reading further requests; the
+  // work guard keeps the loop running for it (shutdown releases it).
+  void Hold(WireResponse response) {
+    state_ = State::kHeld;
+    held = true;
+    hold_work_.emplace(stream_.get_executor());
+    DueTime due = std::move(*response.due);
+    response.due.reset();
+    // Runs once: moves the response on to the session's strand.
+    server_.Hold(std::move(due), [self = this->shared_from_this(),
+                                  response = std::move(response)]() mutable {
+      auto executor = self->executor();
+      asio::post(executor, [self = std::move(self),
+                            response = std::move(response)]() mutable {
+        self->Release(std::move(response));
+      });
+    });
+  }
+
+  void Release(WireResponse response) {
+    held = false;
+    ++activity;
+    server_.Stamp(response);  // the Date it is sent at
+    Send(response);
+    hold_work_.reset();  // after Send: its write (if any) is the loop's work
   }
 
   void Reply(const WireResponse& response, bool keep_alive, bool head,
@@ -391,6 +429,9 @@ class Session final
   boost::beast::flat_buffer buffer_;
   std::optional<http::request_parser<http::string_body>> parser_;
   std::string out_;
+  // While held: keeps the loop's io_context running for the release.
+  std::optional<asio::executor_work_guard<typename Stream::executor_type>>
+      hold_work_;
   State state_ = State::kReading;
   bool close_requested_ = false;
   size_t drained_ = 0;

@@ -287,10 +287,14 @@ WireResponse Protocol::HandleDynamo(const WireRequest& request) {
 
   Result<nlohmann::json> result =
       Error::Internal(std::string(kInternalMessage));
+  std::optional<DueTime> due;  // a latency fault: the server holds it
   try {
-    result = target->service == Service::kDynamoDB
-                 ? handler_.Call(target->operation, body)
-                 : handler_.CallStreams(target->operation, body);
+    DeferredAnswer answer =
+        target->service == Service::kDynamoDB
+            ? handler_.CallDeferred(target->operation, body)
+            : handler_.CallStreamsDeferred(target->operation, body);
+    result = std::move(answer.result);
+    due = std::move(answer.due);
   } catch (const std::exception& e) {
     logger_.Log(LogLevel::kError,
                 std::string(target->operation) + " threw: " + e.what());
@@ -311,6 +315,7 @@ WireResponse Protocol::HandleDynamo(const WireRequest& request) {
                                    nlohmann::json::error_handler_t::replace);
     }
   }
+  response.due = std::move(due);
   if (logger_.Enabled(LogLevel::kDebug)) {
     logger_.Log(LogLevel::kDebug,
                 std::string(target->operation) + " " +

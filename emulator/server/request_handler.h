@@ -3,14 +3,17 @@
 // The server parses the wire request, authenticates it and hands the
 // operation name and JSON body to a RequestHandler; the answer (a JSON body
 // or an Error) goes back on the wire. The engine's Emulator is adapted to it
-// by EmulatorHandler (cli/emulator_handler.h); tests use fakes.
+// by EmulatorHandler (cli/emulator_handler.h); tests use fakes. An answer
+// may be due later (a latency fault): CallDeferred says when.
 //
 // Thread-safety: implementations must accept concurrent calls.
 #pragma once
 
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string_view>
 
+#include "emulator/api/deferred_answer.h"
 #include "emulator/api/result.h"
 
 namespace ddblab::server {
@@ -25,6 +28,22 @@ class RequestHandler {
   // A DynamoDB Streams operation ("GetRecords").
   virtual Result<nlohmann::json> CallStreams(std::string_view operation,
                                              const nlohmann::json& request) = 0;
+
+  // What the Protocol calls: the answer now, and when it is due (a latency
+  // fault) so that the HTTP server holds it until then without a thread.
+  // By default the answer of Call / CallStreams, due at once.
+  virtual DeferredAnswer CallDeferred(std::string_view operation,
+                                      const nlohmann::json& request) {
+    return {Call(operation, request), std::nullopt};
+  }
+  virtual DeferredAnswer CallStreamsDeferred(std::string_view operation,
+                                             const nlohmann::json& request) {
+    return {CallStreams(operation, request), std::nullopt};
+  }
+  // Shutdown: wakes every call waiting inside the handler (e.g. an
+  // extension's in-process call under a latency fault) and lets no later
+  // one wait. By default nothing waits.
+  virtual void StopWaiting() {}
 };
 
 }  // namespace ddblab::server

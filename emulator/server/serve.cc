@@ -78,6 +78,17 @@ class HandlerSlot final : public RequestHandler {
                                      const nlohmann::json& request) override {
     return handler_->CallStreams(operation, request);
   }
+  DeferredAnswer CallDeferred(std::string_view operation,
+                              const nlohmann::json& request) override {
+    return handler_->CallDeferred(operation, request);
+  }
+  DeferredAnswer CallStreamsDeferred(std::string_view operation,
+                                     const nlohmann::json& request) override {
+    return handler_->CallStreamsDeferred(operation, request);
+  }
+  void StopWaiting() override {
+    if (handler_) handler_->StopWaiting();
+  }
 
  private:
   std::unique_ptr<RequestHandler> handler_;
@@ -241,6 +252,10 @@ int RunServe(const ServeConfig& config, const ServeHooks& hooks,
     stopping = true;
   }
   logger.Log(LogLevel::kInfo, "shutting down");
+  // Nothing may wait on the engine's clock now (a ManualClock may never
+  // move): in-process calls of extensions stop waiting, and Shutdown sends
+  // every held response at once.
+  handler.StopWaiting();
   server.Shutdown();
   protocol.extensions().Stop();  // extensions let go of the engine
   handler.Reset();               // closes the database

@@ -3,7 +3,9 @@
 // Blocks SIGINT/SIGTERM (before any thread starts), binds, opens the
 // handler through the hooks (Options.endpoint_address set), prints the endpoint
 // and an AWS CLI hint on `out`, serves until SIGINT or SIGTERM, then shuts down
-// gracefully: stop accepting, finish in-flight requests, run the stop hooks
+// gracefully: stop the handler's waits (RequestHandler::StopWaiting), stop
+// accepting, finish in-flight requests, send every response held for a
+// latency fault at once (whatever the clock), run the stop hooks
 // of the Protocol's extensions (extensions.h), destroy the handler (closing
 // the database), and wait for open connections (a second signal exits at
 // once).

@@ -11,6 +11,8 @@
 #include <utility>
 #include <vector>
 
+#include "emulator/api/deferred_answer.h"
+
 namespace ddblab::server {
 
 using HeaderList = std::vector<std::pair<std::string, std::string>>;
@@ -42,6 +44,10 @@ struct WireResponse {
   HeaderList headers;
   std::string body;
   bool drop_connection = false;  // lost_response fault: close without answering
+  // Latency fault: the HTTP server holds the response (without a thread)
+  // until this time on the engine's clock, then writes it (or drops the
+  // connection). Unset: at once.
+  std::optional<DueTime> due;
 
   void SetHeader(std::string name, std::string value);
   std::optional<std::string_view> Header(std::string_view name) const {

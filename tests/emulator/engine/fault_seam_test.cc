@@ -276,6 +276,89 @@ TEST_F(FaultSeamTest, LatencyCombinesWithAnError) {
   EXPECT_FALSE(Exists("a"));
 }
 
+TEST_F(FaultSeamTest, CallDeferredAnswersAtOnceWithTheDueTime) {
+  CreateTable("Tbl");
+  SetPlan(R"({"rules": [{"operation": "PutItem", "effect": "latency",
+                         "duration": "30s"}]})");
+  const TimePoint start = clock_->Now();
+  // On this thread: it would never return if it waited on the ManualClock.
+  DeferredAnswer answer = emu_->CallDeferred("PutItem", PutRequest("a"));
+  ASSERT_TRUE(answer.result.ok()) << ToString(answer.result.error());
+  EXPECT_EQ(*answer.result, Json::object());
+  ASSERT_TRUE(answer.due.has_value());
+  EXPECT_EQ(answer.due->at, start + seconds(30));
+  EXPECT_EQ(answer.due->clock.get(), &emu_->clock());
+  EXPECT_FALSE(answer.due->Reached());
+  EXPECT_TRUE(Exists("a"));  // executed, only the answer is due later
+  EXPECT_EQ(clock_->Now(), start);
+  clock_->Advance(seconds(30));
+  EXPECT_TRUE(answer.due->Reached());
+
+  // No latency rule for GetItem: due at once.
+  DeferredAnswer get = emu_->CallDeferred(
+      "GetItem", {{"TableName", "Tbl"}, {"Key", {{"pk", S("a")}}}});
+  ASSERT_TRUE(get.result.ok());
+  EXPECT_FALSE(get.due.has_value());
+}
+
+TEST_F(FaultSeamTest, CallStreamsDeferredCarriesTheDueTime) {
+  const std::string arn = CreateStreamTable("Tbl", "KEYS_ONLY");
+  const std::string shard = Shards(arn)[0]["ShardId"];
+  const std::string it = Iterator(arn, shard);
+  SetPlan(R"({"rules": [{"operation": "GetRecords", "effect": "latency",
+                         "duration": "250ms"}]})");
+  const TimePoint start = clock_->Now();
+  DeferredAnswer answer =
+      emu_->CallStreamsDeferred("GetRecords", {{"ShardIterator", it}});
+  ASSERT_TRUE(answer.result.ok()) << ToString(answer.result.error());
+  EXPECT_EQ((*answer.result)["Records"], Json::array());
+  ASSERT_TRUE(answer.due.has_value());
+  EXPECT_EQ(answer.due->at, start + std::chrono::milliseconds(250));
+}
+
+TEST_F(FaultSeamTest, StopWaitingMakesCallAnswerAtOnce) {
+  CreateTable("Tbl");
+  SetPlan(R"({"rules": [{"operation": "PutItem", "effect": "latency",
+                         "duration": "60s"}]})");
+  emu_->StopWaiting();
+  // On this thread, with a ManualClock nobody moves: returns only because
+  // it does not wait.
+  Result<Json> answer = emu_->Call("PutItem", PutRequest("a"));
+  ASSERT_TRUE(answer.ok()) << ToString(answer.error());
+  EXPECT_EQ(*answer, Json::object());
+  EXPECT_TRUE(Exists("a"));
+}
+
+TEST_F(FaultSeamTest, StopWaitingWakesAWaitingCall) {
+  CreateTable("Tbl");
+  SetPlan(R"({"rules": [{"operation": "PutItem", "effect": "latency",
+                         "duration": "60s"}]})");
+  std::future<Result<Json>> call = std::async(std::launch::async, [&] {
+    return emu_->Call("PutItem", PutRequest("a"));
+  });
+  for (int spin = 0; spin < 1000000 && emu_->FaultLog().empty(); ++spin) {
+    std::this_thread::yield();
+  }
+  ASSERT_EQ(emu_->FaultLog().size(), 1u);
+  emu_->StopWaiting();
+  Result<Json> answer = call.get();  // the clock never moved
+  ASSERT_TRUE(answer.ok()) << ToString(answer.error());
+  EXPECT_EQ(*answer, Json::object());
+}
+
+TEST_F(FaultSeamTest, LatencyOverTheCapIsRefused) {
+  Status s = emu_->SetFaultPlan(Json::parse(
+      R"({"rules": [{"operation": "GetItem", "effect": "latency",
+                     "duration": "61s"}]})"));
+  ASSERT_FALSE(s.ok());
+  EXPECT_EQ(s.error().Name(), "ValidationException");
+  EXPECT_EQ(s.error().message,
+            "rules[0].duration: a latency of at most 60s (the SDKs' read "
+            "timeout: botocore gives up after 60s with a ReadTimeoutError), "
+            "got \"61s\"");
+  EXPECT_EQ(emu_->FaultStatus()["rules"], Json::array());  // old plan stays
+}
+
 TEST_F(FaultSeamTest, StreamsErrors) {
   const std::string arn = CreateStreamTable("Tbl", "KEYS_ONLY");
   const std::string shard = Shards(arn)[0]["ShardId"];

@@ -188,6 +188,18 @@ TEST(FaultInjector, FirstTerminalRuleWinsLatencyAdds) {
                 "effect": "internal_error"})"));
 }
 
+TEST(FaultInjector, AddedLatencyIsCappedAtTheSdkReadTimeout) {
+  Injector injector(1);
+  injector.SetPlan(MustParse(R"({"rules": [
+      {"id": "a", "effect": "latency", "duration": "45s"},
+      {"id": "b", "effect": "latency", "duration": "45s"}]})"));
+  std::optional<Decision> d = injector.Decide(
+      DescribeCall(Api::kDynamoDb, "PutItem", Put("T", "k")), kT0, Facts);
+  ASSERT_TRUE(d.has_value());
+  EXPECT_EQ(d->latency, std::chrono::seconds(60));
+  EXPECT_EQ(injector.Log().size(), 2u);  // both fired
+}
+
 TEST(FaultInjector, SetPlanResetsCountersKeepsLog) {
   Injector injector(1);
   injector.SetPlan(

@@ -57,6 +57,32 @@ TEST(FaultPlan, TableArnsBecomeNames) {
   EXPECT_EQ(plan->rules[0].tables, std::vector<std::string>{"Orders"});
 }
 
+TEST(FaultPlan, LatencyIsAtMostTheSdkReadTimeout) {
+  EXPECT_EQ(ErrorOf(Json::parse(R"({"rules": [{"operation": "GetItem",
+          "effect": "latency", "duration": "366d"}]})")),
+            "rules[0].duration: invalid duration \"366d\" (expected e.g. "
+            "\"250ms\", \"2s\", \"5m\", \"1h\")");
+  EXPECT_EQ(ErrorOf(Json::parse(R"({"rules": [{"effect": "throttle"},
+      {"effect": "latency", "duration": "2m"}]})")),
+            "rules[1].duration: a latency of at most 60s (the SDKs' read "
+            "timeout: botocore gives up after 60s with a ReadTimeoutError), "
+            "got \"2m\"");
+  EXPECT_EQ(ErrorOf(Json::parse(
+                R"({"rules": [{"effect": "latency", "duration": 60.5}]})")),
+            "rules[0].duration: a latency of at most 60s (the SDKs' read "
+            "timeout: botocore gives up after 60s with a ReadTimeoutError), "
+            "got 60.5");
+  Result<Plan> at_cap = ParsePlan(
+      Json::parse(R"({"rules": [{"effect": "latency", "duration": "1m"}]})"));
+  ASSERT_TRUE(at_cap.ok()) << ToString(at_cap.error());
+  EXPECT_EQ(at_cap->rules[0].duration, kMaxLatency);
+  // visibility_delay does not hold a request: longer delays stay allowed.
+  Result<Plan> delay = ParsePlan(Json::parse(
+      R"({"rules": [{"effect": "visibility_delay", "duration": "2h"}]})"));
+  ASSERT_TRUE(delay.ok()) << ToString(delay.error());
+  EXPECT_EQ(delay->rules[0].duration, std::chrono::hours(2));
+}
+
 TEST(FaultPlan, ErrorsNameThePath) {
   EXPECT_EQ(ErrorOf(Json::parse(R"({"rules": [{"effect": "throttle"},
       {"effect": "throttle"}, {"effect": "thorttle"}]})")),

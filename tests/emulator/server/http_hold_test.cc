@@ -1,0 +1,404 @@
+// Responses due later (latency faults) in the HTTP server: the hold itself
+// (emulator/server/http_hold.h) on a ManualClock, and the server holding
+// many requests without a thread each, releasing exactly the due ones when
+// the clock moves, and answering every held one at Shutdown.
+#include "emulator/server/http_hold.h"
+
+#include <arpa/inet.h>
+#include <gtest/gtest.h>
+#include <netinet/in.h>
+#include <sys/resource.h>
+#include <sys/socket.h>
+#include <sys/time.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <chrono>
+#include <condition_variable>
+#include <fstream>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "common/sigv4/sigv4.h"
+#include "emulator/server/http_server.h"
+#include "fake_handler.h"
+
+namespace ddblab::server {
+namespace {
+
+using http_internal::ResponseHold;
+using nlohmann::json;
+using std::chrono::seconds;
+
+// Release actions run on the hold's thread: they record here, and the test
+// waits (on a condition, never a sleep) for the count it expects.
+class Released {
+ public:
+  ResponseHold::Release Add(int id) {
+    return [this, id] {
+      std::lock_guard lock(mu_);
+      ids_.push_back(id);
+      cv_.notify_all();
+    };
+  }
+  // The ids released so far, once there are `n` (or after a minute: the
+  // failure signal, not a duration under test).
+  std::vector<int> WaitFor(size_t n) {
+    std::unique_lock lock(mu_);
+    cv_.wait_for(lock, std::chrono::minutes(1),
+                 [&] { return ids_.size() >= n; });
+    return ids_;
+  }
+  std::vector<int> Now() {
+    std::lock_guard lock(mu_);
+    return ids_;
+  }
+
+ private:
+  std::mutex mu_;
+  std::condition_variable cv_;
+  std::vector<int> ids_;
+};
+
+TEST(ResponseHold, ReleasesExactlyTheDueOnesInDueOrder) {
+  auto clock = std::make_shared<ManualClock>();
+  const TimePoint t0 = clock->Now();
+  Released released;
+  ResponseHold hold;
+  hold.Add({t0 + seconds(20), clock}, released.Add(20));
+  hold.Add({t0 + seconds(10), clock}, released.Add(10));
+  hold.Add({t0 + seconds(30), clock}, released.Add(30));
+  hold.Add({t0 + seconds(10), clock}, released.Add(11));  // same time: FIFO
+  EXPECT_EQ(hold.size(), 4u);
+  // Already due: runs at once, on the caller.
+  hold.Add({t0, clock}, released.Add(0));
+  EXPECT_EQ(released.Now(), std::vector<int>{0});
+
+  clock->Advance(seconds(10));
+  EXPECT_EQ(released.WaitFor(3), (std::vector<int>{0, 10, 11}));
+  // An entry earlier than the one the thread waits for (20s) wakes it.
+  hold.Add({t0 + seconds(15), clock}, released.Add(15));
+  clock->Advance(seconds(5));
+  EXPECT_EQ(released.WaitFor(4), (std::vector<int>{0, 10, 11, 15}));
+  clock->Advance(seconds(5));
+  EXPECT_EQ(released.WaitFor(5), (std::vector<int>{0, 10, 11, 15, 20}));
+  EXPECT_EQ(hold.size(), 1u);
+}
+
+TEST(ResponseHold, ReleaseAllRunsEveryHeldOneAndLaterOnesAtOnce) {
+  auto clock = std::make_shared<ManualClock>();
+  const TimePoint t0 = clock->Now();
+  Released released;
+  ResponseHold hold;
+  hold.Add({t0 + seconds(50), clock}, released.Add(50));
+  hold.Add({t0 + seconds(40), clock}, released.Add(40));
+  hold.ReleaseAll();  // on this thread: done when it returns
+  EXPECT_EQ(released.Now(), (std::vector<int>{40, 50}));
+  EXPECT_EQ(hold.size(), 0u);
+  hold.Add({t0 + seconds(60), clock}, released.Add(60));
+  EXPECT_EQ(released.Now(), (std::vector<int>{40, 50, 60}));
+  hold.ReleaseAll();  // again: nothing more
+  EXPECT_EQ(released.Now(), (std::vector<int>{40, 50, 60}));
+}
+
+// ---- The server.
+
+struct RawResponse {
+  int status = 0;
+  std::string body;
+};
+
+// A plain TCP connection speaking HTTP/1.1 by hand.
+class RawConnection {
+ public:
+  explicit RawConnection(int port) {
+    fd_ = ::socket(AF_INET, SOCK_STREAM, 0);
+    sockaddr_in addr{};
+    addr.sin_family = AF_INET;
+    addr.sin_port = htons(static_cast<uint16_t>(port));
+    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    connected_ =
+        ::connect(fd_, reinterpret_cast<sockaddr*>(&addr), sizeof(addr)) == 0;
+    // Read() gives up after a minute without a byte: the failure signal of
+    // a response that never comes (no duration is asserted).
+    timeval tv{60, 0};
+    ::setsockopt(fd_, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+  }
+  ~RawConnection() { ::close(fd_); }
+  RawConnection(const RawConnection&) = delete;
+  RawConnection& operator=(const RawConnection&) = delete;
+
+  bool connected() const { return connected_; }
+
+  // A signed DynamoDB request (the server's default auth mode wants a
+  // well-formed signature).
+  bool Post(const std::string& op, const std::string& body) {
+    HeaderList headers = {{"Host", "127.0.0.1"},
+                          {"Content-Type", "application/x-amz-json-1.0"},
+                          {"X-Amz-Date", "20240101T000000Z"},
+                          {"X-Amz-Target", "DynamoDB_20120810." + op}};
+    std::string auth =
+        sigv4::AuthorizationHeader("POST", "/", "", headers, body, "AK", "SK",
+                                   "us-east-1", "dynamodb", "20240101T000000Z");
+    std::string request = "POST / HTTP/1.1\r\n";
+    for (const auto& [name, value] : headers) {
+      request += name + ": " + value + "\r\n";
+    }
+    request += "Authorization: " + auth + "\r\n";
+    request += "Content-Length: " + std::to_string(body.size()) + "\r\n\r\n";
+    request += body;
+    std::string_view bytes = request;
+    while (!bytes.empty()) {
+      ssize_t n = ::send(fd_, bytes.data(), bytes.size(), MSG_NOSIGNAL);
+      if (n <= 0) return false;
+      bytes.remove_prefix(static_cast<size_t>(n));
+    }
+    return true;
+  }
+
+  // True when nothing has arrived (and the connection is open).
+  bool NothingYet() {
+    if (!buffer_.empty()) return false;
+    char c;
+    ssize_t n = ::recv(fd_, &c, 1, MSG_DONTWAIT | MSG_PEEK);
+    return n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK);
+  }
+
+  // True when the server closed the connection without sending a byte.
+  bool ClosedWithoutBytes() {
+    char c;
+    return buffer_.empty() && ::recv(fd_, &c, 1, 0) == 0;
+  }
+
+  // One response (Content-Length framed).
+  std::optional<RawResponse> Read() {
+    size_t end;
+    while ((end = buffer_.find("\r\n\r\n")) == std::string::npos) {
+      if (!Fill()) return std::nullopt;
+    }
+    RawResponse response;
+    response.status = std::stoi(buffer_.substr(9, 3));
+    const std::string head = buffer_.substr(0, end);
+    size_t at = head.find("Content-Length: ");
+    if (at == std::string::npos) return std::nullopt;
+    size_t length = std::stoul(head.substr(at + 16));
+    while (buffer_.size() < end + 4 + length) {
+      if (!Fill()) return std::nullopt;
+    }
+    response.body = buffer_.substr(end + 4, length);
+    buffer_.erase(0, end + 4 + length);
+    return response;
+  }
+
+ private:
+  bool Fill() {
+    char chunk[4096];
+    ssize_t n = ::recv(fd_, chunk, sizeof(chunk), 0);
+    if (n <= 0) return false;
+    buffer_.append(chunk, static_cast<size_t>(n));
+    return true;
+  }
+
+  int fd_ = -1;
+  bool connected_ = false;
+  std::string buffer_;
+};
+
+// This process's thread count (/proc/self/status "Threads:").
+int ThreadCount() {
+  std::ifstream status("/proc/self/status");
+  std::string line;
+  while (std::getline(status, line)) {
+    if (line.starts_with("Threads:")) return std::stoi(line.substr(8));
+  }
+  return -1;
+}
+
+void RaiseDescriptorLimit(rlim_t n) {
+  rlimit limit{};
+  ASSERT_EQ(getrlimit(RLIMIT_NOFILE, &limit), 0);
+  if (limit.rlim_cur < n) {
+    limit.rlim_cur = std::min(n, limit.rlim_max);
+    ASSERT_EQ(setrlimit(RLIMIT_NOFILE, &limit), 0);
+  }
+}
+
+// Answers like FakeHandler (echo), due {"Delay": seconds} later on a
+// ManualClock; {"Lost": true} answers a lost response (drop the
+// connection).
+class HoldingHandler : public FakeHandler {
+ public:
+  explicit HoldingHandler(std::shared_ptr<ManualClock> clock)
+      : clock_(std::move(clock)) {}
+
+  DeferredAnswer CallDeferred(std::string_view operation,
+                              const json& request) override {
+    DeferredAnswer out{Call(operation, request), std::nullopt};
+    if (request.contains("Lost")) {
+      out.result = Error::Of(ErrorType::kOutcomeUnknown, "lost");
+    }
+    if (request.contains("Delay")) {
+      out.due =
+          DueTime{clock_->Now() + seconds(request["Delay"].get<int>()), clock_};
+    }
+    return out;
+  }
+
+ private:
+  std::shared_ptr<ManualClock> clock_;
+};
+
+class HttpHoldTest : public ::testing::Test {
+ protected:
+  HttpHoldTest()
+      : clock_(std::make_shared<ManualClock>()),
+        handler_(clock_),
+        logger_(LogLevel::kError, log_),
+        auth_(AuthConfig{}, *clock_),
+        protocol_(handler_, auth_, *clock_, logger_, ProtocolConfig{}),
+        server_(protocol_, logger_, ServerOptions()) {}
+
+  static HttpServerOptions ServerOptions() {
+    HttpServerOptions options;
+    options.port = 0;
+    options.threads = 2;
+    return options;
+  }
+
+  void SetUp() override {
+    auto port = server_.Bind();
+    ASSERT_TRUE(port.ok()) << port.error().message;
+    port_ = *port;
+    serving_ = std::thread([this] { server_.Serve(); });
+  }
+
+  void TearDown() override {
+    server_.Shutdown();
+    if (serving_.joinable()) serving_.join();
+  }
+
+  static std::string Echo(const std::string& op, const std::string& body) {
+    return R"({"Operation":")" + op + R"(","Request":)" + body + "}";
+  }
+
+  std::shared_ptr<ManualClock> clock_;
+  HoldingHandler handler_;
+  std::ostringstream log_;
+  Logger logger_;
+  Authenticator auth_;
+  Protocol protocol_;
+  HttpServer server_;
+  int port_ = 0;
+  std::thread serving_;
+};
+
+TEST_F(HttpHoldTest, ManyHeldRequestsTakeNoThreadEachAndLeaveWhenDue) {
+  constexpr int kRequests = 200;
+  RaiseDescriptorLimit(2 * kRequests + 100);
+  std::vector<std::unique_ptr<RawConnection>> conns;
+  for (int i = 0; i < kRequests; ++i) {
+    conns.push_back(std::make_unique<RawConnection>(port_));
+    ASSERT_TRUE(conns.back()->connected()) << i;
+  }
+  // One answer at once, so every loop and the watchdog have started.
+  ASSERT_TRUE(conns[0]->Post("GetItem", R"({"Delay":0})"));
+  ASSERT_TRUE(conns[0]->Read().has_value());
+  const int threads_before = ThreadCount();
+
+  // Even requests are due in 10 s, odd ones in 20 s.
+  auto body = [](int i) {
+    return R"({"Delay":)" + std::to_string(i % 2 == 0 ? 10 : 20) + R"(,"N":)" +
+           std::to_string(i) + "}";
+  };
+  for (int i = 0; i < kRequests; ++i) {
+    ASSERT_TRUE(conns[i]->Post("GetItem", body(i))) << i;
+  }
+  // Every request was executed (the hold is what waits).
+  for (int spin = 0; spin < 10000000 && handler_.calls().size() < kRequests + 1;
+       ++spin) {
+    std::this_thread::yield();
+  }
+  ASSERT_EQ(handler_.calls().size(), kRequests + 1u);
+  EXPECT_LE(ThreadCount(), threads_before + 2);
+  for (int i = 0; i < kRequests; ++i) {
+    EXPECT_TRUE(conns[i]->NothingYet()) << i;
+  }
+
+  clock_->Advance(seconds(10));
+  for (int i = 0; i < kRequests; i += 2) {
+    auto r = conns[i]->Read();
+    ASSERT_TRUE(r.has_value()) << i;
+    EXPECT_EQ(r->status, 200);
+    EXPECT_EQ(r->body, Echo("GetItem", body(i)));
+  }
+  for (int i = 1; i < kRequests; i += 2) {
+    EXPECT_TRUE(conns[i]->NothingYet()) << i;  // not due: cannot have come
+  }
+  EXPECT_LE(ThreadCount(), threads_before + 2);
+
+  // Shutdown answers the odd ones, still held, at once, and returns.
+  server_.Shutdown();
+  serving_.join();
+  for (int i = 1; i < kRequests; i += 2) {
+    auto r = conns[i]->Read();
+    ASSERT_TRUE(r.has_value()) << i;
+    EXPECT_EQ(r->status, 200);
+    EXPECT_EQ(r->body, Echo("GetItem", body(i)));
+  }
+}
+
+TEST_F(HttpHoldTest, KeepAliveConnectionServesTheNextRequestAfterTheHeldOne) {
+  RawConnection conn(port_);
+  ASSERT_TRUE(conn.Post("PutItem", R"({"Delay":5})"));
+  for (int spin = 0; spin < 10000000 && handler_.calls().empty(); ++spin) {
+    std::this_thread::yield();
+  }
+  ASSERT_EQ(handler_.calls().size(), 1u);
+  clock_->Advance(seconds(5));
+  auto first = conn.Read();
+  ASSERT_TRUE(first.has_value());
+  EXPECT_EQ(first->body, Echo("PutItem", R"({"Delay":5})"));
+  ASSERT_TRUE(conn.Post("GetItem", R"({"N":2})"));
+  auto second = conn.Read();
+  ASSERT_TRUE(second.has_value());
+  EXPECT_EQ(second->status, 200);
+  EXPECT_EQ(second->body, Echo("GetItem", R"({"N":2})"));
+}
+
+TEST_F(HttpHoldTest, LostResponseWithLatencyIsHeldThenDropped) {
+  RawConnection conn(port_);
+  ASSERT_TRUE(conn.Post("PutItem", R"({"Delay":3,"Lost":true})"));
+  for (int spin = 0; spin < 10000000 && handler_.calls().empty(); ++spin) {
+    std::this_thread::yield();
+  }
+  ASSERT_EQ(handler_.calls().size(), 1u);
+  EXPECT_TRUE(conn.NothingYet());  // held: still open
+  clock_->Advance(seconds(3));
+  EXPECT_TRUE(conn.ClosedWithoutBytes());
+}
+
+TEST_F(HttpHoldTest, ClientGoneWhileHeldIsDroppedCleanly) {
+  {
+    RawConnection gone(port_);
+    ASSERT_TRUE(gone.Post("PutItem", R"({"Delay":3})"));
+    for (int spin = 0; spin < 10000000 && handler_.calls().empty(); ++spin) {
+      std::this_thread::yield();
+    }
+    ASSERT_EQ(handler_.calls().size(), 1u);
+  }  // closed while held
+  clock_->Advance(seconds(3));
+  // The server goes on serving.
+  RawConnection next(port_);
+  ASSERT_TRUE(next.Post("GetItem", R"({"N":1})"));
+  auto r = next.Read();
+  ASSERT_TRUE(r.has_value());
+  EXPECT_EQ(r->body, Echo("GetItem", R"({"N":1})"));
+}
+
+}  // namespace
+}  // namespace ddblab::server
