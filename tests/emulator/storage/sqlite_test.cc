@@ -175,10 +175,12 @@ TEST(DatabaseTest, FileInUseIsRefusedUntilTheFirstDatabaseCloses) {
     ASSERT_TRUE(*sum->Step());
     EXPECT_EQ(sum->ColumnInt(0), 7);
   }
-  auto memory = Database::Open(":memory:");
-  auto memory_too = Database::Open(":memory:");
-  EXPECT_TRUE(memory.ok());
-  EXPECT_TRUE(memory_too.ok());
+  for (const char* memory_path : {":memory:", "file::memory:"}) {
+    auto memory = Database::Open(memory_path);
+    auto memory_too = Database::Open(memory_path);
+    EXPECT_TRUE(memory.ok()) << memory_path;
+    EXPECT_TRUE(memory_too.ok()) << memory_path;
+  }
   std::filesystem::remove_all(dir);
 }
 
