@@ -66,7 +66,9 @@ struct FaultLogEntry {
 class Emulator {
  public:
   // Opens (or creates) the database and loads its tables. Fails with an
-  // InternalServerError if the database cannot be opened.
+  // InternalServerError if the database cannot be opened, and with a
+  // ResourceInUseException if its file is open in another Emulator (of this
+  // or another process): the file stays locked while this Emulator lives.
   static Result<std::unique_ptr<Emulator>> Open(Options options);
   ~Emulator();
 

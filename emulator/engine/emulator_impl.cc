@@ -31,9 +31,8 @@ Result<std::unique_ptr<EmulatorImpl>> EmulatorImpl::Open(
   std::shared_ptr<Clock> clock = options.clock;
   if (!clock) clock = std::make_shared<SystemClock>();
   auto store = storage::SqliteItemStore::Open(options.db_path);
-  if (!store.ok()) {
-    return Error::Internal(store.error().message);
-  }
+  // Keeps the type: ResourceInUseException for a database in use.
+  if (!store.ok()) return store.error();
   std::unique_ptr<storage::ItemStore> base = std::move(store).value();
   if (decorate) base = decorate(std::move(base));
   std::unique_ptr<EmulatorImpl> impl(

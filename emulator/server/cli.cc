@@ -294,7 +294,9 @@ Usage:
 Flags of ddblab serve:
   --host HOST              address to listen on (default 127.0.0.1)
   --port N                 port (default 8000; 0 picks a free one)
-  --db PATH|:memory:       database file, or :memory: (default)
+  --db PATH|:memory:       database file, or :memory: (default); one server
+                           per file: a file in use by another ddblab process
+                           exits with status 3
   --region REGION          region in ARNs and the health check (default us-east-1)
   --account-id ID          12-digit account id in ARNs (default 000000000000)
   --auth accept|verify     accept: any well-formed SigV4 signature (default);
@@ -353,6 +355,10 @@ Flags of ddblab serve:
                            ~/.ddblab/control-PORT.token)
   --no-ui                  do not serve the web console (by default at
                            http://HOST:PORT/_ddblab/ui)
+
+Exit status of ddblab serve: 0 after SIGINT or SIGTERM, 1 when the port
+cannot be bound or the database cannot be opened, 2 for bad flags, 3 when
+the --db file is in use by another ddblab process.
 
 Once started, point any AWS SDK or the AWS CLI at the printed endpoint, e.g.
   aws dynamodb list-tables --endpoint-url http://127.0.0.1:8000

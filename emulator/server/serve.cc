@@ -191,9 +191,11 @@ int RunServe(const ServeConfig& config, const ServeHooks& hooks,
   options.capacity = config.capacity;
   auto opened = hooks.open(options);
   if (!opened.ok()) {
+    // Returning closes the bound port: nothing was served.
     err << "ddblab: cannot open database " << config.db << ": "
         << opened.error().message << "\n";
-    return 1;
+    return opened.error().type == ErrorType::kResourceInUse ? kExitDatabaseInUse
+                                                            : 1;
   }
   handler.Set(std::move(opened).value());
   if (hooks.add_routes) {

@@ -37,8 +37,16 @@ std::string EndpointAddress(const std::string& host, int port);
 // "http://" (or "https://") + EndpointAddress(host, port).
 std::string EndpointUrl(const std::string& host, int port, bool https = false);
 
-// Returns the process exit status (0 after a signal-driven shutdown, 1 when
-// the database cannot be opened or the port cannot be bound).
+// The exit status when the database file is in use by another ddblab
+// (another server, or an emulator backend of `ddblab run`/`bench`): one
+// server per database file (emulator/storage/file_lock.h).
+inline constexpr int kExitDatabaseInUse = 3;
+
+// Returns the process exit status: 0 after a signal-driven shutdown, 1 when
+// the database cannot be opened or the port cannot be bound, 2 for bad
+// credentials, kExitDatabaseInUse (3) when the database file is in use by
+// another ddblab ("ddblab: cannot open database PATH: ..." on `err`; the
+// port is closed again before it returns).
 int RunServe(const ServeConfig& config, const ServeHooks& hooks,
              std::ostream& out, std::ostream& err);
 

@@ -200,6 +200,15 @@ Result<std::unique_ptr<Database>> Database::Open(const std::string& path) {
     return Error::Internal(std::move(msg));
   }
   std::unique_ptr<Database> db(new Database(raw, path));
+  if (!memory) {
+    // SQLite has created the file (the name it resolved, "" for an
+    // in-memory URI); nothing has read or written it yet. Of two openers
+    // only one gets the lock, the other closes without touching the file.
+    const char* file = sqlite3_db_filename(raw, "main");
+    if (file != nullptr && *file != '\0') {
+      DDBLAB_ASSIGN_OR_RETURN(db->lock_, FileLock::Acquire(file, path));
+    }
+  }
   sqlite3_rollback_hook(
       raw, [](void* self) { static_cast<Database*>(self)->BumpGeneration(); },
       db.get());

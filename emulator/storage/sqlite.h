@@ -14,9 +14,12 @@
 // commit is then in the WAL before Commit() returns, so every acknowledged
 // write survives a crash of the process (kill -9); only a power loss or OS
 // crash may lose the last transactions (the database stays consistent).
-// ":memory:" (the default) keeps nothing after Close; it is opened on
-// SQLite's memdb VFS (rollback journal in memory, exclusive locking), so a
-// commit costs what it changed, not the size the database once had.
+// One writer per file: a file Database holds an exclusive lock on the
+// file for its life (file_lock.h), so a second Open of the same file, by
+// another process or this one, fails with ResourceInUseException.
+// ":memory:" (the default) takes no lock and keeps nothing after Close; it is
+// opened on SQLite's memdb VFS (rollback journal in memory, exclusive locking),
+// so a commit costs what it changed, not the size the database once had.
 //
 // Thread-safety: none. A Database and its statements must be used by one
 // thread at a time; the engine serialises access with its lock.
@@ -31,6 +34,7 @@
 #include <unordered_map>
 
 #include "emulator/api/result.h"
+#include "emulator/storage/file_lock.h"
 
 struct sqlite3;
 struct sqlite3_stmt;
@@ -94,7 +98,8 @@ class Database {
  public:
   // Opens path (":memory:" or a file). A file database is switched to WAL
   // with synchronous=NORMAL and a 64 MiB page cache; every connection gets
-  // foreign_keys off and a 5 s busy timeout.
+  // foreign_keys off and a 5 s busy timeout. A file already open in another
+  // Database (of any process) is refused with ResourceInUseException.
   static Result<std::unique_ptr<Database>> Open(const std::string& path);
   ~Database();
 
@@ -152,6 +157,8 @@ class Database {
 
   sqlite3* db_ = nullptr;
   std::string path_;
+  // Held until after db_ is closed (members die after the destructor body).
+  FileLock lock_;
   bool in_memory_ = true;
   uint64_t generation_ = 0;
   std::unordered_map<std::string, std::unique_ptr<Slot>, StringHash,

@@ -116,6 +116,9 @@ Status Run::OpenBackend() {
       // clock): the patterns read real time, not a frozen mirror.
       mirror_ = nullptr;
       backend_options.clock = nullptr;
+      // Close the first backend before reopening: an emulator on a file
+      // holds the file's lock while it is open.
+      backend_.reset();
       auto reopened = harness::OpenBackend(options_.backend, backend_options);
       if (!reopened.ok()) return reopened.error();
       backend_ = std::move(*reopened);

@@ -105,6 +105,39 @@ TEST_F(EngineStateTest, FileDatabaseKeepsTablesAndItemsAcrossReopen) {
   std::filesystem::remove_all(dir);
 }
 
+// Two emulators on one file would each keep their own catalog: the second
+// Open is refused (ResourceInUseException, from the storage's file lock)
+// while the first keeps serving, and succeeds once the first is closed.
+TEST_F(EngineStateTest, SecondEmulatorOnAFileInUseIsRefused) {
+  std::string dir =
+      "/tmp/ddblab-engine-test-" + std::to_string(getpid()) + "-" +
+      ::testing::UnitTest::GetInstance()->current_test_info()->name();
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  Options options;
+  options.db_path = dir + "/ddb.sqlite";
+  Open(options);
+  CreateTable("first");
+
+  auto second = Emulator::Open(options);
+  ASSERT_FALSE(second.ok());
+  EXPECT_EQ(ToString(second.error()),
+            "ResourceInUseException: database " + options.db_path +
+                " is already open in this process: one emulator per database "
+                "file; close it or use another database file");
+  Ok("PutItem", {{"TableName", "first"}, {"Item", {{"pk", S("a")}}}});
+
+  emu_.reset();  // releases the file
+  auto reopened = Emulator::Open(options);
+  ASSERT_TRUE(reopened.ok()) << ToString(reopened.error());
+  auto got = (*reopened)->Call(
+      "GetItem", {{"TableName", "first"}, {"Key", {{"pk", S("a")}}}});
+  ASSERT_TRUE(got.ok()) << ToString(got.error());
+  EXPECT_EQ(*got, Json({{"Item", {{"pk", S("a")}}}}));
+  (*reopened).reset();
+  std::filesystem::remove_all(dir);
+}
+
 TEST_F(EngineStateTest, OpenFailsCleanlyOnBadPath) {
   Options options;
   options.db_path = "/nonexistent-ddblab-dir/x/db.sqlite";

@@ -142,6 +142,48 @@ TEST(DatabaseTest, FileDatabaseUsesWalAndNormalSync) {
   std::filesystem::remove_all(dir);
 }
 
+// A file database is one Database's alone (file_lock.h): a second Open of
+// the same file, also through a symlink, is refused while the first lives,
+// and the first keeps working; once it is closed the file opens again with
+// its data. ":memory:" takes no lock.
+TEST(DatabaseTest, FileInUseIsRefusedUntilTheFirstDatabaseCloses) {
+  std::string dir = "/tmp/ddblab-sqlite-lock-test-" + std::to_string(getpid());
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  std::string path = dir + "/in-use.db";
+  std::filesystem::create_symlink(path, dir + "/link.db");
+  {
+    auto first = Database::Open(path);
+    ASSERT_TRUE(first.ok()) << ToString(first.error());
+    ASSERT_TRUE((*first)->Exec("CREATE TABLE t (v INTEGER)").ok());
+    for (const std::string& other : {path, dir + "/link.db"}) {
+      auto second = Database::Open(other);
+      ASSERT_FALSE(second.ok()) << other;
+      EXPECT_EQ(second.error().type, ErrorType::kResourceInUse);
+      EXPECT_EQ(second.error().message,
+                "database " + other +
+                    " is already open in this process: one emulator per "
+                    "database file; close it or use another database file");
+    }
+    EXPECT_TRUE((*first)->Exec("INSERT INTO t VALUES (7)").ok());
+  }
+  {
+    auto reopened = Database::Open(dir + "/link.db");
+    ASSERT_TRUE(reopened.ok()) << ToString(reopened.error());
+    auto sum = (*reopened)->Prepare("SELECT sum(v) FROM t");
+    ASSERT_TRUE(sum.ok());
+    ASSERT_TRUE(*sum->Step());
+    EXPECT_EQ(sum->ColumnInt(0), 7);
+  }
+  for (const char* memory_path : {":memory:", "file::memory:"}) {
+    auto memory = Database::Open(memory_path);
+    auto memory_too = Database::Open(memory_path);
+    EXPECT_TRUE(memory.ok()) << memory_path;
+    EXPECT_TRUE(memory_too.ok()) << memory_path;
+  }
+  std::filesystem::remove_all(dir);
+}
+
 // ":memory:" runs on the memdb VFS with its journal in memory and exclusive
 // locking (a commit then costs what it changed, see sqlite.cc); two such
 // databases in one process are separate, and a rolled-back transaction
