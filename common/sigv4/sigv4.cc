@@ -301,6 +301,9 @@ std::optional<TimePoint> ParseAmzDate(std::string_view text) {
       second < 0 || hour > 23 || minute > 59 || second > 60) {
     return std::nullopt;
   }
+  // A TimePoint counts nanoseconds in 64 bits (years 1678..2262); the
+  // margin leaves room for the checks' arithmetic (15 minutes, 7 days).
+  if (year < kMinAmzYear || year > kMaxAmzYear) return std::nullopt;
   std::chrono::year_month_day ymd{
       std::chrono::year(year), std::chrono::month(static_cast<unsigned>(month)),
       std::chrono::day(static_cast<unsigned>(day))};

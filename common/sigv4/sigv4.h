@@ -96,7 +96,11 @@ std::string SigningKey(std::string_view secret, std::string_view date,
 std::string Signature(std::string_view signing_key,
                       std::string_view string_to_sign);
 
-// Parses "YYYYMMDD'T'HHMMSS'Z'" (ISO-8601 basic format, UTC).
+// Parses "YYYYMMDD'T'HHMMSS'Z'" (ISO-8601 basic format, UTC). Years outside
+// kMinAmzYear..kMaxAmzYear, which a TimePoint cannot hold with room to
+// spare, are refused like a malformed date.
+inline constexpr int kMinAmzYear = 1700;
+inline constexpr int kMaxAmzYear = 2200;
 std::optional<TimePoint> ParseAmzDate(std::string_view text);
 // Formats t (truncated to the second) as "YYYYMMDD'T'HHMMSS'Z'".
 std::string FormatAmzDate(TimePoint t);

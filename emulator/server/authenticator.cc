@@ -1,5 +1,8 @@
 #include "emulator/server/authenticator.h"
 
+#include <openssl/crypto.h>
+
+#include <algorithm>
 #include <map>
 #include <optional>
 #include <utility>
@@ -10,6 +13,10 @@ namespace ddblab::server {
 namespace {
 
 constexpr auto kMaxSkew = std::chrono::minutes(15);
+// SigV4's longest presigned lifetime: the signing key is valid for 7 days.
+constexpr long long kMaxExpiresSeconds = 604800;
+
+constexpr std::string_view kUnsignedPayload = "UNSIGNED-PAYLOAD";
 
 constexpr std::string_view kSignatureMismatch =
     "The request signature we calculated does not match the signature you "
@@ -29,6 +36,42 @@ Error Incomplete(std::string message) {
 }
 Error Invalid(std::string message) {
   return Error::Of(ErrorType::kInvalidSignature, std::move(message));
+}
+
+// A presigned request's X-Amz-Expires, in seconds. DynamoDB publishes no
+// text for a bad value; these messages are Amazon S3's (its
+// AuthorizationQueryParametersError answers, quoted in client bug reports,
+// e.g. github.com/minio/minio-js/issues/1312 and
+// github.com/bryanjos/aws_auth/issues/31), sent as DynamoDB's
+// IncompleteSignatureException, the type it gives every malformed
+// query-string authentication parameter.
+Result<long long> ParseExpires(std::string_view text) {
+  std::string_view digits = text;
+  const bool negative = digits.starts_with('-');
+  if (negative) digits.remove_prefix(1);
+  if (digits.empty() ||
+      digits.find_first_not_of("0123456789") != std::string_view::npos) {
+    return Incomplete("X-Amz-Expires should be a number");
+  }
+  if (negative) return Incomplete("X-Amz-Expires must be non-negative");
+  digits.remove_prefix(std::min(digits.find_first_not_of('0'), digits.size()));
+  long long seconds = 0;
+  for (char c : digits) {
+    seconds = seconds * 10 + (c - '0');
+    if (seconds > kMaxExpiresSeconds) {
+      return Incomplete(
+          "X-Amz-Expires must be less than a week (in seconds); that is, the "
+          "given X-Amz-Expires must be less than 604800 seconds");
+    }
+  }
+  return seconds;
+}
+
+// Compares in time independent of where the strings differ (the lengths are
+// public: a signature is 64 hex digits).
+bool SignatureEquals(std::string_view expected, std::string_view given) {
+  return expected.size() == given.size() &&
+         CRYPTO_memcmp(expected.data(), given.data(), expected.size()) == 0;
 }
 
 // Decoded query parameters, first value wins.
@@ -68,6 +111,29 @@ std::vector<std::string_view> SplitCredential(std::string_view credential) {
   return parts;
 }
 
+// The payload hash of the canonical request: always the hash of the body
+// received, so a signature only ever covers the bytes it is checked against.
+// An X-Amz-Content-SHA256 header is never taken on trust: unsigned, it is
+// ignored (else a captured request could carry another body); signed, it is
+// part of the canonical headers, so a value that is not the body's hash
+// (UNSIGNED-PAYLOAD included: DynamoDB signs its payloads) makes the
+// signature differ and the request fail as a signature mismatch. A presigned
+// URL signs no body (UNSIGNED-PAYLOAD) unless it signs that header as
+// UNSIGNED-PAYLOAD or as the body's hash.
+std::string PayloadHash(const WireRequest& request, bool presigned,
+                        const std::vector<std::string>& signed_headers) {
+  const bool header_signed =
+      std::find(signed_headers.begin(), signed_headers.end(),
+                "x-amz-content-sha256") != signed_headers.end();
+  if (presigned) {
+    auto claimed = request.Header("X-Amz-Content-SHA256");
+    if (!header_signed || (claimed && *claimed == kUnsignedPayload)) {
+      return std::string(kUnsignedPayload);
+    }
+  }
+  return sigv4::Sha256Hex(request.body);
+}
+
 }  // namespace
 
 // Views into the request (its headers, or `query` for a presigned URL),
@@ -79,6 +145,7 @@ struct Authenticator::Parsed {
   std::string_view signed_headers;
   std::string_view signature;
   std::string_view date;
+  std::string_view expires;  // X-Amz-Expires, presigned only
   // A presigned request's decoded query parameters (the views point here).
   std::map<std::string, std::string, std::less<>> query;
 };
@@ -186,9 +253,13 @@ Status Authenticator::CheckQuery(const WireRequest& request,
     return it == params.end() ? std::string_view() : it->second;
   };
   std::string message;
+  // X-Amz-Expires is required only when signatures are verified: kAccept
+  // takes any well-formed request, as DynamoDB Local does.
+  const bool verify = config_.mode == AuthMode::kVerify;
   for (std::string_view name :
        {"X-Amz-Algorithm", "X-Amz-Credential", "X-Amz-Signature",
-        "X-Amz-SignedHeaders", "X-Amz-Date"}) {
+        "X-Amz-SignedHeaders", "X-Amz-Date", "X-Amz-Expires"}) {
+    if (name == "X-Amz-Expires" && !verify) continue;
     if (param(name).empty()) {
       message += "AWS query-string parameters must include '";
       message += name;
@@ -205,6 +276,7 @@ Status Authenticator::CheckQuery(const WireRequest& request,
   parsed.signature = param("X-Amz-Signature");
   parsed.signed_headers = param("X-Amz-SignedHeaders");
   parsed.date = param("X-Amz-Date");
+  parsed.expires = param("X-Amz-Expires");
   return OkStatus();
 }
 
@@ -222,7 +294,21 @@ Status Authenticator::CheckCommon(const WireRequest& request,
     signed_headers = sigv4::ParseSignedHeaders(parsed.signed_headers);
     TimePoint now = clock_.Now();
     std::string now_text = sigv4::FormatAmzDate(now);
-    if (*date < now - kMaxSkew) {
+    // A presigned request is valid from X-Amz-Date for X-Amz-Expires seconds
+    // (AWS: "Authenticating Requests: Using Query Parameters"), not only the
+    // 15 minutes a header-signed one gets; it may still not be dated more
+    // than 15 minutes ahead.
+    std::optional<TimePoint> expiry;
+    if (parsed.presigned) {
+      DDBLAB_ASSIGN_OR_RETURN(long long seconds, ParseExpires(parsed.expires));
+      expiry = *date + std::chrono::seconds(seconds);
+    }
+    if (expiry && now > *expiry) {
+      // Amazon S3's answer to an expired presigned URL (AccessDenied,
+      // "Request has expired"); DynamoDB publishes none of its own.
+      return Error::Of(ErrorType::kAccessDenied, "Request has expired");
+    }
+    if (!expiry && *date < now - kMaxSkew) {
       return Invalid("Signature expired: " + std::string(parsed.date) +
                      " is now earlier than " +
                      sigv4::FormatAmzDate(now - kMaxSkew) + " (" + now_text +
@@ -304,13 +390,8 @@ Status Authenticator::CheckCommon(const WireRequest& request,
   to_sign.query = query;
   to_sign.headers = &request.headers;
   to_sign.signed_headers = std::move(signed_headers);
-  if (auto hash = request.Header("X-Amz-Content-SHA256")) {
-    to_sign.payload_hash = std::string(*hash);
-  } else if (parsed.presigned) {
-    to_sign.payload_hash = "UNSIGNED-PAYLOAD";
-  } else {
-    to_sign.payload_hash = sigv4::Sha256Hex(request.body);
-  }
+  to_sign.payload_hash =
+      PayloadHash(request, parsed.presigned, to_sign.signed_headers);
   std::string canonical = sigv4::CanonicalRequest(to_sign);
   std::string string_to_sign = sigv4::StringToSign(
       parsed.date, sigv4::CredentialScope(scope_date, region, service),
@@ -319,7 +400,7 @@ Status Authenticator::CheckCommon(const WireRequest& request,
       sigv4::Signature(sigv4::SigningKey(credential->secret_access_key,
                                          scope_date, region, service),
                        string_to_sign);
-  if (expected != parsed.signature) {
+  if (!SignatureEquals(expected, parsed.signature)) {
     std::string text(kSignatureMismatch);
     text += "\n\nThe Canonical String for this request should have been\n'";
     text += canonical;

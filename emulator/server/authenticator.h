@@ -5,9 +5,14 @@
 //    Authorization header (or presigned query) is accepted; the secret is
 //    not checked. A missing or malformed one is still rejected.
 //  * kVerify: the signature is recomputed with the configured secret, and
-//    the date (±15 min of the clock), the signed Host header, the credential
-//    scope (region, service "dynamodb", terminator) and the key id are
-//    checked, in AWS's order, with AWS's messages (DynamoDB's wire protocol).
+//    the date (±15 min of the clock; a presigned URL is valid from
+//    X-Amz-Date for its X-Amz-Expires seconds, at most 7 days), the signed
+//    Host header, the credential scope (region, service "dynamodb",
+//    terminator) and the key id are checked, in AWS's order, with AWS's
+//    messages (DynamoDB's wire protocol). The signature always covers the
+//    hash of the body received: an X-Amz-Content-SHA256 header is not
+//    trusted (see PayloadHash in the .cc). Signatures are compared in
+//    constant time.
 //
 // Thread-safety: Check() is const and may run on many threads at once; the
 // Clock must be thread-safe (all ddblab clocks are). The Authenticator keeps

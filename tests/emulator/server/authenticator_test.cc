@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <optional>
 
 #include "common/sigv4/sigv4.h"
 
@@ -54,6 +55,130 @@ void SetHeader(WireRequest& request, std::string_view name, std::string value) {
 void RemoveHeader(WireRequest& request, std::string_view name) {
   std::erase_if(request.headers,
                 [&](const auto& h) { return HeaderNameEquals(h.first, name); });
+}
+
+constexpr std::string_view kOtherBody = R"({"TableName":"Other"})";
+
+// The canonical request of the requests Signed() builds (X-Amz-Date kNow,
+// those four headers signed), with `payload_hash` as its last line.
+std::string SignedCanonical(std::string_view payload_hash) {
+  return "POST\n/\n\ncontent-type:application/x-amz-json-1.0\n"
+         "host:127.0.0.1:8000\nx-amz-date:20240101T000000Z\n"
+         "x-amz-target:DynamoDB_20120810.DescribeTable\n\n"
+         "content-type;host;x-amz-date;x-amz-target\n" +
+         std::string(payload_hash);
+}
+
+// DynamoDB's signature-mismatch answer for a request whose canonical request
+// (at kNow, in us-east-1) should have been `canonical`.
+std::string MismatchMessage(std::string_view canonical) {
+  return "The request signature we calculated does not match the signature "
+         "you provided. Check your AWS Secret Access Key and signing method. "
+         "Consult the service documentation for details.\n\n"
+         "The Canonical String for this request should have been\n'" +
+         std::string(canonical) +
+         "'\n\nThe String-to-Sign should have been\n'AWS4-HMAC-SHA256\n"
+         "20240101T000000Z\n20240101/us-east-1/dynamodb/aws4_request\n" +
+         sigv4::Sha256Hex(canonical) + "'\n";
+}
+
+// The signature (kSecret, us-east-1) of `canonical` signed at `date`.
+std::string SignatureOf(std::string_view canonical,
+                        std::string_view date = kNow) {
+  const std::string day(date.substr(0, 8));
+  return sigv4::Signature(
+      sigv4::SigningKey(kSecret, day, "us-east-1", "dynamodb"),
+      sigv4::StringToSign(date,
+                          sigv4::CredentialScope(day, "us-east-1", "dynamodb"),
+                          canonical));
+}
+
+// A header-signed request (body kBody) that signs an X-Amz-Content-SHA256
+// header `claimed` and, as a client trusting that header does, uses it as
+// the payload hash. Returns the request and its canonical request with the
+// payload hash replaced by the hash of the body.
+WireRequest SignedWithContentHash(std::string claimed) {
+  WireRequest request;
+  request.method = "POST";
+  request.path = "/";
+  request.body = kBody;
+  request.headers = {{"Host", "127.0.0.1:8000"},
+                     {"X-Amz-Content-SHA256", claimed},
+                     {"X-Amz-Date", std::string(kNow)}};
+  sigv4::RequestToSign to_sign;
+  to_sign.method = "POST";
+  to_sign.path = "/";
+  to_sign.headers = &request.headers;
+  to_sign.signed_headers = {"host", "x-amz-content-sha256", "x-amz-date"};
+  to_sign.payload_hash = claimed;
+  request.headers.emplace_back(
+      "Authorization",
+      "AWS4-HMAC-SHA256 Credential=AKIDEXAMPLE/20240101/us-east-1/dynamodb/"
+      "aws4_request, SignedHeaders=host;x-amz-content-sha256;x-amz-date, "
+      "Signature=" +
+          SignatureOf(sigv4::CanonicalRequest(to_sign)));
+  return request;
+}
+
+// SignedWithContentHash's canonical request for a header value `claimed`
+// and a payload hash `payload_hash`.
+std::string ContentHashCanonical(std::string_view claimed,
+                                 std::string_view payload_hash) {
+  return "POST\n/\n\nhost:127.0.0.1:8000\nx-amz-content-sha256:" +
+         std::string(claimed) +
+         "\nx-amz-date:20240101T000000Z\n\n"
+         "host;x-amz-content-sha256;x-amz-date\n" +
+         std::string(payload_hash);
+}
+
+struct PresignOptions {
+  // X-Amz-Expires as given (percent-encoded in the query); none if nullopt.
+  std::optional<std::string_view> expires = "300";
+  std::string_view date = kNow;
+  // If set, an X-Amz-Content-SHA256 header with this value is signed and
+  // used as the payload hash (else the URL signs UNSIGNED-PAYLOAD).
+  std::optional<std::string> content_hash;
+};
+
+// A presigned POST (body kBody, Host signed) signed with the secret.
+WireRequest Presigned(const PresignOptions& o = {}) {
+  WireRequest request;
+  request.method = "POST";
+  request.path = "/";
+  request.body = kBody;
+  request.headers = {{"Host", "127.0.0.1:8000"}};
+  std::vector<std::string> signed_headers = {"host"};
+  std::string signed_list = "host";
+  if (o.content_hash) {
+    request.headers.emplace_back("X-Amz-Content-SHA256", *o.content_hash);
+    signed_headers.push_back("x-amz-content-sha256");
+    signed_list += "%3Bx-amz-content-sha256";
+  }
+  std::string query =
+      "X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Credential=AKIDEXAMPLE%2F" +
+      std::string(o.date.substr(0, 8)) +
+      "%2Fus-east-1%2Fdynamodb%2Faws4_request&X-Amz-Date=" +
+      std::string(o.date);
+  if (o.expires) {
+    query += "&X-Amz-Expires=" + sigv4::UriEncode(*o.expires, false);
+  }
+  query += "&X-Amz-SignedHeaders=" + signed_list;
+  sigv4::RequestToSign to_sign;
+  to_sign.method = "POST";
+  to_sign.path = "/";
+  to_sign.query = query;
+  to_sign.headers = &request.headers;
+  to_sign.signed_headers = signed_headers;
+  to_sign.payload_hash = o.content_hash.value_or("UNSIGNED-PAYLOAD");
+  request.query = query + "&X-Amz-Signature=" +
+                  SignatureOf(sigv4::CanonicalRequest(to_sign), o.date);
+  return request;
+}
+
+WireRequest PresignedExpiring(std::optional<std::string_view> expires) {
+  PresignOptions o;
+  o.expires = expires;
+  return Presigned(o);
 }
 
 class AuthenticatorTest : public ::testing::Test {
@@ -217,14 +342,54 @@ TEST_F(AuthenticatorTest, VerifyRejectsTamperedBody) {
   EXPECT_EQ(status.error().type, ErrorType::kInvalidSignature);
 }
 
-TEST_F(AuthenticatorTest, VerifyHonoursContentSha256Header) {
+TEST_F(AuthenticatorTest, VerifyIgnoresUnsignedContentSha256) {
+  // The body swap: a captured request, its body replaced, with an unsigned
+  // X-Amz-Content-SHA256 holding the original body's hash. The signature is
+  // checked against the body received, so it no longer matches.
   Authenticator auth = Make(AuthMode::kVerify);
   WireRequest request = Signed();
-  // The header is not signed here, but its value replaces the body hash.
-  SetHeader(request, "X-Amz-Content-SHA256", sigv4::Sha256Hex("other"));
-  EXPECT_FALSE(auth.Check(request).ok());
   SetHeader(request, "X-Amz-Content-SHA256", sigv4::Sha256Hex(kBody));
-  EXPECT_TRUE(auth.Check(request).ok());
+  EXPECT_TRUE(auth.Check(request).ok());  // the header is true: harmless
+  request.body = kOtherBody;
+  ExpectError(auth.Check(request), ErrorType::kInvalidSignature,
+              MismatchMessage(SignedCanonical(sigv4::Sha256Hex(kOtherBody))));
+}
+
+TEST_F(AuthenticatorTest, VerifyChecksSignedContentSha256AgainstBody) {
+  Authenticator auth = Make(AuthMode::kVerify);
+  const std::string body_hash = sigv4::Sha256Hex(kBody);
+  // A signed header that is the body's hash: accepted.
+  EXPECT_TRUE(auth.Check(SignedWithContentHash(body_hash)).ok());
+  // The same request with another body: the canonical request holds the
+  // hash of the body received, so the signature no longer matches.
+  WireRequest swapped = SignedWithContentHash(body_hash);
+  swapped.body = kOtherBody;
+  ExpectError(auth.Check(swapped), ErrorType::kInvalidSignature,
+              MismatchMessage(ContentHashCanonical(
+                  body_hash, sigv4::Sha256Hex(kOtherBody))));
+  // A signed header that is not the body's hash.
+  const std::string other_hash = sigv4::Sha256Hex(kOtherBody);
+  ExpectError(auth.Check(SignedWithContentHash(other_hash)),
+              ErrorType::kInvalidSignature,
+              MismatchMessage(ContentHashCanonical(other_hash, body_hash)));
+  // UNSIGNED-PAYLOAD does not let a header-signed request skip its body.
+  ExpectError(
+      auth.Check(SignedWithContentHash("UNSIGNED-PAYLOAD")),
+      ErrorType::kInvalidSignature,
+      MismatchMessage(ContentHashCanonical("UNSIGNED-PAYLOAD", body_hash)));
+}
+
+TEST_F(AuthenticatorTest, VerifyComparesTheWholeSignature) {
+  Authenticator auth = Make(AuthMode::kVerify);
+  WireRequest request = Signed();
+  std::string header(*request.Header("Authorization"));
+  // A prefix of the right signature, and the right one with a suffix.
+  SetHeader(request, "Authorization", header.substr(0, header.size() - 1));
+  ExpectError(auth.Check(request), ErrorType::kInvalidSignature,
+              MismatchMessage(SignedCanonical(sigv4::Sha256Hex(kBody))));
+  SetHeader(request, "Authorization", header + "0");
+  ExpectError(auth.Check(request), ErrorType::kInvalidSignature,
+              MismatchMessage(SignedCanonical(sigv4::Sha256Hex(kBody))));
 }
 
 TEST_F(AuthenticatorTest, VerifyRejectsUnknownKey) {
@@ -373,6 +538,106 @@ TEST_F(AuthenticatorTest, VerifyPresignedQuery) {
   Status status = auth.Check(request);
   ASSERT_FALSE(status.ok());
   EXPECT_EQ(status.error().type, ErrorType::kInvalidSignature);
+}
+
+TEST_F(AuthenticatorTest, PresignedUrlIsValidForItsExpires) {
+  Authenticator auth = Make(AuthMode::kVerify);
+  // Valid past the 15 minutes a header-signed request gets...
+  clock_.Advance(std::chrono::minutes(30));
+  EXPECT_TRUE(auth.Check(PresignedExpiring("3600")).ok());
+  // ...up to X-Amz-Date + X-Amz-Expires inclusive.
+  clock_.Advance(std::chrono::minutes(30));
+  EXPECT_TRUE(auth.Check(PresignedExpiring("3600")).ok());
+  // A week is the longest lifetime.
+  EXPECT_TRUE(auth.Check(PresignedExpiring("604800")).ok());
+}
+
+TEST_F(AuthenticatorTest, ExpiredPresignedUrlIsRefused) {
+  Authenticator auth = Make(AuthMode::kVerify);
+  EXPECT_TRUE(auth.Check(PresignedExpiring("0")).ok());
+  clock_.Advance(std::chrono::seconds(1));
+  // A lifetime of 0 is over as soon as the clock passes X-Amz-Date.
+  ExpectError(auth.Check(PresignedExpiring("0")), ErrorType::kAccessDenied,
+              "Request has expired");
+  clock_.Advance(std::chrono::seconds(300));
+  ExpectError(auth.Check(PresignedExpiring("300")), ErrorType::kAccessDenied,
+              "Request has expired");
+  clock_.Advance(std::chrono::hours(1));
+  ExpectError(auth.Check(PresignedExpiring("3600")), ErrorType::kAccessDenied,
+              "Request has expired");
+}
+
+TEST_F(AuthenticatorTest, PresignedUrlDatedAheadIsNotYetCurrent) {
+  Authenticator auth = Make(AuthMode::kVerify);
+  PresignOptions o;
+  o.date = "20240101T001501Z";
+  ExpectError(auth.Check(Presigned(o)), ErrorType::kInvalidSignature,
+              "Signature not yet current: 20240101T001501Z is still later "
+              "than 20240101T001500Z (20240101T000000Z + 15 min.)");
+  o.date = "20240101T001500Z";
+  EXPECT_TRUE(auth.Check(Presigned(o)).ok());
+}
+
+TEST_F(AuthenticatorTest, BadExpiresIsRefused) {
+  Authenticator auth = Make(AuthMode::kVerify);
+  for (std::string_view bad : {"abc", "12a", "+60", " 60", "1.5", "-", "-x"}) {
+    SCOPED_TRACE(bad);
+    ExpectError(auth.Check(PresignedExpiring(bad)),
+                ErrorType::kIncompleteSignature,
+                "X-Amz-Expires should be a number");
+  }
+  ExpectError(auth.Check(PresignedExpiring("-1")),
+              ErrorType::kIncompleteSignature,
+              "X-Amz-Expires must be non-negative");
+  for (std::string_view big : {"604801", "99999999999999999999999999"}) {
+    SCOPED_TRACE(big);
+    ExpectError(auth.Check(PresignedExpiring(big)),
+                ErrorType::kIncompleteSignature,
+                "X-Amz-Expires must be less than a week (in seconds); that "
+                "is, the given X-Amz-Expires must be less than 604800 "
+                "seconds");
+  }
+  for (std::optional<std::string_view> missing :
+       {std::optional<std::string_view>(),
+        std::optional<std::string_view>("")}) {
+    ExpectError(auth.Check(PresignedExpiring(missing)),
+                ErrorType::kIncompleteSignature,
+                "AWS query-string parameters must include 'X-Amz-Expires'. "
+                "Re-examine the query-string parameters.");
+  }
+  // kAccept takes a presigned URL without one, as DynamoDB Local does.
+  EXPECT_TRUE(
+      Make(AuthMode::kAccept).Check(PresignedExpiring(std::nullopt)).ok());
+}
+
+TEST_F(AuthenticatorTest, PresignedUrlIgnoresUnsignedContentSha256) {
+  Authenticator auth = Make(AuthMode::kVerify);
+  // The URL signs UNSIGNED-PAYLOAD; an unsigned header cannot change that.
+  WireRequest request = Presigned();
+  SetHeader(request, "X-Amz-Content-SHA256", sigv4::Sha256Hex(kOtherBody));
+  EXPECT_TRUE(auth.Check(request).ok());
+}
+
+TEST_F(AuthenticatorTest, PresignedUrlBindsASignedContentSha256) {
+  Authenticator auth = Make(AuthMode::kVerify);
+  PresignOptions o;
+  o.content_hash = sigv4::Sha256Hex(kBody);
+  EXPECT_TRUE(auth.Check(Presigned(o)).ok());
+  WireRequest swapped = Presigned(o);
+  swapped.body = kOtherBody;
+  Status status = auth.Check(swapped);
+  ASSERT_FALSE(status.ok());
+  EXPECT_EQ(status.error().type, ErrorType::kInvalidSignature);
+  EXPECT_TRUE(status.error().message.starts_with(
+      "The request signature we calculated does not match"));
+  EXPECT_TRUE(status.error().message.find("host;x-amz-content-sha256\n" +
+                                          sigv4::Sha256Hex(kOtherBody) + "'") !=
+              std::string::npos);
+  // Signed as UNSIGNED-PAYLOAD, the URL does not bind the body.
+  o.content_hash = "UNSIGNED-PAYLOAD";
+  swapped = Presigned(o);
+  swapped.body = kOtherBody;
+  EXPECT_TRUE(auth.Check(swapped).ok());
 }
 
 }  // namespace

@@ -1,0 +1,1 @@
+ddblab_fuzzer(http_request_fuzz SOURCES http_request_fuzz.cc DEPS ddblab_server)
