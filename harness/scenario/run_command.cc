@@ -304,14 +304,22 @@ int ShrinkMode(const Scenario& s, const Args& args, bool terminal,
   if (!WriteOutputs(args, pinned, shrunk.run, err)) return 2;
   out << s.file << ": seed " << seed << " broke " << Broken(*failing.violation)
       << "\n";
-  out << s.file << ": shrunk in " << shrunk.runs << " runs from "
-      << Count(shrunk.steps_before, "step") << ", "
-      << Count(shrunk.faults_before, "fault") << ", "
-      << Count(shrunk.actors_before, "actor") << " to "
-      << Count(shrunk.run.steps.size(), "step") << ", "
-      << Count(shrunk.faults_after, "fault") << ", "
-      << Count(pinned.actors.size(), "actor") << "; still "
-      << Broken(*shrunk.run.violation) << "\n";
+  if (shrunk.schedule_independent) {
+    out << s.file
+        << ": this failure does not depend on the schedule: the serial, "
+           "fault-free run (actors one after another in file order) broke "
+        << Broken(*shrunk.serial_violation) << "; kept all "
+        << Count(pinned.actors.size(), "actor") << "\n";
+  } else {
+    out << s.file << ": shrunk in " << shrunk.runs << " runs from "
+        << Count(shrunk.steps_before, "step") << ", "
+        << Count(shrunk.faults_before, "fault") << ", "
+        << Count(shrunk.actors_before, "actor") << " to "
+        << Count(shrunk.run.steps.size(), "step") << ", "
+        << Count(shrunk.faults_after, "fault") << ", "
+        << Count(pinned.actors.size(), "actor") << "; still "
+        << Broken(*shrunk.run.violation) << "\n";
+  }
   out << s.file << ": wrote " << path << " (schedule:";
   for (const std::string& name : shrunk.run.schedule) out << " " << name;
   out << ")\n";
