@@ -10,16 +10,25 @@
 namespace ddblab::harness::patterns {
 
 struct TtlExpiryListener::State {
+  // What became of one version of a cart (one PutCart).
+  enum class Fate {
+    kLatest,    // the last version written: the table says
+    kReplaced,  // a later PutCart overwrote it while it was in the table
+    kPlaced,    // the user ordered it (PlaceOrder deleted it)
+    kGone,      // gone before the next PutCart, not by an order: TTL
+    kUnknown,   // a lost answer hides whether it was replaced or gone
+  };
   struct Cart {
     bool has_products = false;
-    bool placed = false;
+    Fate fate = Fate::kLatest;
   };
 
   Backend* backend = nullptr;
   ListenerConfig config;
   CartSink sink;
   std::vector<json> delivered;
-  std::map<std::string, Cart> carts;
+  // Every version of every cart, by id then version (1, 2, ...).
+  std::map<std::string, std::map<int64_t, Cart>> carts;
 };
 
 namespace {
@@ -27,6 +36,14 @@ namespace {
 constexpr const char* kVariantNames[] = {"correct", "remove_only"};
 // Attempts of an idempotent write whose answer was lost.
 constexpr int kAttempts = 3;
+// The attribute numbering the versions of a cart (1 for its first PutCart).
+constexpr const char* kVersion = "cart_version";
+
+// The cart version an item or image holds (0 when none).
+int64_t VersionOf(const json& item) {
+  if (!item.is_object() || !item.contains(kVersion)) return 0;
+  return AsInt(item[kVersion]).value_or(0);
+}
 
 // The mapping's function: hands each record's OldImage to the sink, in
 // order; the first refusal is reported as the batch's failed item (Lambda
@@ -170,41 +187,72 @@ Status TtlExpiryListener::PutCart(std::string_view cart,
   }
   json item = attributes;
   for (const std::string& own :
-       {std::string("pk"), std::string("ttl"), config.required_attribute}) {
+       {std::string("pk"), std::string("ttl"), std::string(kVersion),
+        config.required_attribute}) {
     if (item.contains(own)) {
       return Error::Validation("TTL expiry listener: attribute " + own +
                                " is the pattern's own");
     }
   }
+  auto& versions = state_->carts[std::string(cart)];
+  const int64_t version = versions.empty() ? 1 : versions.rbegin()->first + 1;
   item["pk"] = S(cart);
   item["ttl"] = N(ttl_epoch_seconds);
+  item[kVersion] = N(version);
   if (!product_ids.empty()) {
     item[config.required_attribute] = {{"SS", product_ids}};
   }
   auto out = CallIdempotent(*state_->backend, "PutItem",
-                            {{"TableName", config.table}, {"Item", item}});
-  if (!out.ok()) return out.error();
-  state_->carts[std::string(cart)] = State::Cart{!product_ids.empty(), false};
+                            {{"TableName", config.table},
+                             {"Item", item},
+                             {"ReturnValues", "ALL_OLD"}});
+  if (!out.ok()) {
+    if (versions.empty()) state_->carts.erase(std::string(cart));
+    return out.error();
+  }
+  // The version this write replaced says what became of the one before:
+  // still there (replaced), or already gone (TTL deleted it).
+  if (!versions.empty()) {
+    State::Cart& previous = versions.rbegin()->second;
+    if (previous.fate == State::Fate::kLatest) {
+      const int64_t old = VersionOf(out->value("Attributes", json()));
+      if (old == version) {
+        previous.fate = State::Fate::kUnknown;  // our lost attempt wrote it
+      } else {
+        previous.fate = out->contains("Attributes") ? State::Fate::kReplaced
+                                                    : State::Fate::kGone;
+      }
+    }
+  }
+  versions[version] = State::Cart{!product_ids.empty(), State::Fate::kLatest};
   return Status();
 }
 
 Status TtlExpiryListener::PlaceOrder(std::string_view cart) {
   const json request = {{"TableName", state_->config.table},
                         {"Key", {{"pk", S(cart)}}},
-                        {"ConditionExpression", "attribute_exists(pk)"}};
+                        {"ConditionExpression", "attribute_exists(pk)"},
+                        {"ReturnValues", "ALL_OLD"}};
+  // The version ordered: the one the delete returns, else (a lost answer's
+  // attempt deleted it) the last one written.
+  int64_t ordered = 0;
   for (int attempt = 1;; ++attempt) {
     auto out = state_->backend->Call("DeleteItem", request);
     // After a lost answer, a failed condition means that attempt deleted it.
     const bool gone_by_us =
         attempt > 1 && !out.ok() &&
         out.error().type == ErrorType::kConditionalCheckFailed;
+    if (out.ok()) ordered = VersionOf(out->value("Attributes", json()));
     if (out.ok() || gone_by_us) break;
     if (out.error().type != ErrorType::kOutcomeUnknown ||
         attempt >= kAttempts) {
       return out.error();
     }
   }
-  state_->carts[std::string(cart)].placed = true;
+  auto& versions = state_->carts[std::string(cart)];
+  if (ordered == 0 && !versions.empty()) ordered = versions.rbegin()->first;
+  auto it = versions.find(ordered);
+  if (it != versions.end()) it->second.fate = State::Fate::kPlaced;
   return Status();
 }
 
@@ -229,52 +277,84 @@ Result<int64_t> TtlExpiryListener::Poll(int64_t max_rounds) {
 }
 
 Result<Problems> TtlExpiryListener::Check() {
-  std::map<std::string, int> sunk;
+  // Deliveries by cart, then by the version their image holds.
+  std::map<std::string, std::map<int64_t, int>> sunk;
   for (const json& image : state_->delivered) {
     std::string cart = image.contains("pk") ? image["pk"].value("S", "") : "";
-    ++sunk[cart];
+    ++sunk[cart][VersionOf(image)];
   }
+  using Fate = State::Fate;
   Problems problems;
-  for (const auto& [cart, facts] : state_->carts) {
-    const int count = sunk.count(cart) ? sunk[cart] : 0;
+  for (const auto& [cart, versions] : state_->carts) {
     auto out =
         state_->backend->Call("GetItem", {{"TableName", state_->config.table},
                                           {"Key", {{"pk", S(cart)}}},
                                           {"ConsistentRead", true}});
     if (!out.ok()) return out.error();
-    const bool present = out->contains("Item");
-    const std::string times =
-        count == 1 ? "once" : std::to_string(count) + " times";
-    if (present) {
-      if (count > 0) {
-        problems.push_back("cart " + cart +
-                           " is still in the table but reached the sink " +
-                           times);
+    const int64_t present =
+        out->contains("Item") ? VersionOf((*out)["Item"]) : -1;
+    for (const auto& [version, facts] : versions) {
+      // A cart written once is named by its id alone.
+      const std::string name =
+          "cart " + cart +
+          (versions.size() == 1 ? "" : " version " + std::to_string(version));
+      const auto& counts = sunk[cart];
+      const int count = counts.count(version) ? counts.at(version) : 0;
+      const std::string times =
+          count == 1 ? "once" : std::to_string(count) + " times";
+      Fate fate = facts.fate;
+      if (fate == Fate::kLatest) {
+        // Absent: deleted (by TTL); another writer's item: replaced.
+        fate = present == version ? Fate::kLatest
+               : present >= 0     ? Fate::kReplaced
+                                  : Fate::kGone;
       }
-    } else if (facts.placed) {
-      if (count > 0) {
-        problems.push_back("cart " + cart +
-                           " was deleted by the user (an order placed) but "
-                           "reached the sink " +
-                           times + " as expired");
+      if (count == 0 && (fate != Fate::kGone || !facts.has_products)) {
+        continue;
       }
-    } else if (!facts.has_products) {
-      if (count > 0) {
-        problems.push_back("cart " + cart + " expired without " +
-                           state_->config.required_attribute +
-                           " but reached the sink " + times);
+      switch (fate) {
+        case Fate::kLatest:
+          problems.push_back(
+              name + " is still in the table but reached the sink " + times);
+          break;
+        case Fate::kReplaced:
+          problems.push_back(name +
+                             " was replaced by a newer cart while in the "
+                             "table but reached the sink " +
+                             times);
+          break;
+        case Fate::kPlaced:
+          problems.push_back(name +
+                             " was deleted by the user (an order placed) but "
+                             "reached the sink " +
+                             times + " as expired");
+          break;
+        case Fate::kGone:
+        case Fate::kUnknown:
+          if (!facts.has_products) {
+            problems.push_back(name + " expired without " +
+                               state_->config.required_attribute +
+                               " but reached the sink " + times);
+          } else if (count == 0 && fate == Fate::kGone) {
+            problems.push_back(
+                name + " was deleted by TTL but never reached the sink");
+          } else if (count > 1) {
+            problems.push_back(name + " reached the sink " + times);
+          }
+          break;
       }
-    } else if (count == 0) {
-      problems.push_back("cart " + cart +
-                         " was deleted by TTL but never reached the sink");
-    } else if (count > 1) {
-      problems.push_back("cart " + cart + " reached the sink " + times);
     }
   }
-  for (const auto& [cart, count] : sunk) {
-    if (!state_->carts.count(cart)) {
-      problems.push_back("the sink got cart \"" + cart +
-                         "\", which this listener never wrote");
+  for (const auto& [cart, counts] : sunk) {
+    for (const auto& [version, count] : counts) {
+      auto it = state_->carts.find(cart);
+      if (it == state_->carts.end() || !it->second.count(version)) {
+        problems.push_back("the sink got cart \"" + cart + "\"" +
+                           (version == 0
+                                ? std::string()
+                                : " version " + std::to_string(version)) +
+                           ", which this listener never wrote");
+      }
     }
   }
   return problems;

@@ -24,10 +24,17 @@
 // (ReportBatchItemFailures), so the failed cart and the ones after it come
 // again and the ones before it do not: each cart reaches the sink once.
 //
-// The listener remembers the carts written and the orders placed through it
-// (cart ids are not reused); Check compares them with the table and with
-// what the sink accepted. Call Poll (which delivers everything due) before
-// Check: a TTL deletion not yet delivered counts as lost.
+// Each PutCart writes a new version of its cart: the item holds
+// `cart_version` (N, 1 for a cart id's first PutCart), so a stream image
+// names the version it carries. A cart id may be reused: a shopper's new
+// cart after the old one expired is a new version, and the old version's
+// mail is still due. The listener remembers every version written and what
+// became of it (PutCart and PlaceOrder ask for ReturnValues ALL_OLD: the
+// version a write replaced was still in the table, the one before a write
+// that replaced nothing was gone); Check compares them with the table and
+// with what the sink accepted, version by version. Call Poll (which
+// delivers everything due) before Check: a TTL deletion not yet delivered
+// counts as lost.
 //
 // Thread-safety: not thread-safe (one thread drives a listener, as one
 // event source mapping is stepped by one thread). Moving it is fine.
@@ -93,10 +100,11 @@ class TtlExpiryListener {
   // DynamoDB's TTL on for `ttl`, unless already so.
   Status Setup();
 
-  // Writes cart `cart` expiring at `ttl_epoch_seconds`, holding
-  // `product_ids` as the required string set (no products: the attribute is
-  // left out, as DynamoDB has no empty set) and `attributes` (an object of
-  // AttributeValues; pk, ttl and the required attribute are the pattern's).
+  // Writes the next version of cart `cart` expiring at
+  // `ttl_epoch_seconds`, holding `product_ids` as the required string set
+  // (no products: the attribute is left out, as DynamoDB has no empty set),
+  // its `cart_version` and `attributes` (an object of AttributeValues; pk,
+  // ttl, cart_version and the required attribute are the pattern's).
   Status PutCart(std::string_view cart,
                  const std::vector<std::string>& product_ids,
                  int64_t ttl_epoch_seconds,
@@ -124,10 +132,12 @@ class TtlExpiryListener {
 
   const consumer::EventSourceMapping& mapping() const { return *esm_; }
 
-  // The invariant (after Poll): the sink got every cart DynamoDB's TTL
-  // deleted that holds the required attribute, exactly once, and nothing
-  // else: no cart the user deleted (an order), no cart still in the table,
-  // no expired cart without products. Reads every cart with GetItem.
+  // The invariant (after Poll), by cart version: the sink got every version
+  // DynamoDB's TTL deleted that holds the required attribute, exactly once,
+  // and nothing else: no version the user deleted (an order), none still in
+  // the table or replaced by a newer PutCart while there, no expired version
+  // without products. A version whose fate a lost answer hid may reach the
+  // sink once or not at all. Reads every cart with GetItem.
   Result<Problems> Check();
 
   struct State;

@@ -2,7 +2,10 @@
 // their params and ops (the stream consumers' are in consumer_actors.cc).
 #include "harness/scenario/actors.h"
 
+#include <algorithm>
 #include <chrono>
+#include <iterator>
+#include <optional>
 #include <utility>
 
 #include "harness/patterns/idempotent_counter.h"
@@ -190,6 +193,9 @@ Result<CounterConfig> CounterConfigOf(const ActorSpec& spec) {
 struct CounterOp {
   std::string counter, key;
   int64_t amount = 1;
+  // When the increment was first issued, from the run's start (a retry of
+  // an earlier add); absent: now.
+  std::optional<Duration> issued_at;
 };
 
 Result<CounterOp> CounterOpOf(const json& op, const std::string& path) {
@@ -206,6 +212,9 @@ Result<CounterOp> CounterOpOf(const json& op, const std::string& path) {
   if (static_cast<size_t>(size) > out.key.size()) {
     out.key =
         std::string(static_cast<size_t>(size) - out.key.size(), '.') + out.key;
+  }
+  if (f.Has("issued_at")) {
+    DDBLAB_ASSIGN_OR_RETURN(out.issued_at, f.DurationOf("issued_at"));
   }
   DDBLAB_RETURN_IF_ERROR(f.NoOthers());
   return out;
@@ -232,9 +241,22 @@ class CounterActor final : public Actor {
         op.key.size() > 40 ? "..." + op.key.substr(op.key.size() - 20) : op.key;
     outcome.op = "add " + op.counter + " " + shown_key + " +" +
                  std::to_string(op.amount);
-    auto out = counter_.Add(patterns::Increment{op.counter, op.key, op.amount,
-                                                backend_->clock().Now()});
+    const TimePoint now = backend_->clock().Now();
+    const TimePoint issued = op.issued_at ? world_->start + *op.issued_at : now;
+    if (op.issued_at) {
+      outcome.op +=
+          " issued_at=" + patterns::IsoSeconds(ToEpochSeconds(issued));
+    }
+    // A retry of a key already counted, issued more than the window ago:
+    // its key may have left the history, and then it counts again.
+    const bool late_retry =
+        book.applied && now - issued > counter_.config().window;
+    auto out = counter_.Add(
+        patterns::Increment{op.counter, op.key, op.amount, issued});
     if (out.ok()) {
+      if (late_retry && *out == patterns::IncrementOutcome::kApplied) {
+        book.late_applied += op.amount;
+      }
       book.applied = true;
       outcome.result = *out == patterns::IncrementOutcome::kApplied
                            ? "applied"
@@ -379,7 +401,14 @@ class SweeperActor final : public Actor {
 struct ScriptOp {
   std::string operation;
   json request;
+  // The malformed-call error the op expects (its name), or "": any other
+  // malformed-call refusal stops the run.
+  std::string expect_error;
 };
+
+constexpr const char* kMalformedNames[] = {"ValidationException",
+                                           "SerializationException",
+                                           "UnknownOperationException"};
 
 Result<ScriptOp> ScriptOpOf(const json& op, const std::string& path) {
   DDBLAB_ASSIGN_OR_RETURN(Fields f, Fields::Of(op, path));
@@ -387,6 +416,16 @@ Result<ScriptOp> ScriptOpOf(const json& op, const std::string& path) {
   DDBLAB_ASSIGN_OR_RETURN(out.operation, f.String("call"));
   DDBLAB_RETURN_IF_ERROR(f.Object("request"));
   out.request = f.Raw("request");
+  DDBLAB_ASSIGN_OR_RETURN(out.expect_error, f.StringOr("expect_error", ""));
+  if (f.Has("expect_error") &&
+      std::find(std::begin(kMalformedNames), std::end(kMalformedNames),
+                out.expect_error) == std::end(kMalformedNames)) {
+    return At(Member(path, "expect_error"),
+              "expected ValidationException, SerializationException or "
+              "UnknownOperationException (other errors are answers and never "
+              "stop the run), got " +
+                  Shown(f.Raw("expect_error")));
+  }
   DDBLAB_RETURN_IF_ERROR(f.NoOthers());
   return out;
 }
@@ -399,9 +438,19 @@ class ScriptActor final : public Actor {
   Status Setup() override { return OkStatus(); }
 
   StepOutcome Step() override {
-    ScriptOp op = *ScriptOpOf(spec_.ops[next_op_], "");
+    const size_t k = next_op_;
+    ScriptOp op = *ScriptOpOf(spec_.ops[k], "");
     Advance();
     auto out = backend_->Call(op.operation, op.request);
+    if (!out.ok() && MalformedCall(out.error()) &&
+        out.error().Name() != op.expect_error) {
+      malformed_ = OpPath(spec_, k) + " (actor " + spec_.name + ", " +
+                   op.operation +
+                   "): DynamoDB refused the call as malformed: " +
+                   TraceErrorText(out.error()) +
+                   " (fix the request, or add \"expect_error\": \"" +
+                   std::string(out.error().Name()) + "\" to the op)";
+    }
     return {
         "call " + op.operation, out.ok() ? "ok" : ErrorText(out.error()), {}};
   }
@@ -411,6 +460,12 @@ class ScriptActor final : public Actor {
 };
 
 }  // namespace
+
+bool MalformedCall(const Error& error) {
+  return error.type == ErrorType::kValidation ||
+         error.type == ErrorType::kSerialization ||
+         error.type == ErrorType::kUnknownOperation;
+}
 
 std::string TraceErrorText(const Error& error) {
   // The message of a lost answer depends on the backend (in process it

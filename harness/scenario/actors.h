@@ -40,6 +40,10 @@ struct IncrementBook {
   bool applied = false;  // some attempt is known to have counted it
   bool unknown = false;  // every attempt's answer was lost
   std::string failure;   // a definite error ("" if none)
+  // Late retries (an `add` of a key already counted, issued more than the
+  // window before it ran) that counted again: the window's promise, so
+  // they are expected in the counter.
+  int64_t late_applied = 0;
 };
 
 // What the actors did, for the pattern invariants.
@@ -62,6 +66,8 @@ struct World {
   // The consumers' function faults and the seed of their draws.
   std::vector<ConsumerFault> consumer_faults;
   uint64_t seed = 1;
+  // The run's start (an op's `issued_at` counts from it).
+  TimePoint start{};
   // What they did, in order.
   std::vector<ConsumerFiring> consumer_firings;
 };
@@ -89,6 +95,10 @@ class Actor {
   int attempt() const { return attempt_; }
   // Runs one step of the next op.
   virtual StepOutcome Step() = 0;
+  // Set by a step whose call DynamoDB refused as malformed (see
+  // MalformedCall) when its op did not expect it: the run stops with exit 2
+  // and this message ("<op path> (actor <name>, <operation>): ...").
+  const std::string& malformed() const { return malformed_; }
 
  protected:
   // Moves on to the next op.
@@ -101,6 +111,7 @@ class Actor {
   ActorSpec spec_;
   size_t next_op_ = 0;
   int attempt_ = 1;
+  std::string malformed_;
 };
 
 // Builds the actor for `spec` on `backend` (the traced backend: every call
@@ -114,6 +125,11 @@ Result<std::unique_ptr<Actor>> MakeActor(const ActorSpec& spec,
 // the backend: "OutcomeUnknown: the request may have been applied; its
 // answer was lost".
 std::string TraceErrorText(const Error& error);
+// True for the errors DynamoDB gives a malformed request rather than an
+// answer about the data: ValidationException, SerializationException,
+// UnknownOperationException. ConditionalCheckFailed, throttles,
+// TransactionCanceled and the like are answers.
+bool MalformedCall(const Error& error);
 // "error " + TraceErrorText(error).
 std::string ErrorText(const Error& error);
 

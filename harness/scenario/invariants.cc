@@ -50,7 +50,7 @@ Result<Problems> CheckCounters(const std::string& table, Backend& backend,
     int64_t unsure = 0;
     for (const auto& [key, book] : keys) {
       if (book.applied) {
-        sure += book.amount;
+        sure += book.amount + book.late_applied;
       } else if (book.unknown) {
         unsure += book.amount;
       }

@@ -24,6 +24,43 @@ constexpr const char* kUsage =
     "[--seed N] [--explore N] [--replay TRACE] [--shrink] "
     "[--shrink-out PATH] [--trace OUT.jsonl] [--report OUT.html]\n";
 
+// `ddblab run --help`: the usage line, then every flag on a line of its own.
+constexpr const char* kHelp =
+    "\n"
+    "Runs each scenario FILE on a seeded scheduler and checks its "
+    "invariants.\n"
+    "\n"
+    "  --backend B       where the calls go: emulator (in process, the "
+    "default),\n"
+    "                    http://HOST:PORT (ddblab serve) or aws[:REGION]\n"
+    "  --seed N          the seed of the run (default: the file's "
+    "backend.seed, or 1);\n"
+    "                    with --explore or --shrink, the first seed (default "
+    "1)\n"
+    "  --explore N       run N seeds (1 to 1000000) and count those that "
+    "break an\n"
+    "                    invariant\n"
+    "  --replay TRACE    run the seed and schedule of a recorded trace again "
+    "and\n"
+    "                    report the first step whose response differs\n"
+    "  --shrink          cut the first failing run (of --seed, or of "
+    "--explore N,\n"
+    "                    default 200) down to a minimal scenario file\n"
+    "  --shrink-out PATH where --shrink writes the file (default "
+    "FILE.shrunk.json)\n"
+    "  --trace OUT.jsonl write the run's trace (with --explore: the first "
+    "failing\n"
+    "                    seed's, else the first seed's; with --shrink: the "
+    "shrunk run's)\n"
+    "  --report OUT.html write the same run as an HTML page\n"
+    "  --help, -h        print this help\n"
+    "\n"
+    "Exit codes: 0 every expectation met, 1 an expectation failed or a run "
+    "could\n"
+    "not complete, 2 bad input (a file, a flag, a malformed call), 3 the "
+    "backend\n"
+    "lacks a capability the scenario needs.\n";
+
 struct Args {
   std::vector<std::string> files;
   std::string backend = "emulator";
@@ -142,6 +179,12 @@ std::string Broken(const Violation& v) {
          (v.problems.empty() ? std::string("broken") : v.problems.front());
 }
 
+// One line per fault rule that matched no call ("<file>: fault rule ...").
+void PrintUnmatched(const Scenario& s, const std::vector<std::string>& lines,
+                    std::ostream& out) {
+  for (const std::string& line : lines) out << s.file << ": " << line << "\n";
+}
+
 // The expectation line and its code.
 int Expectation(const Scenario& s, bool violated, std::ostream& out) {
   const bool met = violated == s.expect_violated;
@@ -171,6 +214,7 @@ int OneRun(const Scenario& s, const Args& args, std::ostream& out,
   } else {
     out << "every invariant held\n";
   }
+  PrintUnmatched(s, run.unmatched_rules, out);
   return Expectation(s, run.violation.has_value(), out);
 }
 
@@ -178,6 +222,8 @@ struct Explored {
   int code = 0;  // a run's failure code, or 0
   std::vector<uint64_t> failing;
   std::optional<RunResult> first_failing;  // without its trace
+  // The fault rules no call of any seed's run matched.
+  std::vector<std::string> unmatched_rules;
 };
 
 Explored Explore(const Scenario& s, const Args& args, uint64_t from,
@@ -195,6 +241,14 @@ Explored Explore(const Scenario& s, const Args& args, uint64_t from,
       err << run.failure << "\n";
       e.code = run.code;
       return e;
+    }
+    if (i == 0) {
+      e.unmatched_rules = run.unmatched_rules;
+    } else {
+      std::erase_if(e.unmatched_rules, [&](const std::string& line) {
+        return std::find(run.unmatched_rules.begin(), run.unmatched_rules.end(),
+                         line) == run.unmatched_rules.end();
+      });
     }
     if (run.violation) {
       if (terminal) err << "\r\033[K";
@@ -243,6 +297,7 @@ int ExploreMode(const Scenario& s, const Args& args, bool terminal,
       << count - static_cast<int64_t>(e.failing.size()) << " held";
   if (!e.failing.empty()) out << " (first: seed " << e.failing.front() << ")";
   out << "\n";
+  PrintUnmatched(s, e.unmatched_rules, out);
   return Expectation(s, !e.failing.empty(), out);
 }
 
@@ -304,14 +359,22 @@ int ShrinkMode(const Scenario& s, const Args& args, bool terminal,
   if (!WriteOutputs(args, pinned, shrunk.run, err)) return 2;
   out << s.file << ": seed " << seed << " broke " << Broken(*failing.violation)
       << "\n";
-  out << s.file << ": shrunk in " << shrunk.runs << " runs from "
-      << Count(shrunk.steps_before, "step") << ", "
-      << Count(shrunk.faults_before, "fault") << ", "
-      << Count(shrunk.actors_before, "actor") << " to "
-      << Count(shrunk.run.steps.size(), "step") << ", "
-      << Count(shrunk.faults_after, "fault") << ", "
-      << Count(pinned.actors.size(), "actor") << "; still "
-      << Broken(*shrunk.run.violation) << "\n";
+  if (shrunk.schedule_independent) {
+    out << s.file
+        << ": this failure does not depend on the schedule: the serial, "
+           "fault-free run (actors one after another in file order) broke "
+        << Broken(*shrunk.serial_violation) << "; kept all "
+        << Count(pinned.actors.size(), "actor") << "\n";
+  } else {
+    out << s.file << ": shrunk in " << shrunk.runs << " runs from "
+        << Count(shrunk.steps_before, "step") << ", "
+        << Count(shrunk.faults_before, "fault") << ", "
+        << Count(shrunk.actors_before, "actor") << " to "
+        << Count(shrunk.run.steps.size(), "step") << ", "
+        << Count(shrunk.faults_after, "fault") << ", "
+        << Count(pinned.actors.size(), "actor") << "; still "
+        << Broken(*shrunk.run.violation) << "\n";
+  }
   out << s.file << ": wrote " << path << " (schedule:";
   for (const std::string& name : shrunk.run.schedule) out << " " << name;
   out << ")\n";
@@ -390,7 +453,7 @@ int ReplayMode(const Scenario& s, const Args& args, std::ostream& out,
 int RunScenarioCommand(std::span<const std::string> args, std::ostream& out,
                        std::ostream& err, bool terminal) {
   if (args.size() == 1 && (args[0] == "--help" || args[0] == "-h")) {
-    out << kUsage;
+    out << kUsage << kHelp;
     return 0;
   }
   Args parsed;

@@ -18,6 +18,7 @@
 #include "harness/scenario/fields.h"
 #include "harness/scenario/invariants.h"
 #include "harness/scenario/traced_backend.h"
+#include "harness/scenario/unmatched_rules.h"
 
 namespace ddblab::harness::scenario {
 namespace {
@@ -82,6 +83,7 @@ class Run {
   const Scenario& s_;
   const RunOptions& options_;
   RunResult result_;
+  std::vector<CallSeen> calls_seen_;  // every call of every step
   std::unique_ptr<Backend> backend_;
   std::shared_ptr<ManualClock> mirror_;
   std::unique_ptr<TracedBackend> traced_;
@@ -286,6 +288,7 @@ RunResult Run::Go() {
   traced_->set_recording(true);
 
   const TimePoint t0 = Now();
+  world_.start = t0;
   ojson start = {{"event", "start"},
                  {"scenario", s_.name},
                  {"seed", options_.seed},
@@ -376,6 +379,7 @@ RunResult Run::Go() {
       }
     }
     for (CallRecord& call : traced_->TakeCalls()) {
+      calls_seen_.push_back({call.operation, call.tables});
       CallSummary summary;
       summary.step = result_.steps.size() - 1;
       summary.operation = call.operation;
@@ -393,6 +397,10 @@ RunResult Run::Go() {
         line["response"] = std::move(call.response);
       }
       Emit(line);
+    }
+    if (!actor.malformed().empty()) {
+      return Fail(
+          2, In("step " + std::to_string(step) + ": " + actor.malformed()));
     }
     if (actor.next_op() != op && actor.spec().every > Duration::zero()) {
       ready_at[pick] =
@@ -414,6 +422,7 @@ RunResult Run::Go() {
   }
   traced_->set_recording(false);
   result_.consumer_firings = world_.consumer_firings;
+  result_.unmatched_rules = UnmatchedRules(s_.faults, calls_seen_);
   for (const InvariantSpec& inv : s_.invariants) {
     Status checked = Check(inv, 0, true);
     if (!checked.ok()) return Fail(1, In(checked.error().message));

@@ -85,6 +85,8 @@ struct RunResult {
   std::optional<Violation> violation;  // the first broken invariant
   // The consumer faults that fired, in order.
   std::vector<ConsumerFiring> consumer_firings;
+  // The rules of faults.rules no call of the run matched (UnmatchedRules).
+  std::vector<std::string> unmatched_rules;
 };
 
 RunResult RunOnce(const Scenario& scenario, const RunOptions& options);

@@ -178,6 +178,24 @@ std::vector<ConsumerFault> PinConsumerFaults(
 
 }  // namespace
 
+Scenario SerialFaultFree(const Scenario& scenario) {
+  Scenario out = scenario;
+  out.faults = nullptr;
+  out.consumer_faults.clear();
+  std::erase_if(out.timeline,
+                [](const TimelineEvent& e) { return e.kind == "faults"; });
+  // Each actor's name as often as a run may take steps: the runner skips an
+  // entry of a finished actor, and waits for one not ready yet.
+  std::vector<std::string> schedule;
+  const size_t per_actor = static_cast<size_t>(std::max(out.max_steps, 0));
+  schedule.reserve(per_actor * out.actors.size());
+  for (const ActorSpec& actor : out.actors) {
+    schedule.insert(schedule.end(), per_actor, actor.name);
+  }
+  out.schedule = std::move(schedule);
+  return out;
+}
+
 ShrinkResult Shrink(const Scenario& scenario, uint64_t seed,
                     const RunResult& failing, const RunOptions& options) {
   ShrinkResult out;
@@ -202,11 +220,33 @@ ShrinkResult Shrink(const Scenario& scenario, uint64_t seed,
   best.schedule = failing.schedule;
   RunResult best_run = failing;
 
+  // True when `candidate` holds on the serial, fault-free schedule: its
+  // failure still needs the interleaving or the faults.
+  const auto holds_serially = [&](const Scenario& candidate) {
+    ++out.runs;
+    RunResult serial = RunOnce(SerialFaultFree(candidate), run_options);
+    return serial.code == 0 && !serial.violation;
+  };
+  {
+    // The failing file itself, without its interleaving and faults.
+    ++out.runs;
+    RunResult serial = RunOnce(SerialFaultFree(scenario), run_options);
+    if (serial.code == 0 && serial.violation) {
+      out.schedule_independent = true;
+      out.serial_violation = serial.violation;
+      out.run = failing;
+      out.pinned = std::move(best);
+      out.faults_after = out.faults_before;
+      return out;
+    }
+  }
+
   const auto try_candidate = [&](Scenario candidate) {
     if (out.runs >= kMaxRuns) return false;
     ++out.runs;
     RunResult run = RunOnce(candidate, run_options);
-    if (!SameFailure(run, target, first_problem)) {
+    if (!SameFailure(run, target, first_problem) ||
+        !holds_serially(candidate)) {
       return false;
     }
     best = std::move(candidate);
@@ -326,7 +366,7 @@ ShrinkResult Shrink(const Scenario& scenario, uint64_t seed,
   }
   ++out.runs;
   RunResult tidy_run = RunOnce(tidy, run_options);
-  if (SameFailure(tidy_run, target, first_problem)) {
+  if (SameFailure(tidy_run, target, first_problem) && holds_serially(tidy)) {
     best = std::move(tidy);
     best_run = std::move(tidy_run);
   }

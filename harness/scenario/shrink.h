@@ -6,8 +6,20 @@
 // whole actors, fault rules and single ops (with the steps that ran them),
 // keeping each cut whose run, on the pinned schedule, still breaks the same
 // invariant in the same way (one of its problems reads like the first
-// problem of the failing run, digits aside). The result is a scenario file
-// that replays the minimal failure on every run.
+// problem of the failing run, digits aside) and that still depends on the
+// schedule or the faults: the cut file must hold on the serial, fault-free
+// schedule (SerialFaultFree), or it is no valid shrink (removing the racing
+// actors from a `sum equals 150` file breaks it too, without any race).
+// The result is a scenario file that replays the minimal failure on every
+// run.
+//
+// The serial, fault-free schedule: no fault plan (`faults.rules`, the
+// timeline's `faults` events) and no consumer faults; the actors run one
+// after another in file order, each to its end before the next starts (while
+// the running actor waits for its `start` or `every`, the clock jumps to it).
+// When the failing file breaks an invariant on that schedule too, its
+// failure does not depend on the schedule: Shrink cuts nothing, keeps every
+// actor and says so (schedule_independent).
 //
 // Faults are pinned first where the plan allows it (rules naming their
 // operations, with effect lost_response or unprocessed, and no timeline
@@ -24,6 +36,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 
 #include "harness/scenario/runner.h"
@@ -39,8 +52,16 @@ struct ShrinkResult {
   size_t faults_after = 0;
   bool pinned_faults = false;
   size_t actors_before = 0;
-  int runs = 0;  // candidate runs tried
+  int runs = 0;  // candidate runs tried (serial runs included)
+  // The failing file breaks an invariant on the serial, fault-free schedule
+  // too (serial_violation): nothing was cut, `pinned` is the file on the
+  // failing run's schedule.
+  bool schedule_independent = false;
+  std::optional<Violation> serial_violation;
 };
+
+// `scenario` on the serial, fault-free schedule (see above).
+Scenario SerialFaultFree(const Scenario& scenario);
 
 // `failing` is the run of `scenario` with `seed` that broke an invariant.
 ShrinkResult Shrink(const Scenario& scenario, uint64_t seed,

@@ -4,6 +4,8 @@
 #include <cstdio>
 #include <utility>
 
+#include "harness/scenario/unmatched_rules.h"
+
 namespace ddblab::harness::scenario {
 namespace {
 
@@ -61,10 +63,11 @@ json SummarizeResponse(const json& response) {
 }
 
 Result<json> TracedBackend::Record(std::string_view operation,
-                                   Result<json> out) {
+                                   const json& request, Result<json> out) {
   if (!recording_) return out;
   CallRecord record;
   record.operation = std::string(operation);
+  record.tables = TablesOfRequest(request);
   if (out.ok()) {
     if (summaries_) record.response = SummarizeResponse(*out);
     for (const char* member : {"UnprocessedItems", "UnprocessedKeys"}) {
@@ -82,12 +85,14 @@ Result<json> TracedBackend::Record(std::string_view operation,
 
 Result<json> TracedBackend::Call(std::string_view operation,
                                  const json& request) {
-  return Record(operation, ForwardingBackend::Call(operation, request));
+  return Record(operation, request,
+                ForwardingBackend::Call(operation, request));
 }
 
 Result<json> TracedBackend::CallStreams(std::string_view operation,
                                         const json& request) {
-  return Record(operation, ForwardingBackend::CallStreams(operation, request));
+  return Record(operation, request,
+                ForwardingBackend::CallStreams(operation, request));
 }
 
 Status TracedBackend::AdvanceClock(Duration d) {

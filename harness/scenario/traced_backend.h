@@ -31,6 +31,8 @@ struct CallRecord {
   json response;
   // A batch answer with UnprocessedItems / UnprocessedKeys left.
   bool unprocessed = false;
+  // The tables the request names (TablesOfRequest; empty: none known).
+  std::vector<std::string> tables;
 };
 
 // The summary described at CallRecord::response.
@@ -55,7 +57,8 @@ class TracedBackend final : public ForwardingBackend {
   void set_summaries(bool on) { summaries_ = on; }
 
  private:
-  Result<json> Record(std::string_view operation, Result<json> out);
+  Result<json> Record(std::string_view operation, const json& request,
+                      Result<json> out);
 
   std::shared_ptr<ManualClock> mirror_;
   std::vector<CallRecord> calls_;

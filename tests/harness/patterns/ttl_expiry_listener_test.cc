@@ -191,6 +191,44 @@ TEST_P(ListenerTest, ConsumerDownLongerThanTheStreamRetentionLosesCarts) {
       Problems{"cart gone was deleted by TTL but never reached the sink"});
 }
 
+// A shopper's new cart under the id of one TTL deleted and mailed is a new
+// version: the old version's mail was right, the new one is in the table.
+TEST_P(ListenerTest, ACartIdReusedAfterItsTtlDeletionIsNotFlagged) {
+  if (!HasClock()) GTEST_SKIP() << "needs clock control and TTL sweeps";
+  TtlExpiryListener listener = Open(ListenerVariant::kCorrect);
+  ASSERT_TRUE(listener.PutCart("c1", {"p1"}, Now() + 60).ok());
+  Advance(hours(49));
+  Poll(listener);
+  ASSERT_EQ(Sunk(listener), std::vector<std::string>{"c1"});
+  EXPECT_EQ(listener.Delivered()[0]["cart_version"], json({{"N", "1"}}));
+  ASSERT_TRUE(listener.PutCart("c1", {"p2"}, Now() + 30 * 86400).ok());
+  Poll(listener);
+  EXPECT_EQ(*listener.Check(), Problems());
+  // Ordered, the new version is not due either.
+  ASSERT_TRUE(listener.PlaceOrder("c1").ok());
+  Poll(listener);
+  EXPECT_EQ(Sunk(listener), std::vector<std::string>{"c1"});
+  EXPECT_EQ(*listener.Check(), Problems());
+}
+
+// A version replaced while in the table never expired: its image reaching
+// the sink is flagged by version, and the new version's is not due yet.
+TEST_P(ListenerTest, AReplacedCartVersionIsNotDue) {
+  TtlExpiryListener listener = Open(ListenerVariant::kCorrect);
+  ASSERT_TRUE(listener.PutCart("c1", {"p1"}, Now() + 3600).ok());
+  ASSERT_TRUE(listener.PutCart("c1", {"p2"}, Now() + 3600).ok());
+  const json old_image = {{"pk", S("c1")},
+                          {"ttl", N(Now() + 3600)},
+                          {"cart_version", N(1)},
+                          {"productids", {{"SS", {"p1"}}}}};
+  auto handled = listener.Handle(
+      {{"Records", {{{"dynamodb", {{"OldImage", old_image}}}}}}});
+  ASSERT_TRUE(handled.ok());
+  EXPECT_EQ(*listener.Check(),
+            Problems{"cart c1 version 1 was replaced by a newer cart while "
+                     "in the table but reached the sink once"});
+}
+
 // The `aws` TTL delay model (most deletions within minutes, a tail up to 48
 // hours) is an option of the in-process emulator; a consumer polling every
 // 30 minutes sees each deletion late, and never loses one.
@@ -275,6 +313,9 @@ TEST(ListenerConfigTest, FilterAndBadParameters) {
   ASSERT_TRUE(listener.ok());
   EXPECT_EQ(listener->PutCart("c", {}, 0, {{"pk", S("x")}}).error().message,
             "TTL expiry listener: attribute pk is the pattern's own");
+  EXPECT_EQ(
+      listener->PutCart("c", {}, 0, {{"cart_version", N(7)}}).error().message,
+      "TTL expiry listener: attribute cart_version is the pattern's own");
   EXPECT_EQ(ParseListenerVariant("remove_only").value(),
             ListenerVariant::kRemoveOnly);
   EXPECT_EQ(ParseListenerVariant("nope").error().message,

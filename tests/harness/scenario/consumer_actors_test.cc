@@ -186,6 +186,26 @@ TEST_F(ConsumerActorTest, CartsOrdersAndTheListenersPolls) {
   EXPECT_EQ(*problems, std::vector<std::string>());
 }
 
+// The listener's check keys by cart version: a cart TTL deleted and mailed
+// is not flagged when the shopper writes a new cart with the same id.
+TEST_F(ConsumerActorTest, ANewCartUnderAnExpiredCartsIdIsNotFlagged) {
+  auto actors = Make(R"([
+    {"name": "shop", "pattern": "ttl_expiry_listener",
+     "ops": [{"cart": {"id": "a", "products": ["p1"], "expires_in": "1m"}},
+             {"cart": {"id": "a", "products": ["p2"], "expires_in": "1h"}}]},
+    {"name": "mail", "pattern": "ttl_expiry_listener",
+     "ops": [{"poll": {}}]}])");
+  Actor& shop = *actors[0];
+  Actor& mail = *actors[1];
+  EXPECT_EQ(shop.Step().result, "applied");
+  ASSERT_TRUE(backend_->AdvanceClock(minutes(2)).ok());
+  EXPECT_EQ(mail.Step().result, "invocations 1");
+  EXPECT_EQ(shop.Step().result, "applied");
+  auto problems = CheckListeners("", world_);
+  ASSERT_TRUE(problems.ok());
+  EXPECT_EQ(*problems, std::vector<std::string>());
+}
+
 TEST_F(ConsumerActorTest, MappingSettingsReachTheEventSourceMapping) {
   // FilterCriteria replaces the variant's filter: nothing matches.
   auto actors = Make(R"([

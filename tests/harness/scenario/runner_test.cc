@@ -72,6 +72,121 @@ TEST(Runner, AScriptActorsCallsAndTheGenericChecksHold) {
             "{\"event\":\"end\",\"steps\":4,\"verdict\":\"holds\"}");
 }
 
+// A script call of `ops` (one actor, "s", on table xtb) and a check that
+// holds whatever the calls did.
+std::string ScriptOf(const std::string& ops) {
+  return R"({"name": "calls", )" + kTableX + R"(
+    "actors": [{"name": "s", "pattern": "script", "ops": [)" +
+         ops + R"(]}],
+    "invariants": [{"check": "count", "table": "xtb", "equals": 0}],
+    "expect": "holds"})";
+}
+
+// A call DynamoDB refuses as malformed stops the run (exit 2) naming the
+// step, the op, the actor and the call, instead of passing as a trace line.
+TEST(Runner, AMalformedScriptCallStopsTheRun) {
+  RunResult typo =
+      RunOnce(Parse(ScriptOf(R"({"call": "UpdateItems", "request": {}})")), {});
+  EXPECT_EQ(typo.code, 2);
+  EXPECT_EQ(typo.failure,
+            "t.json: step 1: actors[0].ops[0] (actor s, UpdateItems): "
+            "DynamoDB refused the call as malformed: "
+            "UnknownOperationException:  (fix the request, or add "
+            "\"expect_error\": \"UnknownOperationException\" to the op)");
+  RunResult undefined = RunOnce(Parse(ScriptOf(R"(
+      {"call": "GetItem", "request": {"TableName": "xtb",
+         "Key": {"pk": {"S": "a"}}}},
+      {"call": "UpdateItem", "request": {"TableName": "xtb",
+         "Key": {"pk": {"S": "a"}}, "UpdateExpression": "SET v = :value"}})")),
+                                {});
+  EXPECT_EQ(undefined.code, 2);
+  EXPECT_EQ(undefined.failure,
+            "t.json: step 2: actors[0].ops[1] (actor s, UpdateItem): "
+            "DynamoDB refused the call as malformed: ValidationException: "
+            "Invalid UpdateExpression: An expression attribute value used in "
+            "expression is not defined; attribute value: :value (fix the "
+            "request, or add \"expect_error\": \"ValidationException\" to "
+            "the op)");
+}
+
+// The refusal an op expects, and the answers about the data (a failed
+// condition, a missing table), are step results: the run goes on.
+TEST(Runner, ExpectedRefusalsAndAnswersDoNotStopTheRun) {
+  RunResult run = RunOnce(Parse(ScriptOf(R"j(
+      {"call": "UpdateItems", "request": {},
+       "expect_error": "UnknownOperationException"},
+      {"call": "PutItem", "request": {"TableName": "xtb",
+         "Item": {"pk": {"S": "a"}}},
+       "expect_error": "ValidationException"},
+      {"call": "DeleteItem", "request": {"TableName": "xtb",
+         "Key": {"pk": {"S": "a"}},
+         "ConditionExpression": "attribute_not_exists(pk)"}},
+      {"call": "DeleteItem", "request": {"TableName": "xtb",
+         "Key": {"pk": {"S": "a"}}}},
+      {"call": "GetItem", "request": {"TableName": "nope",
+         "Key": {"pk": {"S": "a"}}}})j")),
+                          {});
+  ASSERT_EQ(run.code, 0) << run.failure;
+  EXPECT_EQ(run.steps.size(), 5u);
+  EXPECT_FALSE(run.violation.has_value());
+  EXPECT_NE(run.trace[1].find("\"result\":\"error UnknownOperationException"),
+            std::string::npos)
+      << run.trace[1];
+  auto bad = ParseScenario(ScriptOf(R"({"call": "DeleteItem", "request": {},
+                   "expect_error": "ConditionalCheckFailedException"})"),
+                           "t.json");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_EQ(bad.error().message,
+            "actors[0].ops[0].expect_error: expected ValidationException, "
+            "SerializationException or UnknownOperationException (other "
+            "errors are answers and never stop the run), got "
+            "\"ConditionalCheckFailedException\"");
+}
+
+// `add` with `issued_at` is a retry of an earlier increment: within the
+// window its key is in the history (a duplicate); after the window, and once
+// a later add trimmed the key, it counts again, as the window promises, and
+// the idempotent_counter check expects it.
+TEST(Runner, ACounterRetryAfterItsWindowCountsAgainAsDesigned) {
+  RunResult run = RunOnce(Parse(R"({"name": "late-retry",
+    "actors": [{"name": "c", "pattern": "idempotent_counter",
+      "params": {"window": "5m"}, "every": "4m", "ops": [
+        {"add": {"counter": "n", "key": "k1", "amount": 10}},
+        {"add": {"counter": "n", "key": "k1", "amount": 10,
+                 "issued_at": "0s"}},
+        {"add": {"counter": "n", "key": "k2", "amount": 1}},
+        {"add": {"counter": "n", "key": "k1", "amount": 10,
+                 "issued_at": "0s"}}]}],
+    "invariants": [{"check": "idempotent_counter"}],
+    "expect": "holds"})"),
+                          {});
+  ASSERT_EQ(run.code, 0) << run.failure;
+  EXPECT_FALSE(run.violation.has_value()) << run.violation->problems.front();
+  std::vector<std::string> steps;
+  for (const std::string& line : run.trace) {
+    json event = json::parse(line);
+    if (event.contains("actor")) {
+      steps.push_back(event["op"].get<std::string>() + ": " +
+                      event["result"].get<std::string>());
+    }
+  }
+  EXPECT_EQ(steps,
+            (std::vector<std::string>{
+                "add n k1 +10: applied",
+                "add n k1 +10 issued_at=2024-01-01T00:00:00Z: duplicate",
+                "add n k2 +1: applied",
+                "add n k1 +10 issued_at=2024-01-01T00:00:00Z: applied"}));
+  auto bad = ParseScenario(R"({"name": "x", "actors": [{"name": "c",
+      "pattern": "idempotent_counter", "ops": [{"add": {"counter": "n",
+      "key": "k", "issued_at": 5}}]}],
+      "invariants": [{"check": "idempotent_counter"}], "expect": "holds"})",
+                           "t.json");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_EQ(bad.error().message,
+            "actors[0].ops[0].add.issued_at: expected a duration such as "
+            "\"5m\", got 5");
+}
+
 TEST(Runner, BrokenGenericChecksSayWhatTheTableHolds) {
   std::string text = kScript;
   text.replace(text.find("\"equals\": 2"), 11, "\"equals\": 3");

@@ -58,7 +58,8 @@ def main():
         for error in validator.iter_errors(doc):
             problems.append(f"{path.name}: {error.json_path}: {error.message}")
         broken = []
-        for edit in ("window", "variant", "expect", "extra"):
+        for edit in ("window", "variant", "expect", "extra", "effect",
+                     "duration", "rule_field"):
             bad = copy.deepcopy(doc)
             if edit == "window":
                 bad["actors"][0].setdefault("params", {})["window"] = 5
@@ -66,6 +67,15 @@ def main():
                 bad["actors"][0]["variant"] = "fast"
             elif edit == "expect":
                 bad["expect"] = "passes"
+            elif edit == "effect":
+                # A typo in a fault rule's effect.
+                bad["faults"] = {"rules": [{"operation": "PutItem",
+                                            "effect": "thorttle"}]}
+            elif edit == "duration":
+                bad["faults"] = {"rules": [{"effect": "latency"}]}
+            elif edit == "rule_field":
+                bad["faults"] = {"rules": [{"effect": "throttle",
+                                            "probabilty": 0.5}]}
             else:
                 bad["expct"] = 1
             broken.append((edit, bad))
