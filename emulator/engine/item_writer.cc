@@ -180,15 +180,18 @@ bool WriteBatch::AnySinkWants(const Table& table) const {
 Result<Consumed> WriteBatch::Apply(const Table& table, const PrimaryKey& key,
                                    ExistingItem& old,
                                    const value::Item* new_item,
-                                   ChangeEvent::Origin origin) {
+                                   ChangeEvent::Origin origin,
+                                   std::optional<TimePoint> at) {
   Consumed used;
-  DDBLAB_RETURN_IF_ERROR(ApplyInto(table, key, old, new_item, &used, origin));
+  DDBLAB_RETURN_IF_ERROR(
+      ApplyInto(table, key, old, new_item, &used, origin, at));
   return used;
 }
 
 Status WriteBatch::ApplyInto(const Table& table, const PrimaryKey& key,
                              ExistingItem& old, const value::Item* new_item,
-                             Consumed* total, ChangeEvent::Origin origin) {
+                             Consumed* total, ChangeEvent::Origin origin,
+                             std::optional<TimePoint> at) {
   if (!txn_) return Error::Internal("WriteBatch not begun");
   const bool wanted = AnySinkWants(table);
   std::string new_bytes;
@@ -337,7 +340,7 @@ Status WriteBatch::ApplyInto(const Table& table, const PrimaryKey& key,
       keys = TableKeyOf(table, *old_item);
     }
     ChangeEvent event{table,     keys,     old,    new_item,
-                      new_bytes, new_size, origin, impl_.Now()};
+                      new_bytes, new_size, origin, at.value_or(impl_.Now())};
     for (const auto& sink : sinks_) {
       if (!sink->Wants(table)) continue;
       DDBLAB_RETURN_IF_ERROR(sink->OnChange(event, *txn_));

@@ -119,17 +119,21 @@ class WriteBatch {
   // validated (ValidateItemForWrite, size). Returns the write capacity the
   // change consumed (table and indexes; not doubled for transactions).
   // Deleting a missing item writes nothing and costs 1 unit.
+  // `at` is the time the sinks see (ChangeEvent::now): the clock's now by
+  // default; a TTL deletion passes the time it fell due.
   Result<Consumed> Apply(
       const Table& table, const PrimaryKey& key, ExistingItem& old,
       const value::Item* new_item,
-      ChangeEvent::Origin origin = ChangeEvent::Origin::kUser);
+      ChangeEvent::Origin origin = ChangeEvent::Origin::kUser,
+      std::optional<TimePoint> at = std::nullopt);
 
   // The same, adding the capacity consumed to *total (nothing when it
   // fails): for callers summing many changes, without a Consumed (and its
   // index-name maps) per change.
   Status ApplyInto(const Table& table, const PrimaryKey& key, ExistingItem& old,
                    const value::Item* new_item, Consumed* total,
-                   ChangeEvent::Origin origin = ChangeEvent::Origin::kUser);
+                   ChangeEvent::Origin origin = ChangeEvent::Origin::kUser,
+                   std::optional<TimePoint> at = std::nullopt);
 
   // Commits, then applies the counters to the catalog.
   Status Commit();

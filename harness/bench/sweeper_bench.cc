@@ -60,6 +60,8 @@ void Merge(const SweepReport& from, SweepReport* into) {
   into->retries += from.retries;
   into->waited += from.waited;
   into->unprocessed_left += from.unprocessed_left;
+  into->kept += from.kept;
+  into->delete_item_calls += from.delete_item_calls;
   into->read_units += from.read_units;
   into->write_units += from.write_units;
 }
@@ -107,8 +109,8 @@ Status Trigger(TtlWindowSweeper& sweeper, Backend& backend, int64_t now,
       for (auto it = first; it != last; ++it) ids.push_back(IndexOf(*it));
       std::vector<json> part(std::make_move_iterator(first),
                              std::make_move_iterator(last));
-      const int left_before = mine.unprocessed_left;
-      Status s = sweeper.DeleteKeys(std::move(part), &mine);
+      const int left_before = mine.unprocessed_left + mine.kept;
+      Status s = sweeper.DeleteKeys(std::move(part), now, &mine);
       if (!s.ok()) {
         std::lock_guard<std::mutex> lock(mu);
         if (failed.ok()) failed = s;
@@ -119,7 +121,8 @@ Status Trigger(TtlWindowSweeper& sweeper, Backend& backend, int64_t now,
       // ones as the unprocessed.
       const double at = ToEpochSecondsDouble(backend.clock().Now());
       const size_t done =
-          ids.size() - static_cast<size_t>(mine.unprocessed_left - left_before);
+          ids.size() -
+          static_cast<size_t>(mine.unprocessed_left + mine.kept - left_before);
       for (size_t k = 0; k < done; ++k) {
         delays.push_back(at -
                          static_cast<double>(ttl[static_cast<size_t>(ids[k])]));
@@ -436,7 +439,9 @@ Result<BenchOutcome> RunSweeperBench(const BenchTarget& target,
   res["windows_swept"] = tally.swept.size();
   res["query_pages"] = r.pages;
   res["batch_write_calls"] = r.batches;
-  res["batch_write_retries"] = r.retries;
+  res["delete_item_calls"] = r.delete_item_calls;
+  res["delete_retries"] = r.retries;
+  res["items_kept"] = r.kept;
   res["items_expired"] = expired;
   res["items_expired_in_swept_windows"] = expected;
   res["items_found"] = r.found;

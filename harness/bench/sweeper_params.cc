@@ -18,13 +18,16 @@ const std::string_view kSweeperUsage =
     "real)\n"
     "  --frequency D        trigger period, whole seconds (default: the "
     "window)\n"
-    "  --chunk N            deletes per BatchWriteItem, 1-25 (default 25)\n"
-    "  --retries N          retries of UnprocessedItems, 0-10 (default 3)\n"
+    "  --chunk N            deletes per BatchWriteItem, 1-25 (default 25;\n"
+    "                       the correct variant: per worker's share, one\n"
+    "                       conditional DeleteItem per key)\n"
+    "  --retries N          retries of UnprocessedItems (of a throttled\n"
+    "                       DeleteItem), 0-10 (default 3)\n"
     "  --workers C          concurrent sweep workers sharing a trigger's "
     "deletes (default 1)\n"
     "  --variant V          correct | window_not_multiple_of_frequency |\n"
-    "                       no_pagination | no_unprocessed_retry (default "
-    "correct)\n"
+    "                       no_pagination | no_unprocessed_retry |\n"
+    "                       unconditional_delete (default correct)\n"
     "  --native-sample N    items also written to a native-TTL table to time "
     "TTL deletion\n"
     "                       (default 10000; 0: off)\n"
@@ -75,7 +78,7 @@ Result<SweeperParams> ParseSweeperParams(const BenchTarget& target,
     return Error::Validation(
         "--variant expects one of correct, "
         "window_not_multiple_of_frequency, "
-        "no_pagination, no_unprocessed_retry, got \"" +
+        "no_pagination, no_unprocessed_retry, unconditional_delete, got \"" +
         flags.String("variant", "") + "\"");
   }
   p.variant = *variant;

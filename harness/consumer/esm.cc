@@ -112,47 +112,47 @@ Status EventSourceMapping::Start() {
   return OkStatus();
 }
 
-Status EventSourceMapping::Discover() {
-  std::optional<std::string> start_after;
-  bool initial = !initial_discovery_done_;
-  while (true) {
-    json req = {{"StreamArn", stream_arn_}};
-    if (start_after) req["ExclusiveStartShardId"] = *start_after;
-    DDBLAB_ASSIGN_OR_RETURN(json out,
-                            backend_.CallStreams("DescribeStream", req));
-    const json& desc = out["StreamDescription"];
-    if (hash_key_.empty() && desc.contains("KeySchema")) {
-      for (const json& k : desc["KeySchema"]) {
-        if (k.value("KeyType", "") == "HASH") {
-          hash_key_ = k.value("AttributeName", "");
-        }
+Status EventSourceMapping::DiscoverPage(bool* more) {
+  const bool initial = discover_initial_;
+  json req = {{"StreamArn", stream_arn_}};
+  if (discover_after_) req["ExclusiveStartShardId"] = *discover_after_;
+  DDBLAB_ASSIGN_OR_RETURN(json out,
+                          backend_.CallStreams("DescribeStream", req));
+  const json& desc = out["StreamDescription"];
+  if (hash_key_.empty() && desc.contains("KeySchema")) {
+    for (const json& k : desc["KeySchema"]) {
+      if (k.value("KeyType", "") == "HASH") {
+        hash_key_ = k.value("AttributeName", "");
       }
     }
-    for (const json& sj : desc.value("Shards", json::array())) {
-      std::string id = sj.value("ShardId", "");
-      if (id.empty() || shards_.count(id)) continue;
-      Shard s;
-      s.id = id;
-      s.parent = sj.value("ParentShardId", "");
-      bool open = !sj["SequenceNumberRange"].contains("EndingSequenceNumber");
-      if (initial && config_.starting_position == "LATEST") {
-        // LATEST: only what is written after the mapping starts reading;
-        // shards already closed hold nothing new.
-        if (open) {
-          s.use_latest = true;
-        } else {
-          s.done = true;
-          s.reading_done = true;
-        }
-      }
-      s.lanes.resize(static_cast<size_t>(config_.parallelization_factor));
-      shard_order_.push_back(id);
-      shards_.emplace(id, std::move(s));
-    }
-    if (!desc.contains("LastEvaluatedShardId")) break;
-    start_after = desc["LastEvaluatedShardId"].get<std::string>();
   }
-  initial_discovery_done_ = true;
+  for (const json& sj : desc.value("Shards", json::array())) {
+    std::string id = sj.value("ShardId", "");
+    if (id.empty() || shards_.count(id)) continue;
+    Shard s;
+    s.id = id;
+    s.parent = sj.value("ParentShardId", "");
+    bool open = !sj["SequenceNumberRange"].contains("EndingSequenceNumber");
+    if (initial && config_.starting_position == "LATEST") {
+      // LATEST: only what is written after the mapping starts reading;
+      // shards already closed hold nothing new.
+      if (open) {
+        s.use_latest = true;
+      } else {
+        s.done = true;
+        s.reading_done = true;
+      }
+    }
+    s.lanes.resize(static_cast<size_t>(config_.parallelization_factor));
+    shard_order_.push_back(id);
+    shards_.emplace(id, std::move(s));
+  }
+  *more = desc.contains("LastEvaluatedShardId");
+  if (*more) {
+    discover_after_ = desc["LastEvaluatedShardId"].get<std::string>();
+  } else {
+    initial_discovery_done_ = true;
+  }
   return OkStatus();
 }
 
@@ -190,67 +190,78 @@ Status EventSourceMapping::ReadIterator(Shard& shard) {
   return OkStatus();
 }
 
-Status EventSourceMapping::Poll(Shard& shard) {
-  size_t cap = static_cast<size_t>(std::max<int64_t>(config_.batch_size, 1000) *
-                                   config_.parallelization_factor);
-  for (int round = 0; round < 64 && !shard.reading_done; ++round) {
-    size_t pending = 0;
-    for (const Lane& l : shard.lanes) pending += l.pending.size();
-    if (pending >= cap) break;
-    if (shard.iterator.empty()) {
-      Status s = ReadIterator(shard);
-      if (!s.ok()) {
-        if (s.error().type == ErrorType::kResourceNotFound) {
-          // The shard is gone (trimmed): nothing more to read from it.
-          shard.reading_done = true;
-          return OkStatus();
-        }
-        return s;
+Status EventSourceMapping::PollOnce(Shard& shard, bool* finished,
+                                    std::string* what) {
+  *finished = true;
+  if (shard.reading_done || poll_reads_ >= 64) return OkStatus();
+  const size_t cap =
+      static_cast<size_t>(std::max<int64_t>(config_.batch_size, 1000) *
+                          config_.parallelization_factor);
+  size_t pending = 0;
+  for (const Lane& l : shard.lanes) pending += l.pending.size();
+  if (pending >= cap) return OkStatus();
+  *finished = false;
+  if (shard.iterator.empty()) {
+    *what = "GetShardIterator " + shard.id;
+    Status s = ReadIterator(shard);
+    if (!s.ok()) {
+      if (s.error().type == ErrorType::kResourceNotFound) {
+        // The shard is gone (trimmed): nothing more to read from it.
+        shard.reading_done = true;
+        *finished = true;
+        return OkStatus();
       }
+      return s;
     }
-    auto out = backend_.CallStreams(
-        "GetRecords", {{"ShardIterator", shard.iterator}, {"Limit", 1000}});
-    if (!out.ok()) {
-      ErrorType t = out.error().type;
-      if (t == ErrorType::kExpiredIterator ||
-          t == ErrorType::kTrimmedDataAccess) {
-        shard.iterator.clear();
-        continue;
-      }
-      return out.error();
-    }
-    json& records = (*out)["Records"];
-    for (json& r : records) {
-      Record rec;
-      rec.sequence_number = r["dynamodb"].value("SequenceNumber", "");
-      rec.created = static_cast<int64_t>(
-          r["dynamodb"].value("ApproximateCreationDateTime", 0.0));
-      rec.event = ToLambdaRecord(std::move(r), stream_arn_);
-      rec.bytes = SerializedSize(rec.event);
-      rec.ordinal = shard.sequence_numbers.size();
-      shard.sequence_numbers.push_back(rec.sequence_number);
-      // Filtering happens per record before it enters a batch; a dropped
-      // record is never outstanding, so the checkpoint moves past it.
-      if (!filters_.Match(rec.event)) {
-        ++metrics_.records_filtered;
-        continue;
-      }
-      shard.outstanding.insert(rec.ordinal);
-      Lane& lane = shard.lanes[LaneOf(rec.event)];
-      if (lane.pending.empty() && lane.stack.empty()) {
-        lane.window_opened = Now();
-      }
-      lane.pending.push_back(std::move(rec));
-    }
-    if (!out->contains("NextShardIterator") ||
-        (*out)["NextShardIterator"].is_null()) {
-      shard.reading_done = true;
-      shard.iterator.clear();
-      break;
-    }
-    shard.iterator = (*out)["NextShardIterator"].get<std::string>();
-    if (records.empty()) break;
+    return OkStatus();
   }
+  ++poll_reads_;
+  auto out = backend_.CallStreams(
+      "GetRecords", {{"ShardIterator", shard.iterator}, {"Limit", 1000}});
+  if (!out.ok()) {
+    ErrorType t = out.error().type;
+    if (t == ErrorType::kExpiredIterator ||
+        t == ErrorType::kTrimmedDataAccess) {
+      *what = "GetRecords " + shard.id + ": " + std::string(out.error().Name());
+      shard.iterator.clear();
+      return OkStatus();
+    }
+    return out.error();
+  }
+  json& records = (*out)["Records"];
+  *what = "GetRecords " + shard.id + ": " + std::to_string(records.size()) +
+          " records";
+  for (json& r : records) {
+    Record rec;
+    rec.sequence_number = r["dynamodb"].value("SequenceNumber", "");
+    rec.created = static_cast<int64_t>(
+        r["dynamodb"].value("ApproximateCreationDateTime", 0.0));
+    rec.event = ToLambdaRecord(std::move(r), stream_arn_);
+    rec.bytes = SerializedSize(rec.event);
+    rec.ordinal = shard.sequence_numbers.size();
+    shard.sequence_numbers.push_back(rec.sequence_number);
+    // Filtering happens per record before it enters a batch; a dropped
+    // record is never outstanding, so the checkpoint moves past it.
+    if (!filters_.Match(rec.event)) {
+      ++metrics_.records_filtered;
+      continue;
+    }
+    shard.outstanding.insert(rec.ordinal);
+    Lane& lane = shard.lanes[LaneOf(rec.event)];
+    if (lane.pending.empty() && lane.stack.empty()) {
+      lane.window_opened = Now();
+    }
+    lane.pending.push_back(std::move(rec));
+  }
+  if (!out->contains("NextShardIterator") ||
+      (*out)["NextShardIterator"].is_null()) {
+    shard.reading_done = true;
+    shard.iterator.clear();
+    *finished = true;
+    return OkStatus();
+  }
+  shard.iterator = (*out)["NextShardIterator"].get<std::string>();
+  if (records.empty()) *finished = true;
   return OkStatus();
 }
 
@@ -276,30 +287,134 @@ void EventSourceMapping::Rebalance(Shard& shard) {
 }
 
 Result<int64_t> EventSourceMapping::RunOnce() {
-  if (!config_.enabled) return int64_t{0};
-  if (!started_) DDBLAB_RETURN_IF_ERROR(Start());
-  DDBLAB_RETURN_IF_ERROR(Discover());
   int64_t invoked = 0;
-  for (const std::string& id : shard_order_) {
-    Shard& shard = shards_.at(id);
-    if (shard.done) continue;
-    if (!shard.parent.empty()) {
-      auto parent = shards_.find(shard.parent);
-      // A parent no longer listed (trimmed) does not hold its children.
-      if (parent != shards_.end() && !parent->second.done) continue;
+  while (true) {
+    DDBLAB_ASSIGN_OR_RETURN(RoundStep step, StepRound());
+    invoked += step.invocations;
+    if (step.round_over) return invoked;
+  }
+}
+
+void EventSourceMapping::SkipIdle(RoundStep* out) {
+  while (true) {
+    if (stage_ == Stage::kShard) {
+      if (shard_pos_ >= shard_order_.size()) {
+        stage_ = Stage::kBegin;
+        out->round_over = true;
+        return;
+      }
+      Shard& shard = shards_.at(shard_order_[shard_pos_]);
+      bool skip = shard.done;
+      if (!skip && !shard.parent.empty()) {
+        auto parent = shards_.find(shard.parent);
+        // A parent no longer listed (trimmed) does not hold its children.
+        skip = parent != shards_.end() && !parent->second.done;
+      }
+      if (skip) {
+        ++shard_pos_;
+        continue;
+      }
+      stage_ = Stage::kPoll;
+      poll_reads_ = 0;
+      return;
     }
-    DDBLAB_RETURN_IF_ERROR(Poll(shard));
-    Rebalance(shard);
+    if (stage_ != Stage::kLanes) return;
+    Shard& shard = shards_.at(shard_order_[shard_pos_]);
+    // A lane with nothing pending, in flight or in a window does nothing.
+    while (lane_pos_ < shard.lanes.size()) {
+      const Lane& lane = shard.lanes[lane_pos_];
+      if (!lane.pending.empty() || !lane.stack.empty() || lane.tw_start) {
+        return;
+      }
+      ++lane_pos_;
+    }
     bool idle = true;
-    for (Lane& lane : shard.lanes) {
-      if (StepLane(shard, lane)) ++invoked;
+    for (const Lane& lane : shard.lanes) {
       if (!lane.pending.empty() || !lane.stack.empty() || lane.tw_start) {
         idle = false;
       }
     }
     if (idle && shard.reading_done) shard.done = true;
+    ++shard_pos_;
+    stage_ = Stage::kShard;
   }
-  return invoked;
+}
+
+Result<EventSourceMapping::RoundStep> EventSourceMapping::StepRound() {
+  RoundStep out;
+  const auto abandon = [&](const Error& e) -> Error {
+    stage_ = Stage::kBegin;
+    return e;
+  };
+  while (true) {
+    switch (stage_) {
+      case Stage::kBegin: {
+        if (!config_.enabled) {
+          out.what = "disabled";
+          out.round_over = true;
+          return out;
+        }
+        stage_ = Stage::kDiscover;
+        discover_after_.reset();
+        discover_initial_ = !initial_discovery_done_;
+        shard_pos_ = 0;
+        if (!started_) {
+          Status s = Start();
+          if (!s.ok()) return abandon(s.error());
+          out.what = "DescribeTable";
+          return out;
+        }
+        continue;
+      }
+      case Stage::kDiscover: {
+        bool more = false;
+        Status s = DiscoverPage(&more);
+        if (!s.ok()) return abandon(s.error());
+        out.what = "DescribeStream";
+        if (!more) {
+          stage_ = Stage::kShard;
+          SkipIdle(&out);
+        }
+        return out;
+      }
+      case Stage::kShard:
+        SkipIdle(&out);
+        if (out.round_over) return out;
+        continue;
+      case Stage::kPoll: {
+        Shard& shard = shards_.at(shard_order_[shard_pos_]);
+        bool finished = false;
+        std::string what;
+        Status s = PollOnce(shard, &finished, &what);
+        if (!s.ok()) return abandon(s.error());
+        if (finished) {
+          Rebalance(shard);
+          stage_ = Stage::kLanes;
+          lane_pos_ = 0;
+          SkipIdle(&out);
+        }
+        if (!what.empty()) {
+          out.what = what;
+          return out;
+        }
+        if (out.round_over) return out;
+        continue;
+      }
+      case Stage::kLanes: {
+        Shard& shard = shards_.at(shard_order_[shard_pos_]);
+        const size_t lane = lane_pos_++;
+        const bool invoked = StepLane(shard, shard.lanes[lane]);
+        SkipIdle(&out);
+        if (invoked) {
+          out.invocations = 1;
+          out.what = "invoke " + shard.id + " lane " + std::to_string(lane);
+          return out;
+        }
+        if (out.round_over) return out;
+        continue;
+      }
+    }
+  }
 }
 
 Result<int64_t> EventSourceMapping::RunUntilIdle(int64_t max_rounds) {

@@ -27,7 +27,11 @@
 // Time comes only from backend.clock(). RunOnce performs one polling round:
 // every readable shard is read, and every lane makes at most one invocation
 // that is due. Nothing runs in the background, so with a ManualClock the
-// invocations are the same on every run.
+// invocations are the same on every run. StepRound performs the same round
+// one unit at a time: one Streams call (DescribeTable at the start, a
+// DescribeStream page, GetShardIterator, GetRecords) or one invocation, so
+// that a scheduler may interleave other work between any two; RunOnce is
+// StepRound until the round is over.
 //
 // Thread-safety: not thread-safe; one thread steps a mapping (a host that
 // serves it from several threads must hold a lock around every call).
@@ -80,6 +84,19 @@ class EventSourceMapping {
   // RunOnce until a round makes no invocation, or max_rounds rounds. Returns
   // the invocations made.
   Result<int64_t> RunUntilIdle(int64_t max_rounds = 10000);
+
+  // One unit of the polling round RunOnce makes: the round's next call or
+  // invocation (the units that make neither, around it, run in the same
+  // step). `what` says what it did ("GetRecords shardId-...: 2 records",
+  // "invoke shardId-... lane 0: 3 records"); round_over is set by the
+  // unit that ends the round. An error abandons the round (the next
+  // StepRound starts a new one), as an error ends RunOnce.
+  struct RoundStep {
+    std::string what;
+    int64_t invocations = 0;
+    bool round_over = false;
+  };
+  Result<RoundStep> StepRound();
 
   // UpdateEventSourceMapping: Enabled false pauses (nothing is read or
   // invoked), true resumes from the checkpoint.
@@ -138,9 +155,18 @@ class EventSourceMapping {
     std::vector<Lane> lanes;
   };
 
+  // Where StepRound is in its round.
+  enum class Stage { kBegin, kDiscover, kShard, kPoll, kLanes };
+
   Status Start();
-  Status Discover();
-  Status Poll(Shard& shard);
+  // One DescribeStream page of the discovery; *more when another follows.
+  Status DiscoverPage(bool* more);
+  // One Streams call of reading `shard` (GetShardIterator or GetRecords),
+  // or none when reading is over for this round (*finished).
+  Status PollOnce(Shard& shard, bool* finished, std::string* what);
+  // Runs the units that make no call from the current position: skipped
+  // shards, lanes with nothing to do, the end of a shard and of the round.
+  void SkipIdle(RoundStep* out);
   Status ReadIterator(Shard& shard);
   // One lane's turn; true when it invoked the function.
   bool StepLane(Shard& shard, Lane& lane);
@@ -169,6 +195,13 @@ class EventSourceMapping {
   std::string hash_key_;
   bool started_ = false;
   bool initial_discovery_done_ = false;
+  // StepRound's position.
+  Stage stage_ = Stage::kBegin;
+  std::optional<std::string> discover_after_;
+  bool discover_initial_ = false;
+  size_t shard_pos_ = 0;
+  int poll_reads_ = 0;
+  size_t lane_pos_ = 0;
   std::vector<std::string> shard_order_;
   std::map<std::string, Shard> shards_;
   std::string last_result_ = "No records processed";

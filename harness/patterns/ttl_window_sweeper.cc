@@ -11,7 +11,8 @@ using namespace std::chrono_literals;
 
 constexpr const char* kVariantNames[] = {
     "correct", "window_not_multiple_of_frequency", "no_pagination",
-    "no_unprocessed_retry"};
+    "no_unprocessed_retry", "unconditional_delete"};
+constexpr int kVariants = 5;
 
 // "2024-01-01T00:01:00.000Z", as JavaScript's toISOString writes it.
 std::string IsoMillis(int64_t epoch_seconds) {
@@ -45,6 +46,20 @@ double UnitsOf(const json& consumed) {
   return units;
 }
 
+// DynamoDB throws instead of answering when it processes nothing.
+bool Throttled(const Error& error) {
+  return error.type == ErrorType::kThrottling ||
+         error.type == ErrorType::kProvisionedThroughputExceeded ||
+         error.type == ErrorType::kRequestLimitExceeded;
+}
+
+std::string PkText(const json& key) {
+  const json& pk = key.contains("pk") ? key["pk"] : key;
+  return pk.is_object() && pk.contains("S") && pk["S"].is_string()
+             ? pk["S"].get<std::string>()
+             : pk.dump();
+}
+
 }  // namespace
 
 std::string_view SweeperVariantName(SweeperVariant variant) {
@@ -52,13 +67,13 @@ std::string_view SweeperVariantName(SweeperVariant variant) {
 }
 
 Result<SweeperVariant> ParseSweeperVariant(std::string_view name) {
-  for (int i = 0; i < 4; ++i) {
+  for (int i = 0; i < kVariants; ++i) {
     if (name == kVariantNames[i]) return static_cast<SweeperVariant>(i);
   }
   return Error::Validation(
       "unknown TTL window sweeper variant \"" + std::string(name) +
       "\" (correct, window_not_multiple_of_frequency, no_pagination, "
-      "no_unprocessed_retry)");
+      "no_unprocessed_retry, unconditional_delete)");
 }
 
 Result<TtlWindowSweeper> TtlWindowSweeper::Open(Backend& backend,
@@ -168,16 +183,102 @@ Status TtlWindowSweeper::PutItem(std::string_view pk, int64_t ttl_epoch_seconds,
 }
 
 Result<SweepReport> TtlWindowSweeper::Sweep() {
-  SweepReport report;
-  report.now = backend_->clock().Now();
-  const int64_t now = ToEpochSeconds(report.now);
-  report.windows = WindowsAt(now);
-  for (const std::string& window : report.windows) {
-    DDBLAB_ASSIGN_OR_RETURN(std::vector<json> keys,
-                            FindExpired(window, now, &report));
-    DDBLAB_RETURN_IF_ERROR(DeleteKeys(std::move(keys), &report));
+  SweepRun run = StartSweep();
+  while (!run.done()) {
+    auto step = SweepStep(run);
+    if (!step.ok()) return step.error();
   }
-  return report;
+  return run.report();
+}
+
+SweepRun TtlWindowSweeper::StartSweep() {
+  SweepRun run;
+  run.report_.now = backend_->clock().Now();
+  run.now_ = ToEpochSeconds(run.report_.now);
+  run.report_.windows = WindowsAt(run.now_);
+  run.query_ = QueryRequest(run.report_.windows[0], run.now_);
+  return run;
+}
+
+Result<std::string> TtlWindowSweeper::SweepStep(SweepRun& run) {
+  // The window is done: on to the next one, or the sweep is.
+  const auto next_window = [&] {
+    run.keys_.clear();
+    run.next_ = 0;
+    run.attempt_ = 0;
+    run.page_ = 0;
+    run.batch_ = json();
+    if (++run.window_ >= run.report_.windows.size()) {
+      run.phase_ = SweepRun::Phase::kDone;
+      return;
+    }
+    run.query_ = QueryRequest(run.report_.windows[run.window_], run.now_);
+    run.phase_ = SweepRun::Phase::kQuery;
+  };
+  switch (run.phase_) {
+    case SweepRun::Phase::kDone:
+      return Error::Internal("TTL window sweeper: the sweep is over");
+    case SweepRun::Phase::kQuery: {
+      const size_t before = run.keys_.size();
+      DDBLAB_ASSIGN_OR_RETURN(bool more,
+                              QueryPage(run.query_, &run.keys_, &run.report_));
+      const std::string what = "Query " + run.report_.windows[run.window_] +
+                               " page " + std::to_string(++run.page_) + ": " +
+                               std::to_string(run.keys_.size() - before) +
+                               " expired";
+      if (!more) {
+        run.report_.found += static_cast<int>(run.keys_.size());
+        if (run.keys_.empty()) {
+          next_window();
+        } else {
+          run.phase_ = SweepRun::Phase::kDelete;
+        }
+      }
+      return what;
+    }
+    case SweepRun::Phase::kDelete:
+      break;
+  }
+  std::string what;
+  if (conditional()) {
+    const json& key = run.keys_[run.next_];
+    DDBLAB_ASSIGN_OR_RETURN(
+        bool finished,
+        DeleteAttempt(key, run.now_, run.attempt_, &run.report_, &what));
+    what = "DeleteItem " + PkText(key) +
+           (run.attempt_ > 0 ? " (retry " + std::to_string(run.attempt_) + ")"
+                             : "") +
+           ": " + what;
+    if (!finished) {
+      ++run.attempt_;
+      return what;
+    }
+    run.attempt_ = 0;
+    if (++run.next_ >= run.keys_.size()) next_window();
+    return what;
+  }
+  if (run.batch_.is_null()) {
+    const size_t end = std::min(run.keys_.size(),
+                                run.next_ + static_cast<size_t>(config_.chunk));
+    run.batch_ = ChunkRequest(run.keys_, run.next_, end);
+    run.next_ = end;
+    run.attempt_ = 0;
+  }
+  const size_t sent = run.batch_["RequestItems"][config_.table].size();
+  DDBLAB_ASSIGN_OR_RETURN(bool finished, BatchAttempt(run.batch_, run.attempt_,
+                                                      &run.report_, &what));
+  what = "BatchWriteItem " + std::to_string(sent) + " deletes" +
+         (run.attempt_ > 0 ? " (retry " + std::to_string(run.attempt_) + ")"
+                           : "") +
+         ": " + what;
+  if (!finished) {
+    ++run.attempt_;
+    return what;
+  }
+  run.batch_ = json();
+  run.attempt_ = 0;
+  if (run.next_ >= run.keys_.size()) next_window();
+  return what;
 }
 
 std::vector<std::string> TtlWindowSweeper::WindowsAt(int64_t now) const {
@@ -193,9 +294,9 @@ std::vector<std::string> TtlWindowSweeper::WindowsAt(int64_t now) const {
   return windows;
 }
 
-Result<std::vector<json>> TtlWindowSweeper::FindExpired(
-    const std::string& window, int64_t now, SweepReport* report) {
-  json request = {
+json TtlWindowSweeper::QueryRequest(const std::string& window,
+                                    int64_t now) const {
+  return {
       {"TableName", config_.table},
       {"IndexName", config_.index},
       {"KeyConditionExpression", "#window = :window AND #ttl < :now"},
@@ -204,85 +305,172 @@ Result<std::vector<json>> TtlWindowSweeper::FindExpired(
        {{"#window", "expirationWindow"}, {"#ttl", "ttl"}, {"#pk", "pk"}}},
       {"ExpressionAttributeValues", {{":window", S(window)}, {":now", N(now)}}},
       {"ReturnConsumedCapacity", "TOTAL"}};
+}
+
+Result<bool> TtlWindowSweeper::QueryPage(json& request, std::vector<json>* keys,
+                                         SweepReport* report) {
+  auto page = backend_->Call("Query", request);
+  if (!page.ok()) return page.error();
+  ++report->pages;
+  report->read_units += UnitsOf(page->value("ConsumedCapacity", json()));
+  for (json& item : (*page)["Items"]) {
+    // The projection asks for the key alone: the item is the key.
+    if (item.is_object() && item.size() == 1 && item.contains("pk")) {
+      keys->push_back(std::move(item));
+      continue;
+    }
+    json key = json::object();
+    key["pk"] = std::move(item["pk"]);
+    keys->push_back(std::move(key));
+  }
+  if (!page->contains("LastEvaluatedKey") ||
+      config_.variant == SweeperVariant::kNoPagination) {
+    return false;
+  }
+  request["ExclusiveStartKey"] = (*page)["LastEvaluatedKey"];
+  return true;
+}
+
+Result<std::vector<json>> TtlWindowSweeper::FindExpired(
+    const std::string& window, int64_t now, SweepReport* report) {
+  json request = QueryRequest(window, now);
   std::vector<json> keys;
   while (true) {
-    auto page = backend_->Call("Query", request);
-    if (!page.ok()) return page.error();
-    ++report->pages;
-    report->read_units += UnitsOf(page->value("ConsumedCapacity", json()));
-    for (json& item : (*page)["Items"]) {
-      // The projection asks for the key alone: the item is the key.
-      if (item.is_object() && item.size() == 1 && item.contains("pk")) {
-        keys.push_back(std::move(item));
-        continue;
-      }
-      json key = json::object();
-      key["pk"] = std::move(item["pk"]);
-      keys.push_back(std::move(key));
-    }
-    if (!page->contains("LastEvaluatedKey") ||
-        config_.variant == SweeperVariant::kNoPagination) {
-      break;
-    }
-    request["ExclusiveStartKey"] = (*page)["LastEvaluatedKey"];
+    DDBLAB_ASSIGN_OR_RETURN(bool more, QueryPage(request, &keys, report));
+    if (!more) break;
   }
   report->found += static_cast<int>(keys.size());
   return keys;
 }
 
-Status TtlWindowSweeper::DeleteKeys(std::vector<json> keys,
+json TtlWindowSweeper::ChunkRequest(std::vector<json>& keys, size_t begin,
+                                    size_t end) const {
+  // Built once and moved into place: the keys are not copied.
+  json request = {{"RequestItems", json::object()},
+                  {"ReturnConsumedCapacity", "TOTAL"}};
+  json& writes = request["RequestItems"][config_.table];
+  writes = json::array();
+  auto& list = writes.get_ref<json::array_t&>();
+  list.reserve(end - begin);
+  for (size_t i = begin; i < end; ++i) {
+    json::object_t del;
+    del.emplace("Key", std::move(keys[i]));
+    json::object_t write;
+    write.emplace("DeleteRequest", std::move(del));
+    list.emplace_back(std::move(write));
+  }
+  return request;
+}
+
+Result<bool> TtlWindowSweeper::BatchAttempt(json& request, int attempt,
+                                            SweepReport* report,
+                                            std::string* what) {
+  if (attempt > 0) {
+    const Duration wait = config_.backoff * (int64_t{1} << (attempt - 1));
+    WaitFor(*backend_, wait);
+    report->waited += wait;
+  }
+  const int sent =
+      static_cast<int>(request["RequestItems"][config_.table].size());
+  auto out = backend_->Call("BatchWriteItem", request);
+  // DynamoDB throws instead of answering when it can process none of the
+  // batch: every request is left, as if all came back unprocessed.
+  const bool throttled = !out.ok() && Throttled(out.error());
+  if (!out.ok() && !throttled) return out.error();
+  ++report->batches;
+  if (attempt > 0) ++report->retries;
+  if (out.ok()) {
+    report->write_units += UnitsOf(out->value("ConsumedCapacity", json()));
+  }
+  json unprocessed = throttled ? std::move(request["RequestItems"])
+                               : std::move((*out)["UnprocessedItems"]);
+  const int left = unprocessed.contains(config_.table)
+                       ? static_cast<int>(unprocessed[config_.table].size())
+                       : 0;
+  report->deleted += sent - left;
+  const std::string deleted = std::to_string(sent - left) + " deleted";
+  if (left == 0) {
+    *what = deleted;
+    return true;
+  }
+  const std::string unprocessed_text =
+      std::to_string(left) + (throttled ? " throttled" : " unprocessed");
+  if (config_.variant == SweeperVariant::kNoUnprocessedRetry ||
+      attempt >= config_.max_retries) {
+    report->unprocessed_left += left;
+    *what = deleted + ", " + unprocessed_text + " given up";
+    return true;
+  }
+  request["RequestItems"] = std::move(unprocessed);
+  *what = deleted + ", " + unprocessed_text + " retried next";
+  return false;
+}
+
+Result<bool> TtlWindowSweeper::DeleteAttempt(const json& key, int64_t now,
+                                             int attempt, SweepReport* report,
+                                             std::string* what) {
+  if (attempt > 0) {
+    const Duration wait = config_.backoff * (int64_t{1} << (attempt - 1));
+    WaitFor(*backend_, wait);
+    report->waited += wait;
+  }
+  // Deleted only if still expired as of the sweep's now: a writer may have
+  // extended the ttl since the Query read it.
+  auto out = backend_->Call(
+      "DeleteItem", {{"TableName", config_.table},
+                     {"Key", {{"pk", key.contains("pk") ? key["pk"] : json()}}},
+                     {"ConditionExpression", "#ttl < :now"},
+                     {"ExpressionAttributeNames", {{"#ttl", "ttl"}}},
+                     {"ExpressionAttributeValues", {{":now", N(now)}}},
+                     {"ReturnConsumedCapacity", "TOTAL"}});
+  if (!out.ok() && out.error().type != ErrorType::kConditionalCheckFailed &&
+      !Throttled(out.error())) {
+    return out.error();
+  }
+  ++report->delete_item_calls;
+  if (attempt > 0) ++report->retries;
+  if (out.ok()) {
+    report->write_units += UnitsOf(out->value("ConsumedCapacity", json()));
+    ++report->deleted;
+    *what = "deleted";
+    return true;
+  }
+  if (out.error().type == ErrorType::kConditionalCheckFailed) {
+    ++report->kept;
+    *what = "kept (its ttl is no longer before the sweep's now)";
+    return true;
+  }
+  if (attempt >= config_.max_retries) {
+    ++report->unprocessed_left;
+    *what = "throttled, given up";
+    return true;
+  }
+  *what = "throttled, retried next";
+  return false;
+}
+
+Status TtlWindowSweeper::DeleteKeys(std::vector<json> keys, int64_t now,
                                     SweepReport* report) {
+  std::string what;
+  if (conditional()) {
+    for (const json& key : keys) {
+      for (int attempt = 0;; ++attempt) {
+        DDBLAB_ASSIGN_OR_RETURN(
+            bool finished, DeleteAttempt(key, now, attempt, report, &what));
+        if (finished) break;
+      }
+    }
+    return Status();
+  }
   for (size_t begin = 0; begin < keys.size();
        begin += static_cast<size_t>(config_.chunk)) {
     const size_t end =
         std::min(keys.size(), begin + static_cast<size_t>(config_.chunk));
-    // Built once and moved into place: the keys are not copied.
-    json request = {{"RequestItems", json::object()},
-                    {"ReturnConsumedCapacity", "TOTAL"}};
-    json& writes = request["RequestItems"][config_.table];
-    writes = json::array();
-    auto& list = writes.get_ref<json::array_t&>();
-    list.reserve(end - begin);
-    for (size_t i = begin; i < end; ++i) {
-      json::object_t del;
-      del.emplace("Key", std::move(keys[i]));
-      json::object_t write;
-      write.emplace("DeleteRequest", std::move(del));
-      list.emplace_back(std::move(write));
-    }
+    json request = ChunkRequest(keys, begin, end);
     for (int attempt = 0;; ++attempt) {
-      const int sent =
-          static_cast<int>(request["RequestItems"][config_.table].size());
-      auto out = backend_->Call("BatchWriteItem", request);
-      // DynamoDB throws instead of answering when it can process none of
-      // the batch: every request is left, as if all came back unprocessed.
-      const bool throttled =
-          !out.ok() &&
-          (out.error().type == ErrorType::kThrottling ||
-           out.error().type == ErrorType::kProvisionedThroughputExceeded ||
-           out.error().type == ErrorType::kRequestLimitExceeded);
-      if (!out.ok() && !throttled) return out.error();
-      ++report->batches;
-      if (attempt > 0) ++report->retries;
-      if (out.ok()) {
-        report->write_units += UnitsOf(out->value("ConsumedCapacity", json()));
-      }
-      json unprocessed = throttled ? std::move(request["RequestItems"])
-                                   : std::move((*out)["UnprocessedItems"]);
-      const int left = unprocessed.contains(config_.table)
-                           ? static_cast<int>(unprocessed[config_.table].size())
-                           : 0;
-      report->deleted += sent - left;
-      if (left == 0) break;
-      if (config_.variant == SweeperVariant::kNoUnprocessedRetry ||
-          attempt >= config_.max_retries) {
-        report->unprocessed_left += left;
-        break;
-      }
-      const Duration wait = config_.backoff * (int64_t{1} << attempt);
-      WaitFor(*backend_, wait);
-      report->waited += wait;
-      request["RequestItems"] = std::move(unprocessed);
+      DDBLAB_ASSIGN_OR_RETURN(bool finished,
+                              BatchAttempt(request, attempt, report, &what));
+      if (finished) break;
     }
   }
   return Status();

@@ -6,6 +6,7 @@
 #include <chrono>
 #include <iterator>
 #include <optional>
+#include <set>
 #include <utility>
 
 #include "harness/patterns/idempotent_counter.h"
@@ -340,60 +341,111 @@ class SweeperActor final : public Actor {
  public:
   SweeperActor(const ActorSpec& spec, patterns::TtlWindowSweeper sweeper,
                patterns::TtlWindowSweeper checker, Backend& backend,
-               World& world)
+               Backend& checker_backend, World& world)
       : Actor(spec),
         sweeper_(std::move(sweeper)),
         checker_(std::move(checker)),
         backend_(&backend),
+        checker_backend_(&checker_backend),
         world_(&world) {}
 
   Status Setup() override { return sweeper_.Setup(); }
 
+  // A put is one step; a sweep is one step per DynamoDB call (a Query page,
+  // a DeleteItem or a BatchWriteItem attempt), the table checked after the
+  // last.
   StepOutcome Step() override {
     SweeperOp op = *SweeperOpOf(spec_.ops[next_op_], "");
     StepOutcome outcome;
-    Advance();
+    const std::string& table = sweeper_.config().table;
     if (!op.sweep) {
+      Advance();
       const int64_t ttl =
           ToEpochSeconds(backend_->clock().Now() + op.expires_in);
       outcome.op = "put " + op.pk + " ttl=" + std::to_string(ttl);
       Status put = sweeper_.PutItem(op.pk, ttl, op.attributes);
       outcome.result = put.ok() ? "applied" : ErrorText(put.error());
+      if (put.ok()) world_->sweeper_items[table][op.pk] = ttl;
       return outcome;
     }
+    if (!run_) {
+      ++world_->sweeps[table];
+      run_ = sweeper_.StartSweep();
+    }
+    auto call = sweeper_.SweepStep(*run_);
     outcome.op = "sweep";
-    const std::string& table = sweeper_.config().table;
-    ++world_->sweeps[table];
-    auto report = sweeper_.Sweep();
-    if (!report.ok()) {
-      outcome.result = ErrorText(report.error());
+    if (!call.ok()) {
+      outcome.result = ErrorText(call.error());
       world_->sweep_problems[table].push_back("a sweep failed: " +
                                               outcome.result);
+      run_.reset();
+      Advance();
       return outcome;
     }
-    outcome.result = "found " + std::to_string(report->found) + ", deleted " +
-                     std::to_string(report->deleted) + ", left " +
-                     std::to_string(report->unprocessed_left) + ", retries " +
-                     std::to_string(report->retries);
-    auto problems = checker_.Check(report->now);
-    if (!problems.ok()) {
-      world_->sweep_problems[table].push_back(
-          "checking after a sweep failed: " + ErrorText(problems.error()));
-    } else {
-      for (const std::string& p : *problems) {
-        world_->sweep_problems[table].push_back(
-            "after the sweep at " +
-            patterns::IsoSeconds(ToEpochSeconds(report->now)) + ": " + p);
-      }
-    }
+    outcome.result = *call;
+    if (!run_->done()) return outcome;
+    const patterns::SweepReport report = run_->report();
+    run_.reset();
+    Advance();
+    outcome.result += "; sweep done: found " + std::to_string(report.found) +
+                      ", deleted " + std::to_string(report.deleted) +
+                      ", kept " + std::to_string(report.kept) + ", left " +
+                      std::to_string(report.unprocessed_left) + ", retries " +
+                      std::to_string(report.retries);
+    CheckAfter(report);
     return outcome;
   }
 
  private:
+  // The pattern's invariant after the sweep, and: no item the actors put is
+  // gone while its ttl is not yet past (a sweep deleted an item whose ttl
+  // was extended after its Query).
+  void CheckAfter(const patterns::SweepReport& report) {
+    const std::string& table = sweeper_.config().table;
+    const std::string at = patterns::IsoSeconds(ToEpochSeconds(report.now));
+    auto problems = checker_.Check(report.now);
+    if (!problems.ok()) {
+      world_->sweep_problems[table].push_back(
+          "checking after a sweep failed: " + ErrorText(problems.error()));
+      return;
+    }
+    for (const std::string& p : *problems) {
+      world_->sweep_problems[table].push_back("after the sweep at " + at +
+                                              ": " + p);
+    }
+    auto items = patterns::ScanAll(*checker_backend_, table);
+    if (!items.ok()) {
+      world_->sweep_problems[table].push_back(
+          "checking after a sweep failed: " + ErrorText(items.error()));
+      return;
+    }
+    std::set<std::string> present;
+    for (const json& item : *items) {
+      if (item.contains("pk") && item["pk"].contains("S")) {
+        present.insert(item["pk"]["S"].get<std::string>());
+      }
+    }
+    // Not expired by the clock now: neither a sweep nor DynamoDB's TTL
+    // (which deletes ttl < now only) may have deleted it.
+    const int64_t now = ToEpochSeconds(checker_backend_->clock().Now());
+    for (const auto& [pk, ttl] : world_->sweeper_items[table]) {
+      if (ttl < now || present.count(pk) != 0) continue;
+      const std::string problem = "after the sweep at " + at + ": item " + pk +
+                                  " was deleted though its ttl " +
+                                  patterns::IsoSeconds(ttl) + " is not past";
+      auto& list = world_->sweep_problems[table];
+      if (std::find(list.begin(), list.end(), problem) == list.end()) {
+        list.push_back(problem);
+      }
+    }
+  }
+
   patterns::TtlWindowSweeper sweeper_;
   patterns::TtlWindowSweeper checker_;  // on the untraced backend
   Backend* backend_;
+  Backend* checker_backend_;
   World* world_;
+  std::optional<patterns::SweepRun> run_;  // the sweep in progress
 };
 
 // ---- script --------------------------------------------------------------
@@ -560,7 +612,7 @@ Result<std::unique_ptr<Actor>> MakeActor(const ActorSpec& spec,
     auto check = patterns::TtlWindowSweeper::Open(checker, config);
     if (!check.ok()) return params_error(check.error());
     return std::unique_ptr<Actor>(new SweeperActor(
-        spec, std::move(*sweeper), std::move(*check), backend, world));
+        spec, std::move(*sweeper), std::move(*check), backend, checker, world));
   }
   if (spec.pattern == kRollupAggregator || spec.pattern == kTtlExpiryListener) {
     return MakeConsumerActor(spec, backend, world);

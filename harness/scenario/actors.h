@@ -8,9 +8,12 @@
 //                       SDK retries; other actors may move in between.
 //   idempotent_counter  add: one IdempotentCounter::Add (its retries of a
 //                       lost answer included).
-//   ttl_window_sweeper  put: one item; sweep: one trigger (all its Query
-//                       pages and BatchWriteItem chunks), after which the
-//                       table is checked against the pattern's invariant.
+//   ttl_window_sweeper  put: one item; sweep: one step per DynamoDB call of
+//                       the trigger (each Query page, each DeleteItem or
+//                       BatchWriteItem attempt), other actors moving in
+//                       between; after its last call the table is checked
+//                       against the pattern's invariant and against the
+//                       books (no item put with a ttl not yet past is gone).
 //   script              call: one raw DynamoDB call.
 //   rollup_aggregator, ttl_expiry_listener: writers and stream consumers,
 //                       see consumer_actors.h (a consumer's step is one
@@ -57,6 +60,9 @@ struct World {
   // ttl_window_sweeper: per table, what the check after each sweep found.
   std::map<std::string, std::vector<std::string>> sweep_problems;
   std::map<std::string, int> sweeps;
+  // ttl_window_sweeper: per table, per pk, the ttl the actors' last applied
+  // put wrote.
+  std::map<std::string, std::map<std::string, int64_t>> sweeper_items;
   // ttl_expiry_listener: one listener per table, shared by its writers and
   // consumers (its books are the invariant's).
   std::map<std::string, std::shared_ptr<patterns::TtlExpiryListener>> listeners;

@@ -206,17 +206,31 @@ class ConsumerActor final : public Actor {
 
   StepOutcome Step() override {
     ConsumerOp op = *ConsumerOpOf(spec_, spec_.ops[next_op_], "");
-    Advance();
     StepOutcome outcome;
     if (op.kind == "poll") {
+      // One Streams call or one invocation of the round per step; the op
+      // ends with the round.
       outcome.op = "poll";
-      auto out = esm->RunOnce();
-      outcome.result = out.ok() ? "invocations " + std::to_string(*out)
-                                : ErrorText(out.error());
+      auto out = esm->StepRound();
+      if (!out.ok()) {
+        outcome.result = ErrorText(out.error());
+        round_invocations_ = 0;
+        Advance();
+      } else {
+        outcome.result = out->what;
+        round_invocations_ += out->invocations;
+        if (out->round_over) {
+          outcome.result +=
+              "; round over: invocations " + std::to_string(round_invocations_);
+          round_invocations_ = 0;
+          Advance();
+        }
+      }
       outcome.events = std::move(events);
       events.clear();
       return outcome;
     }
+    Advance();
     const TimePoint now = backend_->clock().Now();
     auto& written = world_->writes[table];
     if (op.kind == "transfer") {
@@ -266,6 +280,7 @@ class ConsumerActor final : public Actor {
  private:
   Backend* backend_;
   World* world_;
+  int64_t round_invocations_ = 0;  // of the polling round in progress
 };
 
 std::unique_ptr<consumer::Function> FunctionFor(

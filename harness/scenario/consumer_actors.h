@@ -7,10 +7,12 @@
 //   ttl_expiry_listener  cart: one PutCart; order: one PlaceOrder (the
 //                        user's DeleteItem of the cart, refused when the
 //                        cart is gone); poll: one polling round.
-// A step is one polling round (EventSourceMapping::RunOnce: every shard
+// A poll op is one polling round (EventSourceMapping::RunOnce: every shard
 // read, every lane invoking at most one batch that is due), not a whole
-// drain, so the scheduler interleaves deliveries with the writers' steps;
-// a batch that fails is delivered again in a later round.
+// drain, run one step per unit (EventSourceMapping::StepRound: a
+// DescribeTable, DescribeStream, GetShardIterator or GetRecords call, or one
+// invocation), so the scheduler interleaves reads and deliveries with the
+// writers' steps; a batch that fails is delivered again in a later round.
 //
 // An actor with a poll op owns an event source mapping built from
 // params.mapping (CreateEventSourceMapping's fields as the consumer's

@@ -1,5 +1,6 @@
 #include "emulator/engine/ttl/ttl_schedule.h"
 
+#include <algorithm>
 #include <limits>
 
 namespace ddblab::engine {
@@ -24,13 +25,22 @@ std::optional<int64_t> TtlExpiry(const value::Item& item,
     return std::nullopt;
   }
   const value::Number& n = it->second.n();
-  int64_t floor = n.FloorToInt64();
-  if (floor < kMax && !(value::Number::FromInt64(floor) == n)) ++floor;
-  return floor;
+  // Expired once the value is less than now: from floor(value) + 1 on.
+  return SaturatingAdd(n.FloorToInt64(), 1);
 }
 
+namespace {
+
+// Whether an item expiring at `expiry` (its value is in [expiry - 1,
+// expiry)) has a value more than five years before now_s.
+bool TooOld(int64_t expiry, int64_t now_s) {
+  return expiry <= SaturatingAdd(now_s, -kTtlMaxAgeSeconds);
+}
+
+}  // namespace
+
 bool TtlEligible(int64_t expiry, int64_t now_s) {
-  return expiry <= now_s && expiry >= SaturatingAdd(now_s, -kTtlMaxAgeSeconds);
+  return expiry <= now_s && !TooOld(expiry, now_s);
 }
 
 std::string TtlItemId(std::string_view table_name, std::string_view pk,
@@ -61,8 +71,9 @@ std::optional<int64_t> TtlSchedule::DueOf(const Table& table,
                                           int64_t now_s) const {
   std::optional<int64_t> expiry = TtlExpiry(item, table.ttl.attribute);
   if (!expiry) return std::nullopt;
-  if (*expiry < SaturatingAdd(now_s, -kTtlMaxAgeSeconds)) return std::nullopt;
-  return DueAt(*expiry, table.name, pk, sk);
+  if (TooOld(*expiry, now_s)) return std::nullopt;
+  // A deletion cannot fall due before the write that made it possible.
+  return std::max(DueAt(*expiry, table.name, pk, sk), now_s);
 }
 
 }  // namespace ddblab::engine

@@ -1,5 +1,6 @@
 #include "emulator/engine/ttl/ttl_sweeper.h"
 
+#include <algorithm>
 #include <map>
 #include <utility>
 
@@ -119,16 +120,22 @@ Result<int64_t> TtlSweeper::SweepBatch(bool* more) {
       }
       continue;
     }
-    int64_t due = schedule_.DueAt(*expiry, table->name, row.pk, row.sk);
+    // The row's due time is never before the write that set this value
+    // (TtlSchedule::DueOf); the recomputed one covers a row left from
+    // before a change of delay model.
+    const int64_t due = std::max(
+        schedule_.DueAt(*expiry, table->name, row.pk, row.sk), row.due);
     if (due > now_s) {
       DDBLAB_RETURN_IF_ERROR(queue_->Put(batch.txn().ttl_queue(), row.table_id,
                                          row.pk, row.sk, due));
       continue;
     }
-    // The system delete, through the one write path.
+    // The system delete, through the one write path, at the time it fell
+    // due (its stream record says so), however far the clock jumped past it.
     DDBLAB_ASSIGN_OR_RETURN(
         Consumed used,
-        batch.Apply(*table, key, old, nullptr, ChangeEvent::Origin::kTtl));
+        batch.Apply(*table, key, old, nullptr, ChangeEvent::Origin::kTtl,
+                    FromEpochSeconds(due)));
     (void)used;  // TTL deletes consume no capacity
     ++deleted;
   }

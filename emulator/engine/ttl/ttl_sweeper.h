@@ -7,10 +7,14 @@
 // each it re-reads the item and re-checks it (the TTL attribute may have
 // changed, the item may be gone, the table's TTL disabled, the expiry more
 // than five years old), then deletes it as a system delete through the one
-// write path (WriteBatch::Apply with ChangeEvent::Origin::kTtl): index
-// entries go as with DeleteItem, the streams sink marks the record as a
-// service delete, and the sink removes the queue row. One SQLite transaction
-// per batch.
+// write path (WriteBatch::Apply with ChangeEvent::Origin::kTtl), stamped with
+// the time the deletion fell due (not the sweep's now, which may be much
+// later after a clock jump): index entries go as with DeleteItem, the
+// streams sink marks the record as a service delete and dates it at the due
+// time, and the sink removes the queue row. One SQLite transaction per batch.
+// Caveat: on a SystemClock the thread sweeps every `interval`; a write that
+// leaves the TTL value alone between the due time and that sweep gets a
+// stream record dated after the deletion's (sequence numbers stay in order).
 //
 // Driving: on a SystemClock, StartThread() runs a std::jthread that sweeps
 // every `interval` (Clock::SleepUntil with the thread's stop_token) and

@@ -147,7 +147,7 @@ class TtlTest(ClientTest, unittest.TestCase):
         put(c, "ttl_items", "past", t - 10)
         put(c, "ttl_items", "soon", t + 60)
         put(c, "ttl_items", "later", t + 3600)
-        put(c, "ttl_items", "fraction", f"{t + 59}.5")  # expires at t + 60
+        put(c, "ttl_items", "fraction", f"{t + 59}.5")  # < now from t + 60
         put(c, "ttl_items", "no_ttl")
         put(c, "ttl_items", "string", {"S": str(t - 10)})
         put(c, "ttl_items", "ancient", 162777600)  # 1975: over five years
@@ -158,10 +158,12 @@ class TtlTest(ClientTest, unittest.TestCase):
                          {"waiting": 3, "next_due": t + 60})
         self.assertEqual(body["delay"], "0")
         self.assertEqual(advance("59s")["deleted"], 0)
-        self.assertTrue(present(c, "ttl_items", "soon"))
-        self.assertEqual(advance("1s")["deleted"], 2)
-        self.assertFalse(present(c, "ttl_items", "soon"))
+        self.assertEqual(advance("1s")["deleted"], 1)
         self.assertFalse(present(c, "ttl_items", "fraction"))
+        # DynamoDB deletes ttl < now: "soon" (ttl = now) stays a second more.
+        self.assertTrue(present(c, "ttl_items", "soon"))
+        self.assertEqual(advance("1s")["deleted"], 1)
+        self.assertFalse(present(c, "ttl_items", "soon"))
         self.assertTrue(present(c, "ttl_items", "later"))
         self.assertEqual(advance("1h")["deleted"], 1)
         remaining = c.scan(TableName="ttl_items", ConsistentRead=True)["Items"]
@@ -184,7 +186,7 @@ class TtlTest(ClientTest, unittest.TestCase):
         c.update_item(TableName="ttl_updates", Key={"pk": {"S": "pulled"}},
                       UpdateExpression="SET exp = :e",
                       ExpressionAttributeValues={":e": {"N": str(t + 10)}})
-        advance("10s")
+        advance("11s")
         self.assertTrue(present(c, "ttl_updates", "pushed"))
         self.assertTrue(present(c, "ttl_updates", "removed"))
         self.assertFalse(present(c, "ttl_updates", "pulled"))
@@ -223,7 +225,8 @@ class TtlTest(ClientTest, unittest.TestCase):
                      KeyConditionExpression="g = :g",
                      ExpressionAttributeValues={":g": {"S": "G"}})
         self.assertEqual(c.query(**query)["Count"], 2)
-        self.assertEqual(advance("5s")["deleted"], 1)
+        self.assertEqual(advance("5s")["deleted"], 0)  # ttl = now: kept
+        self.assertEqual(advance("1s")["deleted"], 1)
         self.assertEqual([i["pk"]["S"] for i in c.query(**query)["Items"]],
                          ["b"])
 

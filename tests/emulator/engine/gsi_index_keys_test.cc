@@ -351,7 +351,8 @@ TEST_F(IndexKeysTest, StreamsAndTtlKeepTheIndexRight) {
                 {"exp", N(std::to_string(now + (i < 2 ? 10 : 1000)))}});
   }
   EXPECT_EQ(IndexRows("ikt", "mki"), 4);
-  clock_->Advance(std::chrono::seconds(10));
+  // Expired once now is past the ttl (ttl < now).
+  clock_->Advance(std::chrono::seconds(11));
   Result<int64_t> swept = emu_->SweepTtl();
   ASSERT_TRUE(swept.ok());
   EXPECT_EQ(*swept, 2);

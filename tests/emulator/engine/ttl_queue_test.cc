@@ -25,8 +25,10 @@ TEST_F(TtlQueueTest, EnablingCoversItemsAlreadyInTheTable) {
   EXPECT_FALSE(Has("ttl", "past"));
   EXPECT_TRUE(Has("ttl", "future"));
   EXPECT_EQ(Waiting("ttl"), 1);
-  EXPECT_EQ(QueueDue("ttl", "future"), kT0 + 50);
+  EXPECT_EQ(QueueDue("ttl", "future"), kT0 + 51);  // ttl < now from T0 + 51
   Advance(40);
+  EXPECT_TRUE(Has("ttl", "future"));  // its ttl is now
+  Advance(1);
   EXPECT_FALSE(Has("ttl", "future"));
   EXPECT_TRUE(Has("ttl", "none"));
 }
@@ -34,10 +36,10 @@ TEST_F(TtlQueueTest, EnablingCoversItemsAlreadyInTheTable) {
 TEST_F(TtlQueueTest, AnUpdateReschedules) {
   CreateTtlTable();
   Put("ttl", "a", N(kT0 + 10));
-  EXPECT_EQ(QueueDue("ttl", "a"), kT0 + 10);
+  EXPECT_EQ(QueueDue("ttl", "a"), kT0 + 11);
   Put("ttl", "a", N(kT0 + 100));  // pushed into the future
-  EXPECT_EQ(QueueDue("ttl", "a"), kT0 + 100);
-  Advance(10);
+  EXPECT_EQ(QueueDue("ttl", "a"), kT0 + 101);
+  Advance(11);
   EXPECT_TRUE(Has("ttl", "a"));
   Put("ttl", "a", N(kT0 + 50));  // and back
   Advance(40);
@@ -57,7 +59,7 @@ TEST_F(TtlQueueTest, EveryWritePathKeepsTheQueue) {
   Ok("UpdateItem", {{"TableName", "ttl"},
                     {"Key", key("rem")},
                     {"UpdateExpression", "REMOVE exp"}});
-  EXPECT_EQ(QueueDue("ttl", "upd"), kT0 + 300);
+  EXPECT_EQ(QueueDue("ttl", "upd"), kT0 + 301);
   EXPECT_EQ(QueueDue("ttl", "rem"), std::nullopt);
   Ok("BatchWriteItem",
      {{"RequestItems",
@@ -65,7 +67,7 @@ TEST_F(TtlQueueTest, EveryWritePathKeepsTheQueue) {
          {{{"PutRequest",
             {{"Item",
               {{"pk", {{"S", "batch"}}}, {"exp", N(kT0 + 20)}}}}}}}}}}});
-  EXPECT_EQ(QueueDue("ttl", "batch"), kT0 + 20);
+  EXPECT_EQ(QueueDue("ttl", "batch"), kT0 + 21);
   Ok("TransactWriteItems",
      {{"TransactItems",
        {{{"Delete", {{"TableName", "ttl"}, {"Key", key("batch")}}}},
@@ -73,8 +75,8 @@ TEST_F(TtlQueueTest, EveryWritePathKeepsTheQueue) {
           {{"TableName", "ttl"},
            {"Item", {{"pk", {{"S", "tx"}}}, {"exp", N(kT0 + 30)}}}}}}}}});
   EXPECT_EQ(QueueDue("ttl", "batch"), std::nullopt);
-  EXPECT_EQ(QueueDue("ttl", "tx"), kT0 + 30);
-  Advance(30);
+  EXPECT_EQ(QueueDue("ttl", "tx"), kT0 + 31);
+  Advance(31);
   EXPECT_EQ(Sweep(), 1);  // tx
   EXPECT_TRUE(Has("ttl", "upd"));
   Advance(270);
@@ -105,7 +107,7 @@ TEST_F(TtlQueueTest, SameValueRewriteKeepsTheRow) {
   Put("ttl", "a", N(kT0 + 10));
   // Written differently, same value: still due at the same time.
   Put("ttl", "a", N(std::to_string(kT0 + 10) + ".000"), {{"x", {{"N", "1"}}}});
-  EXPECT_EQ(QueueDue("ttl", "a"), kT0 + 10);
+  EXPECT_EQ(QueueDue("ttl", "a"), kT0 + 11);
   Ok("DeleteItem", {{"TableName", "ttl"}, {"Key", {{"pk", {{"S", "a"}}}}}});
   EXPECT_EQ(QueueDue("ttl", "a"), std::nullopt);
 }
@@ -135,7 +137,7 @@ TEST_F(TtlQueueTest, SweepRechecksTheItemAtDueTime) {
   EXPECT_EQ(Sweep(), 0);
   EXPECT_TRUE(Has("ttl", "later"));
   EXPECT_TRUE(Has("ttl", "untimed"));
-  EXPECT_EQ(QueueDue("ttl", "later"), kT0 + 500);  // rescheduled
+  EXPECT_EQ(QueueDue("ttl", "later"), kT0 + 501);  // rescheduled
   EXPECT_EQ(QueueDue("ttl", "untimed"), std::nullopt);
   EXPECT_EQ(QueueDue("ttl", "missing"), std::nullopt);
   EXPECT_EQ(Waiting("ttl"), 1);
@@ -168,8 +170,8 @@ TEST_F(TtlQueueTest, EnablingAnotherAttributeUsesIt) {
   Put("ttl", "a", N(kT0 + 10), {{"until", N(kT0 + 99)}});
   DisableTtl("ttl");
   EnableTtl("ttl", "until");
-  EXPECT_EQ(QueueDue("ttl", "a"), kT0 + 99);
-  Advance(10);
+  EXPECT_EQ(QueueDue("ttl", "a"), kT0 + 100);
+  Advance(11);
   EXPECT_TRUE(Has("ttl", "a"));
   Advance(89);
   EXPECT_FALSE(Has("ttl", "a"));
@@ -225,7 +227,8 @@ TEST_F(TtlQueueTest, DelayModelsAreSeededAndIndependentOfWriteOrder) {
     EXPECT_EQ(forward, DueTimes(11, delay, false, n));
     int64_t min_delay = INT64_MAX, max_delay = 0;
     for (int i = 0; i < n; ++i) {
-      int64_t d = forward["k" + std::to_string(i)] - (kT0 + 1000 + i);
+      // Expired from ttl + 1 on (ttl < now), then the delay.
+      int64_t d = forward["k" + std::to_string(i)] - (kT0 + 1000 + i + 1);
       min_delay = std::min(min_delay, d);
       max_delay = std::max(max_delay, d);
     }

@@ -27,15 +27,18 @@ TEST_F(TtlSweeperTest, DeletesOnlyExpiredNumberTtls) {
   Put("ttl", "set", {{"NS", {std::to_string(kT0 - 10)}}});
   Put("ttl", "bool", {{"BOOL", true}});
   Put("ttl", "list", {{"L", {N(kT0 - 10)}}});
-  // Deletion is due at once; the next call sweeps first.
+  // Deletion of "past" is due at once; the next call sweeps first. "now"
+  // (ttl equal to now) is not expired: TTL deletes only ttl < now.
   EXPECT_FALSE(Has("ttl", "past"));
-  EXPECT_FALSE(Has("ttl", "now"));
-  for (const char* pk : {"future", "none", "string", "set", "bool", "list"}) {
+  for (const char* pk :
+       {"now", "future", "none", "string", "set", "bool", "list"}) {
     EXPECT_TRUE(Has("ttl", pk)) << pk;
   }
-  EXPECT_EQ(Waiting("ttl"), 1);  // only "future"
+  EXPECT_EQ(Waiting("ttl"), 2);  // "now" and "future"
+  Advance(1);
+  EXPECT_FALSE(Has("ttl", "now"));
   Advance(99);
-  EXPECT_TRUE(Has("ttl", "future"));
+  EXPECT_TRUE(Has("ttl", "future"));  // its ttl is now
   Advance(1);
   EXPECT_FALSE(Has("ttl", "future"));
   EXPECT_EQ(Waiting("ttl"), 0);
@@ -60,15 +63,22 @@ TEST_F(TtlSweeperTest, FiveYearRule) {
 TEST_F(TtlSweeperTest, FractionalAndExponentNumbers) {
   CreateTtlTable();
   Put("ttl", "half", N(std::to_string(kT0) + ".5"));  // expires at T0 + 1
-  Put("ttl", "exp", N("170406720e1"));                // exactly T0
+  Put("ttl", "exp", N("170406719e1"));                // T0 - 10: expired
+  Put("ttl", "exp1", N("170406720e1"));               // exactly T0: not yet
   Put("ttl", "exp2", N("1.704067201E9"));             // T0 + 1
   EXPECT_FALSE(Has("ttl", "exp"));
+  EXPECT_TRUE(Has("ttl", "exp1"));
   EXPECT_TRUE(Has("ttl", "half"));
   EXPECT_TRUE(Has("ttl", "exp2"));
   EXPECT_EQ(QueueDue("ttl", "half"), kT0 + 1);
+  EXPECT_EQ(QueueDue("ttl", "exp1"), kT0 + 1);
+  EXPECT_EQ(QueueDue("ttl", "exp2"), kT0 + 2);
   Advance(1);
   EXPECT_EQ(Sweep(), 2);
   EXPECT_FALSE(Has("ttl", "half"));
+  EXPECT_FALSE(Has("ttl", "exp1"));
+  EXPECT_TRUE(Has("ttl", "exp2"));
+  Advance(1);
   EXPECT_FALSE(Has("ttl", "exp2"));
 }
 
@@ -77,14 +87,14 @@ TEST_F(TtlSweeperTest, ExpiredItemsStayReadableAndWritableUntilDeleted) {
   options.ttl_delay = "90s";
   Open(options);
   CreateTtlTable();
-  Put("ttl", "a", N(kT0 - 1));  // due at T0 + 89
+  Put("ttl", "a", N(kT0 - 1));  // expired at T0, due at T0 + 90
   EXPECT_TRUE(Has("ttl", "a"));
-  EXPECT_EQ(QueueDue("ttl", "a"), kT0 + 89);
+  EXPECT_EQ(QueueDue("ttl", "a"), kT0 + 90);
   Put("ttl", "a", N(kT0 - 1), {{"note", {{"S", "updated while expired"}}}});
   Json got =
       Ok("GetItem", {{"TableName", "ttl"}, {"Key", {{"pk", {{"S", "a"}}}}}});
   EXPECT_EQ(got["Item"]["note"]["S"], "updated while expired");
-  Advance(88);
+  Advance(89);
   EXPECT_TRUE(Has("ttl", "a"));
   Advance(1);
   EXPECT_FALSE(Has("ttl", "a"));
@@ -116,7 +126,7 @@ TEST_F(TtlSweeperTest, IndexEntriesGoLikeDeleteItem) {
     return rows;
   };
   EXPECT_EQ(index_rows(), 10);
-  Advance(10);
+  Advance(11);
   EXPECT_EQ(Sweep(), 6);
   EXPECT_EQ(index_rows(), 4);
   Json table = Describe("gsi");
@@ -141,7 +151,9 @@ TEST_F(TtlSweeperTest, DeletionIsASystemDeleteThroughTheWritePath) {
   EXPECT_EQ(ttl.origin, Origin::kTtl);
   EXPECT_TRUE(ttl.had_old);
   EXPECT_FALSE(ttl.has_new);
-  EXPECT_EQ(ttl.now, kT0 + 7);
+  // Dated when the deletion fell due (ttl T0 + 5 < T0 + 6), not at the
+  // sweep's now.
+  EXPECT_EQ(ttl.now, kT0 + 6);
 }
 
 TEST_F(TtlSweeperTest, StreamRecordCarriesTheServiceIdentity) {
@@ -157,7 +169,7 @@ TEST_F(TtlSweeperTest, StreamRecordCarriesTheServiceIdentity) {
   Put("ttl", "user", nullptr);
   Put("ttl", "timed", N(kT0 + 5));
   Ok("DeleteItem", {{"TableName", "ttl"}, {"Key", {{"pk", {{"S", "user"}}}}}});
-  Advance(5);
+  Advance(6);
   EXPECT_EQ(Sweep(), 1);
   std::string arn = Describe("ttl")["LatestStreamArn"];
   Json shards = emu_->CallStreams("DescribeStream", {{"StreamArn", arn}})
@@ -191,6 +203,63 @@ TEST_F(TtlSweeperTest, StreamRecordCarriesTheServiceIdentity) {
   }
 }
 
+// The REMOVE record is dated when the deletion fell due (expiry + delay),
+// not when the clock, jumping an hour, let the next call sweep it.
+TEST_F(TtlSweeperTest, StreamRecordCarriesTheDueTimeAfterAClockJump) {
+  Options options;
+  options.ttl_delay = "90s";
+  Open(options);
+  Ok("CreateTable",
+     Json{{"TableName", "ttl"},
+          {"BillingMode", "PAY_PER_REQUEST"},
+          {"AttributeDefinitions",
+           {{{"AttributeName", "pk"}, {"AttributeType", "S"}}}},
+          {"KeySchema", {{{"AttributeName", "pk"}, {"KeyType", "HASH"}}}},
+          {"StreamSpecification",
+           {{"StreamEnabled", true}, {"StreamViewType", "KEYS_ONLY"}}}});
+  EnableTtl("ttl");
+  Put("ttl", "timed", N(kT0 + 10));  // expired at T0 + 11, due at T0 + 101
+  Advance(3600);
+  EXPECT_FALSE(Has("ttl", "timed"));
+  std::string arn = Describe("ttl")["LatestStreamArn"];
+  Json shards = emu_->CallStreams("DescribeStream", {{"StreamArn", arn}})
+                    ->at("StreamDescription")
+                    .at("Shards");
+  std::vector<Json> records;
+  for (const Json& shard : shards) {
+    Result<Json> it = emu_->CallStreams(
+        "GetShardIterator", {{"StreamArn", arn},
+                             {"ShardId", shard["ShardId"]},
+                             {"ShardIteratorType", "TRIM_HORIZON"}});
+    ASSERT_TRUE(it.ok()) << ToString(it.error());
+    Result<Json> got = emu_->CallStreams(
+        "GetRecords", {{"ShardIterator", (*it)["ShardIterator"]}});
+    ASSERT_TRUE(got.ok()) << ToString(got.error());
+    for (const Json& r : (*got)["Records"]) records.push_back(r);
+  }
+  ASSERT_EQ(records.size(), 2u);
+  EXPECT_EQ(records[0]["eventName"], "INSERT");
+  EXPECT_EQ(records[0]["dynamodb"]["ApproximateCreationDateTime"], kT0);
+  EXPECT_EQ(records[1]["eventName"], "REMOVE");
+  EXPECT_EQ(records[1]["dynamodb"]["ApproximateCreationDateTime"], kT0 + 101);
+}
+
+// An item written already past its due time falls due at that write: its
+// deletion is never dated before the write.
+TEST_F(TtlSweeperTest, ItemWrittenPastItsDueTimeIsDeletedAtTheWrite) {
+  CreateTtlTable();
+  auto recorder = AddRecorder();
+  Advance(10);
+  Put("ttl", "old", N(kT0 - 200));
+  EXPECT_EQ(QueueDue("ttl", "old"), kT0 + 10);
+  Advance(50);
+  EXPECT_FALSE(Has("ttl", "old"));
+  ASSERT_EQ(recorder->events.size(), 2u);
+  EXPECT_EQ(recorder->events[0].now, kT0 + 10);
+  EXPECT_EQ(recorder->events[1].origin, Origin::kTtl);
+  EXPECT_EQ(recorder->events[1].now, kT0 + 10);
+}
+
 TEST_F(TtlSweeperTest, SweepCountsAndStatus) {
   Options options;
   options.ttl_delay = "60s";
@@ -201,16 +270,16 @@ TEST_F(TtlSweeperTest, SweepCountsAndStatus) {
   Put("tta", "1", N(kT0 + 10));
   Put("tta", "2", N(kT0 + 20));
   Put("ttb", "1", N(kT0 + 5));
-  Put("off", "1", N(kT0));
+  Put("off", "1", N(kT0 - 1));
   Result<std::vector<TtlTableStatus>> status = emu_->TtlStatus();
   ASSERT_TRUE(status.ok());
   ASSERT_EQ(status->size(), 2u);
   EXPECT_EQ((*status)[0].table_name, "tta");
   EXPECT_EQ((*status)[0].waiting, 2);
-  EXPECT_EQ((*status)[0].next_due, kT0 + 70);
+  EXPECT_EQ((*status)[0].next_due, kT0 + 71);
   EXPECT_EQ((*status)[1].table_name, "ttb");
-  EXPECT_EQ((*status)[1].next_due, kT0 + 65);
-  Advance(70);  // no call in between: SweepTtl does the work
+  EXPECT_EQ((*status)[1].next_due, kT0 + 66);
+  Advance(71);  // no call in between: SweepTtl does the work
   EXPECT_EQ(Sweep(), 2);
   EXPECT_EQ(Sweep(), 0);
   EXPECT_EQ(Waiting("tta"), 1);
@@ -223,7 +292,7 @@ TEST_F(TtlSweeperTest, ManyBatchesInOneSweep) {
   const int n = static_cast<int>(TtlSweeper::kBatch) * 2 + 500;
   for (int i = 0; i < n; ++i) Put("ttl", "k" + std::to_string(i), N(kT0 + 60));
   EXPECT_EQ(Waiting("ttl"), n);
-  Advance(60);
+  Advance(61);
   EXPECT_EQ(Sweep(), n);
   EXPECT_EQ(Describe("ttl")["ItemCount"], 0);
 }
@@ -254,7 +323,7 @@ TEST_F(TtlSweeperTest, QueueSurvivesReopen) {
   Put("ttl", "b", N(kT0 + 200));
   Open(options);  // reopens the same file
   EXPECT_EQ(Waiting("ttl"), 2);
-  Advance(100);
+  Advance(101);
   EXPECT_FALSE(Has("ttl", "a"));  // the earliest due time was reloaded
   EXPECT_TRUE(Has("ttl", "b"));
   emu_.reset();
@@ -284,7 +353,7 @@ TEST_F(TtlSweeperTest, BackgroundThreadSweepsOnItsClock) {
   impl().ttl().StartThread(std::chrono::seconds(10));
   ASSERT_TRUE(impl().ttl().has_thread());
   EXPECT_EQ(Waiting("ttl"), 1);
-  Advance(30);
+  Advance(31);
   // Wait (without sleeping) until the thread's sweep has run.
   bool gone = false;
   for (int i = 0; i < 2'000'000 && !gone; ++i) {

@@ -58,7 +58,10 @@ TEST_F(SweeperBenchTest, CorrectVariantDeletesEveryExpiredItem) {
   EXPECT_EQ(r["unprocessed_given_up"], 0);
   // Ten 1-minute windows, a trigger at the end of each.
   EXPECT_EQ(r["triggers"], 10);
-  EXPECT_EQ(r["batch_write_calls"], 30);  // 60 a window: 25 + 25 + 10
+  // One conditional DeleteItem per item, no BatchWriteItem.
+  EXPECT_EQ(r["delete_item_calls"], 600);
+  EXPECT_EQ(r["batch_write_calls"], 0);
+  EXPECT_EQ(r["items_kept"], 0);
   // Deleted at the first trigger after expiry: within one window.
   EXPECT_GE(r["delay_seconds"]["p50"].get<double>(), 0);
   EXPECT_LE(r["delay_seconds"]["max"].get<double>(), 60);
@@ -151,7 +154,7 @@ TEST_F(SweeperBenchTest, WorkersShareTheDeletesWithTheSameOutcome) {
                           "delay_seconds", "triggers"}) {
     EXPECT_EQ(one->results[key], four->results[key]) << key;
   }
-  EXPECT_EQ(four->results["batch_write_calls"], 90);  // 180 a window / 10
+  EXPECT_EQ(four->results["delete_item_calls"], 900);
   EXPECT_EQ(four->parameters["workers"], 4);
   EXPECT_EQ(one->not_available[0]["what"], "native_ttl_deletion");
   EXPECT_EQ(one->not_available[0]["why"], "turned off with --native-sample 0");
@@ -209,7 +212,8 @@ TEST_F(SweeperBenchTest, BadFlagsNameTheFlag) {
        "published mistake"},
       {{"--variant", "fast"},
        "--variant expects one of correct, window_not_multiple_of_frequency, "
-       "no_pagination, no_unprocessed_retry, got \"fast\""},
+       "no_pagination, no_unprocessed_retry, unconditional_delete, got "
+       "\"fast\""},
       {{"--bogus", "1"}, "unknown flag --bogus"},
       {{"--items"}, "--items needs a value"},
       {{"--items", "5", "--items=6"}, "--items is given twice"},

@@ -58,6 +58,40 @@ TEST_F(EsmTest, DeliversRecordsAsLambdaDoes) {
             "arn:aws:lambda:us-east-1:000000000000:function:f");
 }
 
+// StepRound makes RunOnce's round one Streams call or one invocation at a
+// time; a write between two steps is read in the same round.
+TEST_F(EsmTest, StepRoundMakesOneCallOrInvocationAStep) {
+  auto esm = Make();
+  Put("a", 1);
+  std::vector<std::string> steps;
+  int64_t invocations = 0;
+  for (int i = 0; i < 20; ++i) {
+    auto step = esm->StepRound();
+    ASSERT_TRUE(step.ok()) << ToString(step.error());
+    // Strip the shard id, which is the emulator's.
+    std::string what = step->what;
+    const std::string shard = esm->Shards().empty() ? "" : esm->Shards()[0];
+    if (!shard.empty() && what.find(shard) != std::string::npos) {
+      what.replace(what.find(shard), shard.size(), "S");
+    }
+    steps.push_back(what);
+    invocations += step->invocations;
+    if (what == "GetRecords S: 1 records") Put("b", 2);
+    if (step->round_over) break;
+  }
+  EXPECT_EQ(steps, (std::vector<std::string>{
+                       "DescribeTable", "DescribeStream", "GetShardIterator S",
+                       "GetRecords S: 1 records", "GetRecords S: 1 records",
+                       "GetRecords S: 0 records", "invoke S lane 0"}));
+  EXPECT_EQ(invocations, 1);
+  EXPECT_EQ(Calls(), (CallList{{"a", "b"}}));
+  // The next round starts with the discovery again.
+  auto next = esm->StepRound();
+  ASSERT_TRUE(next.ok());
+  EXPECT_EQ(next->what, "DescribeStream");
+  EXPECT_FALSE(next->round_over);
+}
+
 TEST_F(EsmTest, BatchSizeSplitsInSequenceOrder) {
   auto esm = Make({{"BatchSize", 2}});
   for (const char* k : {"r0", "r1", "r2", "r3", "r4"}) Put(k);

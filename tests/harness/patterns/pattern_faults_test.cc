@@ -81,7 +81,7 @@ json SevenUnprocessed(const std::string& table, int times) {
 }
 
 TEST_P(FaultsTest, SweeperRetriesUnprocessedItems) {
-  TtlWindowSweeper sweeper = Sweeper(SweeperVariant::kCorrect, 30);
+  TtlWindowSweeper sweeper = Sweeper(SweeperVariant::kUnconditionalDelete, 30);
   Plan(SevenUnprocessed(sweeper.config().table, 1));
   auto report = sweeper.Sweep();
   ASSERT_TRUE(report.ok()) << ToString(report.error());
@@ -105,7 +105,7 @@ TEST_P(FaultsTest, NaiveSweeperLeavesUnprocessedItems) {
 TEST_P(FaultsTest, SweeperGivesUpAfterMaxRetriesOfAThrottledBatch) {
   // 7 unprocessed, then every retry (7 deletes, all matched) is throttled
   // whole, as DynamoDB does when it can process none of a batch.
-  TtlWindowSweeper sweeper = Sweeper(SweeperVariant::kCorrect, 10);
+  TtlWindowSweeper sweeper = Sweeper(SweeperVariant::kUnconditionalDelete, 10);
   Plan(SevenUnprocessed(sweeper.config().table, 4));
   auto report = sweeper.Sweep();
   ASSERT_TRUE(report.ok()) << ToString(report.error());
@@ -118,6 +118,27 @@ TEST_P(FaultsTest, SweeperGivesUpAfterMaxRetriesOfAThrottledBatch) {
   ASSERT_TRUE(again.ok()) << ToString(again.error());
   EXPECT_EQ(again->deleted, 7);
   EXPECT_EQ(*sweeper.Check(again->now), Problems());
+}
+
+// The correct sweeper's conditional DeleteItem: the first two calls are
+// throttled; it waits 100 ms, then 200 ms, and the third attempt goes
+// through.
+TEST_P(FaultsTest, CorrectSweeperRetriesThrottledDeletes) {
+  TtlWindowSweeper sweeper = Sweeper(SweeperVariant::kCorrect, 5);
+  Plan(json::array({{{"operation", "DeleteItem"},
+                     {"table", sweeper.config().table},
+                     {"times", 2},
+                     {"effect", "throttle"}}}));
+  auto report = sweeper.Sweep();
+  ASSERT_TRUE(report.ok()) << ToString(report.error());
+  EXPECT_EQ(report->found, 5);
+  EXPECT_EQ(report->deleted, 5);
+  EXPECT_EQ(report->delete_item_calls, 7);
+  EXPECT_EQ(report->batches, 0);
+  EXPECT_EQ(report->retries, 2);
+  EXPECT_EQ(report->waited, milliseconds(100 + 200));
+  EXPECT_EQ(report->unprocessed_left, 0);
+  EXPECT_EQ(*sweeper.Check(report->now), Problems());
 }
 
 INSTANTIATE_TEST_SUITE_P(Rows, FaultsTest, testing::PatternRows(),

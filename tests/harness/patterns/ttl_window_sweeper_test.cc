@@ -1,11 +1,17 @@
 // The TTL-window sweeper on every pattern row: the correct variant leaves no
-// expired item behind after each trigger; a window that is not a multiple
-// of the frequency, a sweep that reads one page, and a sweep that ignores
-// UnprocessedItems each leave items until DynamoDB's own TTL (48 hours
-// late on these rows).
+// expired item behind after each trigger and keeps an item whose ttl was
+// extended between its Query and its delete (a BatchWriteItem sweeper
+// deletes it); a window that is not a multiple of the frequency, a sweep
+// that reads one page, and a sweep that ignores UnprocessedItems each leave
+// items until DynamoDB's own TTL (48 hours late on these rows).
 #include "harness/patterns/ttl_window_sweeper.h"
 
 #include <gtest/gtest.h>
+
+#include <algorithm>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include "tests/harness/patterns/pattern_test.h"
 
@@ -151,9 +157,10 @@ TEST_P(SweeperTest, NoPaginationLeavesAWindowOverOneMegabyte) {
   }
 }
 
-TEST_P(SweeperTest, CorrectRetriesUnprocessedItems) {
+TEST_P(SweeperTest, UnconditionalDeleteRetriesUnprocessedItems) {
   SweeperConfig config;
   config.native_ttl = false;
+  config.variant = SweeperVariant::kUnconditionalDelete;
   TtlWindowSweeper sweeper = Open(config);
   const int64_t now = ToEpochSeconds(backend_->clock().Now());
   for (int i = 0; i < 30; ++i) {
@@ -173,9 +180,10 @@ TEST_P(SweeperTest, CorrectRetriesUnprocessedItems) {
   EXPECT_EQ(Count(sweeper), 0);
 }
 
-TEST_P(SweeperTest, CorrectGivesUpAfterMaxRetriesAndSaysSo) {
+TEST_P(SweeperTest, UnconditionalDeleteGivesUpAfterMaxRetriesAndSaysSo) {
   SweeperConfig config;
   config.native_ttl = false;
+  config.variant = SweeperVariant::kUnconditionalDelete;
   TtlWindowSweeper sweeper = Open(config);
   const int64_t now = ToEpochSeconds(backend_->clock().Now());
   for (int i = 0; i < 10; ++i) {
@@ -213,6 +221,80 @@ TEST_P(SweeperTest, NoUnprocessedRetryLeavesThem) {
   EXPECT_EQ(report->unprocessed_left, 7);
   EXPECT_EQ(Count(sweeper), 7);
   EXPECT_EQ(sweeper.Check(report->now)->size(), 7u);
+}
+
+// Three expired items; the sweep runs one call per step, and session-2's ttl
+// is extended by an hour once the Query has found it. Returns the steps'
+// texts and the report.
+std::pair<std::vector<std::string>, SweepReport> SweepWithExtension(
+    TtlWindowSweeper& sweeper, Backend& backend) {
+  const int64_t now = ToEpochSeconds(backend.clock().Now());
+  for (int i = 1; i <= 3; ++i) {
+    EXPECT_TRUE(sweeper.PutItem("session-" + std::to_string(i), now - 5).ok());
+  }
+  std::vector<std::string> steps;
+  SweepRun run = sweeper.StartSweep();
+  bool extended = false;
+  while (!run.done() && steps.size() < 20) {
+    auto step = sweeper.SweepStep(run);
+    EXPECT_TRUE(step.ok()) << ToString(step.error());
+    if (!step.ok()) break;
+    steps.push_back(*step);
+    if (!extended && run.report().found == 3) {
+      EXPECT_TRUE(sweeper.PutItem("session-2", now + 3600).ok());
+      extended = true;
+    }
+  }
+  EXPECT_TRUE(extended);
+  return {steps, run.report()};
+}
+
+TEST_P(SweeperTest, CorrectKeepsAnItemExtendedBetweenQueryAndDelete) {
+  SweeperConfig config;
+  config.native_ttl = false;
+  TtlWindowSweeper sweeper = Open(config);
+  auto [steps, report] = SweepWithExtension(sweeper, *backend_);
+  EXPECT_EQ(report.found, 3);
+  EXPECT_EQ(report.deleted, 2);
+  EXPECT_EQ(report.kept, 1);
+  // One DynamoDB call per step: the Query pages and one DeleteItem each.
+  EXPECT_EQ(static_cast<int>(steps.size()),
+            report.pages + report.delete_item_calls);
+  EXPECT_EQ(report.delete_item_calls, 3);
+  EXPECT_EQ(report.batches, 0);
+  // The deletes, in order, among the Query pages of the two windows.
+  std::vector<std::string> deletes;
+  for (const std::string& step : steps) {
+    if (step.rfind("DeleteItem", 0) == 0) deletes.push_back(step);
+  }
+  EXPECT_EQ(deletes, (std::vector<std::string>{
+                         "DeleteItem session-1: deleted",
+                         "DeleteItem session-2: kept (its ttl is no longer "
+                         "before the sweep's now)",
+                         "DeleteItem session-3: deleted"}));
+  auto items = ScanAll(*backend_, sweeper.config().table);
+  ASSERT_TRUE(items.ok());
+  ASSERT_EQ(items->size(), 1u);
+  EXPECT_EQ((*items)[0]["pk"]["S"], "session-2");
+  EXPECT_EQ(*sweeper.Check(report.now), Problems());
+}
+
+TEST_P(SweeperTest, UnconditionalDeleteDeletesAnItemExtendedAfterTheQuery) {
+  SweeperConfig config;
+  config.native_ttl = false;
+  config.variant = SweeperVariant::kUnconditionalDelete;
+  TtlWindowSweeper sweeper = Open(config);
+  auto [steps, report] = SweepWithExtension(sweeper, *backend_);
+  EXPECT_EQ(report.found, 3);
+  EXPECT_EQ(report.deleted, 3);
+  EXPECT_EQ(report.kept, 0);
+  EXPECT_EQ(report.batches, 1);
+  EXPECT_EQ(report.delete_item_calls, 0);
+  EXPECT_EQ(static_cast<int>(steps.size()), report.pages + report.batches);
+  EXPECT_NE(std::find(steps.begin(), steps.end(),
+                      "BatchWriteItem 3 deletes: 3 deleted"),
+            steps.end());
+  EXPECT_EQ(Count(sweeper), 0);  // session-2 too, though not expired
 }
 
 TEST(SweeperWindowTest, WindowsAreHalfOpenOnTheBoundary) {

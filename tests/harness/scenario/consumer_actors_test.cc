@@ -47,6 +47,30 @@ class ConsumerActorTest : public ::testing::Test {
     return out;
   }
 
+  // One poll op run to its end (one polling round, one step per Streams
+  // call or invocation): the steps' results and all their events.
+  struct Round {
+    std::vector<std::string> results;
+    std::vector<nlohmann::ordered_json> events;
+    // "...; round over: invocations N" ends the last step.
+    std::string result() const {
+      const std::string& last = results.empty() ? "" : results.back();
+      const size_t at = last.find("round over: ");
+      return at == std::string::npos ? last : last.substr(at + 12);
+    }
+  };
+  static Round PollRound(Actor& actor) {
+    Round round;
+    const size_t op = actor.next_op();
+    for (int i = 0; i < 100 && !actor.done() && actor.next_op() == op; ++i) {
+      StepOutcome step = actor.Step();
+      EXPECT_EQ(step.op, "poll");
+      round.results.push_back(step.result);
+      for (auto& e : step.events) round.events.push_back(std::move(e));
+    }
+    return round;
+  }
+
   json Rollup(const std::string& customer) {
     auto out = backend_->Call(
         "GetItem", {{"TableName", "ddblab_daily_rollup"},
@@ -62,7 +86,7 @@ class ConsumerActorTest : public ::testing::Test {
   World world_;
 };
 
-TEST_F(ConsumerActorTest, ATransferIsOneWriteAndAPollOneRound) {
+TEST_F(ConsumerActorTest, ATransferIsOneWriteAndAPollOneRoundOfSteps) {
   auto actors = Make(R"([
     {"name": "w", "pattern": "rollup_aggregator", "repeat": 3,
      "ops": [{"transfer": {"id": "t{i}", "customer": "c1", "bytes": 100}}]},
@@ -82,20 +106,28 @@ TEST_F(ConsumerActorTest, ATransferIsOneWriteAndAPollOneRound) {
   EXPECT_EQ(world_.writes["ddblab_transfers"]["t2"]["Bytes"],
             json({{"N", "100"}}));
 
-  // BatchSize 2: the first round delivers two records, the next one.
-  StepOutcome poll = rollup.Step();
-  EXPECT_EQ(poll.op, "poll");
-  EXPECT_EQ(poll.result, "invocations 1");
+  // BatchSize 2: the first round delivers two records, the next one. A
+  // round is one step per call or invocation.
+  Round poll = PollRound(rollup);
+  ASSERT_EQ(poll.results.size(), 6u);
+  EXPECT_EQ(poll.results[0], "DescribeTable");
+  EXPECT_EQ(poll.results[1], "DescribeStream");
+  EXPECT_TRUE(poll.results[2].starts_with("GetShardIterator "))
+      << poll.results[2];
+  EXPECT_TRUE(poll.results[3].ends_with(": 3 records")) << poll.results[3];
+  EXPECT_TRUE(poll.results[4].ends_with(": 0 records")) << poll.results[4];
+  EXPECT_TRUE(poll.results[5].starts_with("invoke ")) << poll.results[5];
+  EXPECT_EQ(poll.result(), "invocations 1");
   ASSERT_EQ(poll.events.size(), 1u);
   EXPECT_EQ(poll.events[0]["delivery"]["keys"], json({"t1", "t2"}));
   EXPECT_EQ(poll.events[0]["delivery"]["result"], "ok");
   EXPECT_EQ(Rollup("c1")["TotalBytes"], json({{"N", "200"}}));
-  poll = rollup.Step();
-  EXPECT_EQ(poll.result, "invocations 1");
+  poll = PollRound(rollup);
+  EXPECT_EQ(poll.result(), "invocations 1");
   EXPECT_EQ(poll.events[0]["delivery"]["keys"], json({"t3"}));
   EXPECT_EQ(Rollup("c1")["TotalBytes"], json({{"N", "300"}}));
-  poll = rollup.Step();
-  EXPECT_EQ(poll.result, "invocations 0");
+  poll = PollRound(rollup);
+  EXPECT_EQ(poll.result(), "invocations 0");
   EXPECT_TRUE(poll.events.empty());
   EXPECT_TRUE(rollup.done());
 }
@@ -129,8 +161,8 @@ TEST_F(ConsumerActorTest, AFunctionErrorIsRetriedInTheNextRound) {
   world_.consumer_faults = {fault};
   auto rollup = MakeActor(scenario_.actors[1], *backend_, *backend_, world_);
   ASSERT_TRUE(rollup.ok());
-  StepOutcome failed = (*rollup)->Step();
-  EXPECT_EQ(failed.result, "invocations 1");
+  Round failed = PollRound(**rollup);
+  EXPECT_EQ(failed.result(), "invocations 1");
   ASSERT_EQ(failed.events.size(), 2u);
   EXPECT_EQ(failed.events[0]["fault"], "boom");
   EXPECT_EQ(failed.events[0]["effect"], "error");
@@ -142,7 +174,7 @@ TEST_F(ConsumerActorTest, AFunctionErrorIsRetriedInTheNextRound) {
                 failed.events[0]["sequence"].get<std::string>());
   // t1 was added before the throw, and is added again with the retry.
   EXPECT_EQ(Rollup("c1")["TotalBytes"], json({{"N", "10"}}));
-  StepOutcome retried = (*rollup)->Step();
+  Round retried = PollRound(**rollup);
   EXPECT_EQ(retried.events[0]["delivery"]["result"], "ok");
   EXPECT_EQ(Rollup("c1")["TotalBytes"], json({{"N", "40"}}));
   ASSERT_EQ(world_.consumer_firings.size(), 1u);
@@ -169,15 +201,15 @@ TEST_F(ConsumerActorTest, CartsOrdersAndTheListenersPolls) {
   EXPECT_EQ(order.result, "placed");
   EXPECT_EQ(world_.writes["ddblab_carts"].count("a"), 0u);
   // The correct filter drops the INSERTs and the user's REMOVE.
-  StepOutcome quiet = mail.Step();
-  EXPECT_EQ(quiet.result, "invocations 0");
+  Round quiet = PollRound(mail);
+  EXPECT_EQ(quiet.result(), "invocations 0");
   ASSERT_TRUE(backend_->AdvanceClock(minutes(2)).ok());
   // Too late: TTL deleted the cart before the order.
   EXPECT_EQ(shop.Step().result,
             "error ConditionalCheckFailedException: The conditional request "
             "failed");
-  StepOutcome mailed = mail.Step();
-  EXPECT_EQ(mailed.result, "invocations 1");
+  Round mailed = PollRound(mail);
+  EXPECT_EQ(mailed.result(), "invocations 1");
   EXPECT_EQ(mailed.events[0]["delivery"]["keys"], json({"b"}));
   ASSERT_EQ(world_.listeners.size(), 1u);
   EXPECT_EQ(world_.listeners["ddblab_carts"]->Delivered().size(), 1u);
@@ -216,7 +248,7 @@ TEST_F(ConsumerActorTest, MappingSettingsReachTheEventSourceMapping) {
        {"Pattern": "{\"eventName\": [\"REMOVE\"]}"}]}}},
      "ops": [{"poll": {}}]}])");
   actors[0]->Step();
-  EXPECT_EQ(actors[1]->Step().result, "invocations 0");
+  EXPECT_EQ(PollRound(*actors[1]).result(), "invocations 0");
   EXPECT_EQ(Rollup("c1"), json());
 }
 
@@ -236,9 +268,9 @@ TEST_F(ConsumerActorTest, MaximumRetryAttemptsZeroDiscardsAFailedBatch) {
   ASSERT_TRUE(rollup.ok());
   actors[0]->Step();
   actors[0]->Step();
-  EXPECT_EQ((*rollup)->Step().result, "invocations 1");
+  EXPECT_EQ(PollRound(**rollup).result(), "invocations 1");
   // Not retried: both records of the batch are given up.
-  EXPECT_EQ((*rollup)->Step().result, "invocations 0");
+  EXPECT_EQ(PollRound(**rollup).result(), "invocations 0");
   EXPECT_EQ(Rollup("c1"), json());
   auto problems = CheckRollups(scenario_, "", *backend_);
   ASSERT_TRUE(problems.ok());
