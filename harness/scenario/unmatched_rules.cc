@@ -5,8 +5,6 @@
 #include <algorithm>
 #include <set>
 
-#include "emulator/fault/plan.h"
-
 namespace ddblab::harness::scenario {
 namespace {
 
@@ -67,19 +65,51 @@ std::vector<std::string> TablesOfRequest(const json& request) {
   return tables;
 }
 
+namespace {
+
+// A rule's "operation" or "table": a name or a list of names.
+std::vector<std::string> Names(const json& rule, const char* field) {
+  std::vector<std::string> names;
+  auto it = rule.find(field);
+  if (it == rule.end()) return names;
+  if (it->is_string()) names.push_back(it->get<std::string>());
+  if (it->is_array()) {
+    for (const json& name : *it) {
+      if (name.is_string()) names.push_back(name.get<std::string>());
+    }
+  }
+  return names;
+}
+
+bool IsStreamsOperation(std::string_view operation) {
+  return operation == "ListStreams" || operation == "DescribeStream" ||
+         operation == "GetShardIterator" || operation == "GetRecords";
+}
+
+}  // namespace
+
 std::vector<std::string> UnmatchedRules(const json& plan,
                                         const std::vector<CallSeen>& calls) {
   std::vector<std::string> lines;
-  if (!plan.is_object() || !plan.contains("rules")) return lines;
-  json rules_only = {{"rules", plan["rules"]}};
-  auto parsed = fault::ParsePlan(rules_only);
-  if (!parsed.ok()) return lines;
-  for (size_t i = 0; i < parsed->rules.size(); ++i) {
-    const fault::Rule& rule = parsed->rules[i];
+  if (!plan.is_object() || !plan.contains("rules") ||
+      !plan["rules"].is_array()) {
+    return lines;
+  }
+  const json& rules = plan["rules"];
+  for (size_t i = 0; i < rules.size(); ++i) {
+    if (!rules[i].is_object()) continue;
+    struct {
+      std::string id;
+      std::vector<std::string> operations;
+      std::vector<std::string> tables;
+    } rule{rules[i].contains("id") && rules[i]["id"].is_string()
+               ? rules[i]["id"].get<std::string>()
+               : std::to_string(i),
+           Names(rules[i], "operation"), Names(rules[i], "table")};
     const auto op_fits = [&](const CallSeen& call) {
       if (rule.operations.empty()) {
         // Every operation the effect fits: DynamoDB's, not Streams'.
-        return !fault::IsStreamsOperation(call.operation);
+        return !IsStreamsOperation(call.operation);
       }
       return std::find(rule.operations.begin(), rule.operations.end(),
                        call.operation) != rule.operations.end();
