@@ -209,6 +209,12 @@ int RunServe(const ServeConfig& config, const ServeHooks& hooks,
 
   std::string endpoint =
       EndpointUrl(config.host, *port, !config.https_cert.empty());
+  // Before the endpoint line: whoever waits for that line has the warning.
+  if (config.control == ControlMode::kOpen) {
+    err << "ddblab: WARNING: --control open: anyone who can reach " << endpoint
+        << " can move the clock, change the fault plan and split shards\n";
+    err.flush();
+  }
   out << VersionText() << " serving DynamoDB at " << endpoint << " (db "
       << config.db << ", region " << config.region << ", auth "
       << (config.auth == AuthMode::kVerify ? "verify" : "accept") << ")\n"
@@ -225,11 +231,6 @@ int RunServe(const ServeConfig& config, const ServeHooks& hooks,
       }
       break;
     case ControlMode::kOpen:
-      err << "ddblab: WARNING: --control open: anyone who can reach "
-          << endpoint
-          << " can move the clock, change the fault plan and reset the "
-             "server\n";
-      break;
     case ControlMode::kOff:
       break;
   }

@@ -238,13 +238,15 @@ class HoldingHandler : public FakeHandler {
 
   DeferredAnswer CallDeferred(std::string_view operation,
                               const json& request) override {
+    // The due time is read before the call is recorded: a test that waits
+    // for the call and then moves the clock must find it counted already.
+    const TimePoint start = clock_->Now();
     DeferredAnswer out{Call(operation, request), std::nullopt};
     if (request.contains("Lost")) {
       out.result = Error::Of(ErrorType::kOutcomeUnknown, "lost");
     }
     if (request.contains("Delay")) {
-      out.due =
-          DueTime{clock_->Now() + seconds(request["Delay"].get<int>()), clock_};
+      out.due = DueTime{start + seconds(request["Delay"].get<int>()), clock_};
     }
     return out;
   }
