@@ -27,6 +27,7 @@
 #include "common/sigv4/sigv4.h"
 #include "emulator/server/http_server.h"
 #include "fake_handler.h"
+#include "raw_connection.h"
 
 namespace ddblab::server {
 namespace {
@@ -107,107 +108,6 @@ TEST(ResponseHold, ReleaseAllRunsEveryHeldOneAndLaterOnesAtOnce) {
 }
 
 // ---- The server.
-
-struct RawResponse {
-  int status = 0;
-  std::string body;
-};
-
-// A plain TCP connection speaking HTTP/1.1 by hand.
-class RawConnection {
- public:
-  explicit RawConnection(int port) {
-    fd_ = ::socket(AF_INET, SOCK_STREAM, 0);
-    sockaddr_in addr{};
-    addr.sin_family = AF_INET;
-    addr.sin_port = htons(static_cast<uint16_t>(port));
-    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    connected_ =
-        ::connect(fd_, reinterpret_cast<sockaddr*>(&addr), sizeof(addr)) == 0;
-    // Read() gives up after a minute without a byte: the failure signal of
-    // a response that never comes (no duration is asserted).
-    timeval tv{60, 0};
-    ::setsockopt(fd_, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
-  }
-  ~RawConnection() { ::close(fd_); }
-  RawConnection(const RawConnection&) = delete;
-  RawConnection& operator=(const RawConnection&) = delete;
-
-  bool connected() const { return connected_; }
-
-  // A signed DynamoDB request (the server's default auth mode wants a
-  // well-formed signature).
-  bool Post(const std::string& op, const std::string& body) {
-    HeaderList headers = {{"Host", "127.0.0.1"},
-                          {"Content-Type", "application/x-amz-json-1.0"},
-                          {"X-Amz-Date", "20240101T000000Z"},
-                          {"X-Amz-Target", "DynamoDB_20120810." + op}};
-    std::string auth =
-        sigv4::AuthorizationHeader("POST", "/", "", headers, body, "AK", "SK",
-                                   "us-east-1", "dynamodb", "20240101T000000Z");
-    std::string request = "POST / HTTP/1.1\r\n";
-    for (const auto& [name, value] : headers) {
-      request += name + ": " + value + "\r\n";
-    }
-    request += "Authorization: " + auth + "\r\n";
-    request += "Content-Length: " + std::to_string(body.size()) + "\r\n\r\n";
-    request += body;
-    std::string_view bytes = request;
-    while (!bytes.empty()) {
-      ssize_t n = ::send(fd_, bytes.data(), bytes.size(), MSG_NOSIGNAL);
-      if (n <= 0) return false;
-      bytes.remove_prefix(static_cast<size_t>(n));
-    }
-    return true;
-  }
-
-  // True when nothing has arrived (and the connection is open).
-  bool NothingYet() {
-    if (!buffer_.empty()) return false;
-    char c;
-    ssize_t n = ::recv(fd_, &c, 1, MSG_DONTWAIT | MSG_PEEK);
-    return n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK);
-  }
-
-  // True when the server closed the connection without sending a byte.
-  bool ClosedWithoutBytes() {
-    char c;
-    return buffer_.empty() && ::recv(fd_, &c, 1, 0) == 0;
-  }
-
-  // One response (Content-Length framed).
-  std::optional<RawResponse> Read() {
-    size_t end;
-    while ((end = buffer_.find("\r\n\r\n")) == std::string::npos) {
-      if (!Fill()) return std::nullopt;
-    }
-    RawResponse response;
-    response.status = std::stoi(buffer_.substr(9, 3));
-    const std::string head = buffer_.substr(0, end);
-    size_t at = head.find("Content-Length: ");
-    if (at == std::string::npos) return std::nullopt;
-    size_t length = std::stoul(head.substr(at + 16));
-    while (buffer_.size() < end + 4 + length) {
-      if (!Fill()) return std::nullopt;
-    }
-    response.body = buffer_.substr(end + 4, length);
-    buffer_.erase(0, end + 4 + length);
-    return response;
-  }
-
- private:
-  bool Fill() {
-    char chunk[4096];
-    ssize_t n = ::recv(fd_, chunk, sizeof(chunk), 0);
-    if (n <= 0) return false;
-    buffer_.append(chunk, static_cast<size_t>(n));
-    return true;
-  }
-
-  int fd_ = -1;
-  bool connected_ = false;
-  std::string buffer_;
-};
 
 // This process's thread count (/proc/self/status "Threads:").
 int ThreadCount() {
@@ -308,7 +208,7 @@ TEST_F(HttpHoldTest, ManyHeldRequestsTakeNoThreadEachAndLeaveWhenDue) {
     ASSERT_TRUE(conns.back()->connected()) << i;
   }
   // One answer at once, so every loop and the watchdog have started.
-  ASSERT_TRUE(conns[0]->Post("GetItem", R"({"Delay":0})"));
+  ASSERT_TRUE(conns[0]->Send(SignedPost("GetItem", R"({"Delay":0})")));
   ASSERT_TRUE(conns[0]->Read().has_value());
   const int threads_before = ThreadCount();
 
@@ -318,7 +218,7 @@ TEST_F(HttpHoldTest, ManyHeldRequestsTakeNoThreadEachAndLeaveWhenDue) {
            std::to_string(i) + "}";
   };
   for (int i = 0; i < kRequests; ++i) {
-    ASSERT_TRUE(conns[i]->Post("GetItem", body(i))) << i;
+    ASSERT_TRUE(conns[i]->Send(SignedPost("GetItem", body(i)))) << i;
   }
   // Every request was executed (the hold is what waits).
   for (int spin = 0; spin < 10000000 && handler_.calls().size() < kRequests + 1;
@@ -356,7 +256,7 @@ TEST_F(HttpHoldTest, ManyHeldRequestsTakeNoThreadEachAndLeaveWhenDue) {
 
 TEST_F(HttpHoldTest, KeepAliveConnectionServesTheNextRequestAfterTheHeldOne) {
   RawConnection conn(port_);
-  ASSERT_TRUE(conn.Post("PutItem", R"({"Delay":5})"));
+  ASSERT_TRUE(conn.Send(SignedPost("PutItem", R"({"Delay":5})")));
   for (int spin = 0; spin < 10000000 && handler_.calls().empty(); ++spin) {
     std::this_thread::yield();
   }
@@ -365,7 +265,7 @@ TEST_F(HttpHoldTest, KeepAliveConnectionServesTheNextRequestAfterTheHeldOne) {
   auto first = conn.Read();
   ASSERT_TRUE(first.has_value());
   EXPECT_EQ(first->body, Echo("PutItem", R"({"Delay":5})"));
-  ASSERT_TRUE(conn.Post("GetItem", R"({"N":2})"));
+  ASSERT_TRUE(conn.Send(SignedPost("GetItem", R"({"N":2})")));
   auto second = conn.Read();
   ASSERT_TRUE(second.has_value());
   EXPECT_EQ(second->status, 200);
@@ -374,7 +274,7 @@ TEST_F(HttpHoldTest, KeepAliveConnectionServesTheNextRequestAfterTheHeldOne) {
 
 TEST_F(HttpHoldTest, LostResponseWithLatencyIsHeldThenDropped) {
   RawConnection conn(port_);
-  ASSERT_TRUE(conn.Post("PutItem", R"({"Delay":3,"Lost":true})"));
+  ASSERT_TRUE(conn.Send(SignedPost("PutItem", R"({"Delay":3,"Lost":true})")));
   for (int spin = 0; spin < 10000000 && handler_.calls().empty(); ++spin) {
     std::this_thread::yield();
   }
@@ -387,7 +287,7 @@ TEST_F(HttpHoldTest, LostResponseWithLatencyIsHeldThenDropped) {
 TEST_F(HttpHoldTest, ClientGoneWhileHeldIsDroppedCleanly) {
   {
     RawConnection gone(port_);
-    ASSERT_TRUE(gone.Post("PutItem", R"({"Delay":3})"));
+    ASSERT_TRUE(gone.Send(SignedPost("PutItem", R"({"Delay":3})")));
     for (int spin = 0; spin < 10000000 && handler_.calls().empty(); ++spin) {
       std::this_thread::yield();
     }
@@ -396,7 +296,7 @@ TEST_F(HttpHoldTest, ClientGoneWhileHeldIsDroppedCleanly) {
   clock_->Advance(seconds(3));
   // The server goes on serving.
   RawConnection next(port_);
-  ASSERT_TRUE(next.Post("GetItem", R"({"N":1})"));
+  ASSERT_TRUE(next.Send(SignedPost("GetItem", R"({"N":1})")));
   auto r = next.Read();
   ASSERT_TRUE(r.has_value());
   EXPECT_EQ(r->body, Echo("GetItem", R"({"N":1})"));
