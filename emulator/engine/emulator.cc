@@ -1,12 +1,15 @@
 // The ddblab::Emulator facade (emulator/api/emulator.h) over EmulatorImpl.
 #include "emulator/api/emulator.h"
 
+#include <mutex>
 #include <set>
+#include <shared_mutex>
 #include <utility>
 
 #include "emulator/engine/capacity/capacity_model.h"
 #include "emulator/engine/emulator_impl.h"
 #include "emulator/engine/streams_glue/stream_sink.h"
+#include "emulator/engine/ttl/ttl_delay.h"
 #include "emulator/engine/ttl/ttl_sweeper.h"
 #include "emulator/fault/injector.h"
 
@@ -16,8 +19,16 @@ engine::EmulatorImpl& engine::ImplOf(Emulator& emulator) {
   return *emulator.impl_;
 }
 
+namespace {
+
+using SharedLock = std::shared_lock<std::shared_mutex>;
+
+constexpr int kMaxStreamShards = 1024;
+
+}  // namespace
+
 Emulator::Emulator(std::unique_ptr<engine::EmulatorImpl> impl)
-    : impl_(std::move(impl)) {}
+    : impl_(std::move(impl)), clock_(impl_->shared_clock()) {}
 
 Emulator::~Emulator() = default;
 
@@ -29,21 +40,70 @@ Result<std::unique_ptr<Emulator>> Emulator::Open(Options options) {
 
 Result<nlohmann::json> Emulator::Call(std::string_view operation,
                                       const nlohmann::json& request) {
+  SharedLock lock(reset_mu_);
   return impl_->Call(operation, request);
 }
 
 Result<nlohmann::json> Emulator::CallStreams(std::string_view operation,
                                              const nlohmann::json& request) {
+  SharedLock lock(reset_mu_);
   return impl_->CallStreams(operation, request);
 }
 
-const Options& Emulator::options() const { return impl_->options(); }
+Options Emulator::options() const {
+  SharedLock lock(reset_mu_);
+  return impl_->options();
+}
 
-Clock& Emulator::clock() { return impl_->clock(); }
+Clock& Emulator::clock() { return *clock_; }
 
-Result<int64_t> Emulator::SweepTtl() { return impl_->ttl().SweepDue(); }
+Status Emulator::Reset(const ResetOptions& reset) {
+  auto* manual = dynamic_cast<ManualClock*>(clock_.get());
+  if (reset.clock && manual == nullptr) {
+    return Error::Validation(
+        "the clock is not a manual clock; it cannot be set");
+  }
+  if (reset.ttl_delay) {
+    Result<engine::TtlDelay> delay = engine::TtlDelay::Parse(*reset.ttl_delay);
+    if (!delay.ok()) return std::move(delay).error();
+  }
+  if (reset.stream_shards &&
+      (*reset.stream_shards < 1 || *reset.stream_shards > kMaxStreamShards)) {
+    return Error::Validation("stream_shards must be from 1 to " +
+                             std::to_string(kMaxStreamShards));
+  }
+  if (reset.shard_rollover && *reset.shard_rollover < Duration::zero()) {
+    return Error::Validation("shard_rollover must not be negative");
+  }
+  std::unique_lock lock(reset_mu_);  // no call in flight from here on
+  Options options = impl_->options();
+  options.clock = clock_;
+  options.fault_plan = nullptr;
+  if (reset.seed) options.seed = *reset.seed;
+  if (reset.ttl_delay) options.ttl_delay = *reset.ttl_delay;
+  if (reset.stream_shards) options.stream_shards = *reset.stream_shards;
+  if (reset.shard_rollover) options.shard_rollover = *reset.shard_rollover;
+  // An in-memory database goes with its engine; a file keeps its rows
+  // unless they are deleted.
+  if (!options.db_path.empty() && options.db_path != ":memory:") {
+    DDBLAB_RETURN_IF_ERROR(impl_->DropEverything());
+  }
+  if (reset.clock) manual->Reset(*reset.clock);
+  DDBLAB_ASSIGN_OR_RETURN(std::unique_ptr<engine::EmulatorImpl> fresh,
+                          engine::EmulatorImpl::Open(std::move(options)));
+  std::unique_ptr<engine::EmulatorImpl> old =
+      std::exchange(impl_, std::move(fresh));
+  old.reset();  // stops its TTL thread, closes its database
+  return OkStatus();
+}
+
+Result<int64_t> Emulator::SweepTtl() {
+  SharedLock lock(reset_mu_);
+  return impl_->ttl().SweepDue();
+}
 
 Result<std::vector<TtlTableStatus>> Emulator::TtlStatus() {
+  SharedLock lock(reset_mu_);
   DDBLAB_ASSIGN_OR_RETURN(std::vector<engine::TtlTableReport> report,
                           impl_->ttl().StatusReport());
   std::vector<TtlTableStatus> out;
@@ -56,6 +116,7 @@ Result<std::vector<TtlTableStatus>> Emulator::TtlStatus() {
 
 Result<StreamShardSplit> Emulator::SplitStreamShards(
     std::string_view table, const std::optional<std::string>& shard_id) {
+  SharedLock lock(reset_mu_);
   DDBLAB_ASSIGN_OR_RETURN(streams::SplitResult split,
                           engine::SplitStreamShards(*impl_, table, shard_id));
   return StreamShardSplit{std::move(split.closed), std::move(split.created)};
@@ -66,11 +127,13 @@ Status Emulator::SetFaultPlan(const nlohmann::json& plan) {
   if (!plan.is_null()) {
     DDBLAB_ASSIGN_OR_RETURN(parsed, fault::ParsePlan(plan));
   }
+  SharedLock lock(reset_mu_);
   impl_->faults().SetPlan(std::move(parsed));
   return OkStatus();
 }
 
 std::vector<FaultLogEntry> Emulator::FaultLog() const {
+  SharedLock lock(reset_mu_);
   std::vector<FaultLogEntry> out;
   for (const fault::LogEntry& e : impl_->faults().Log()) {
     out.push_back(FaultLogEntry{e.seq, e.time, e.operation, e.table, e.keys,
@@ -81,10 +144,12 @@ std::vector<FaultLogEntry> Emulator::FaultLog() const {
 }
 
 nlohmann::json Emulator::FaultStatus() const {
+  SharedLock lock(reset_mu_);
   return impl_->faults().StatusJson();
 }
 
 nlohmann::json Emulator::CapacityReport() const {
+  SharedLock reset_lock(reset_mu_);
   engine::CapacityModel* model = impl_->capacity();
   if (model != nullptr) {
     // Deleted tables and GSIs are dropped from the report.

@@ -84,6 +84,7 @@ class EmulatorImpl {
 
   const Options& options() const { return options_; }
   Clock& clock() const { return *clock_; }
+  const std::shared_ptr<Clock>& shared_clock() const { return clock_; }
   TimePoint Now() const { return clock_->Now(); }
   Dispatcher& dispatcher() { return dispatcher_; }
   Dispatcher& streams_dispatcher() { return streams_dispatcher_; }
@@ -147,6 +148,10 @@ class EmulatorImpl {
                                     TableLookup lookup) DDBLAB_REQUIRES(mu_);
   // Applies due status transitions to every table.
   Status SettleAll() DDBLAB_REQUIRES(mu_);
+  // Drops every table (items, indexes, TTL queue rows) and every stream
+  // from the store, and empties the catalog: what Emulator::Reset leaves of
+  // a file database. Takes the lock.
+  Status DropEverything() DDBLAB_EXCLUDES(mu_);
 
   // The table name in a name-or-ARN parameter (an ARN of another region or
   // account, or of a non-table resource, gives nullopt).

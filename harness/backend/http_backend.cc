@@ -331,6 +331,7 @@ bool HttpBackend::Has(Capability capability) const {
     case Capability::kTtlSweep:
     case Capability::kStreamShards:
     case Capability::kFaultPlan:
+    case Capability::kReset:
       return true;
   }
   return false;
@@ -343,6 +344,32 @@ Status HttpBackend::SetFaultPlan(const json& plan) {
   } else {
     DDBLAB_RETURN_IF_ERROR(Control("POST", "/_ddblab/faults", plan));
   }
+  return OkStatus();
+}
+
+Status HttpBackend::Reset(const ResetSpec& spec) {
+  if (!Has(Capability::kReset)) return NoControl(Capability::kReset);
+  if (spec.clock && !Has(Capability::kClock)) {
+    return NoControl(Capability::kClock);
+  }
+  json body = json::object();
+  if (spec.clock) {
+    const int64_t ms = std::chrono::duration_cast<std::chrono::milliseconds>(
+                           spec.clock->time_since_epoch())
+                           .count();
+    body["clock"] = ms % 1000 == 0 ? json(ms / 1000)
+                                   : json(static_cast<double>(ms) / 1000.0);
+  }
+  if (spec.seed) body["seed"] = *spec.seed;
+  if (spec.ttl_delay) body["ttl_delay"] = *spec.ttl_delay;
+  if (spec.stream_shards) body["stream_shards"] = *spec.stream_shards;
+  if (spec.shard_rollover) {
+    const int64_t ms = std::chrono::duration_cast<std::chrono::milliseconds>(
+                           *spec.shard_rollover)
+                           .count();
+    body["shard_rollover"] = ms <= 0 ? "off" : std::to_string(ms) + "ms";
+  }
+  DDBLAB_RETURN_IF_ERROR(Control("POST", "/_ddblab/reset", body));
   return OkStatus();
 }
 
