@@ -193,5 +193,26 @@ TEST(Runner, TheSeedPicksTheInterleaving) {
   EXPECT_EQ(a.size(), 12u);
 }
 
+// A control call the backend refuses stops the run with code 3, naming the
+// event and the call and giving the backend's message; the run does not go
+// on as if it had worked (here: a split of a table without a stream).
+TEST(Runner, AFailedControlCallStopsTheRunWithThree) {
+  RunResult run = RunOnce(Parse(R"({"name": "split", )" + kTableX + R"(
+    "backend": {"tick": "1s"},
+    "actors": [{"name": "s", "pattern": "script", "repeat": 3, "ops": [
+      {"call": "PutItem", "request": {"TableName": "xtb",
+         "Item": {"pk": {"S": "a"}}}}]}],
+    "timeline": [{"at": "1s", "split_shards": "xtb"}],
+    "invariants": [{"check": "count", "table": "xtb", "equals": 1}],
+    "expect": "holds"})"),
+                          RunOptions());
+  EXPECT_EQ(run.code, 3);
+  EXPECT_EQ(run.failure,
+            "t.json: timeline[0].split_shards: shard split failed: "
+            "ValidationException: Table has no enabled stream: TableName: "
+            "xtb");
+  EXPECT_FALSE(run.violation.has_value());
+}
+
 }  // namespace
 }  // namespace ddblab::harness::scenario
