@@ -52,6 +52,8 @@ Status AddEsmRoutes(Emulator& emulator, Protocol& protocol,
   if (dynamic_cast<ManualClock*>(&emulator.clock()) == nullptr) {
     hosted->host.Start();
   }
+  extensions.AddOnReset(
+      [hosted](uint64_t new_seed) { hosted->host.Clear(new_seed); });
   extensions.AddOnStop([hosted] { hosted->host.Stop(); });
   return OkStatus();
 }

@@ -22,6 +22,8 @@
 //     every run. POST /_ddblab/event-source-mappings/run delivers what is
 //     due without moving the clock.
 // At shutdown the thread stops before the engine closes (a stop hook).
+// POST /_ddblab/reset deletes every mapping, those of the file too (a reset
+// hook; cli/control_reset.h).
 //
 // Thread-safety: the routes and the clock hook may run concurrently with
 // DynamoDB calls; the EsmHost serialises its own work with one mutex. A

@@ -6,6 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "emulator/api/clock.h"
 #include "emulator/api/error.h"
 #include "emulator/server/wire_message.h"
 
@@ -17,5 +18,9 @@ WireResponse ControlJson(int status, const nlohmann::json& body);
 // A 400 naming the error (not DynamoDB's error shape: wire_error.h has that):
 // {"type": "<ExceptionName>", "message": "..."}.
 WireResponse ControlError(const Error& error);
+
+// A time as control answers give it: epoch seconds, an integer when whole,
+// else a fraction.
+nlohmann::json EpochJson(TimePoint t);
 
 }  // namespace ddblab::server

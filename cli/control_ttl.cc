@@ -17,7 +17,6 @@ namespace {
 
 using Json = nlohmann::json;
 
-constexpr int64_t kNanosPerSecond = 1'000'000'000;
 // The latest time the clock may show (year 2255), far from the overflow of
 // a nanosecond TimePoint.
 constexpr int64_t kMaxEpochSeconds = 9'000'000'000;
@@ -27,11 +26,6 @@ WireResponse BadRequest(const std::string& message) {
 }
 
 // Whole seconds as an integer, otherwise a fraction.
-Json EpochJson(TimePoint t) {
-  int64_t ns = t.time_since_epoch().count();
-  if (ns % kNanosPerSecond == 0) return ns / kNanosPerSecond;
-  return ToEpochSecondsDouble(t);
-}
 
 std::string EpochText(TimePoint t) { return EpochJson(t).dump(); }
 

@@ -16,6 +16,7 @@
 
 #include "cli/control_esm.h"
 #include "cli/control_faults.h"
+#include "cli/control_reset.h"
 #include "cli/control_streams.h"
 #include "cli/control_ttl.h"
 #include "cli/control_ui.h"
@@ -55,7 +56,7 @@ int ServeMain(const Args& args) {
   ServeHooks hooks;
   hooks.open = &EmulatorHandler::Open;
   for (auto add : {&AddTtlControl, &AddStreamsControl, &AddFaultControl,
-                   &AddEsmControl, &AddUiControl}) {
+                   &AddEsmControl, &AddResetControl, &AddUiControl}) {
     if (ddblab::Status s = add(command->serve, hooks); !s.ok()) {
       std::cerr << "ddblab: " << s.error().message << "\n";
       return 2;

@@ -60,4 +60,12 @@ bool ManualClock::Set(TimePoint t) {
   return true;
 }
 
+void ManualClock::Reset(TimePoint t) {
+  {
+    std::lock_guard lock(mu_);
+    now_ = t;
+  }
+  cv_.notify_all();
+}
+
 }  // namespace ddblab

@@ -61,6 +61,9 @@ class ManualClock final : public Clock {
   void Advance(Duration d);
   // Moves time to t if t is not before Now(); returns false otherwise.
   bool Set(TimePoint t);
+  // Moves time to t, backwards too (a reset starts a new run: Emulator::
+  // Reset); wakes every sleeper whose time has come.
+  void Reset(TimePoint t);
 
  private:
   mutable std::mutex mu_;

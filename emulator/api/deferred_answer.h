@@ -14,6 +14,7 @@
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <string_view>
 #include <utility>
 
 #include "emulator/api/clock.h"
@@ -28,6 +29,12 @@ struct DueTime {
 
   bool Reached() const { return clock->Now() >= at; }
 };
+
+// Over HTTP, the response header that carries an answer's due time, in
+// milliseconds since the epoch on the emulator's clock (ddblab serve sends it
+// on every answer a latency fault delayed). On a manual clock the call moved
+// the clock there: a client that mirrors that clock follows it.
+inline constexpr std::string_view kDueHeader = "X-Ddblab-Due";
 
 struct DeferredAnswer {
   Result<nlohmann::json> result;

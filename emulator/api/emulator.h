@@ -10,13 +10,18 @@
 // (ListStreams, DescribeStream, GetShardIterator, GetRecords).
 //
 // Thread-safety: Call and CallStreams may be called from many threads at
-// once; conditional writes on one item are linearizable.
+// once; conditional writes on one item are linearizable. Reset waits for
+// the calls in flight and holds every other call until it is done: a call
+// sees the emulator as it was before the reset or as it is after, never
+// half of it.
 #pragma once
 
 #include <cstdint>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <shared_mutex>
+#include <stop_token>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -34,7 +39,8 @@ class EmulatorImpl;
 // The engine behind an Emulator, for the layers that extend it (tests and
 // benchmarks of the engine). Declared here only so that Emulator can befriend
 // it; it is the engine's internal API (emulator/engine/emulator_impl.h), not
-// part of the public surface.
+// part of the public surface. Emulator::Reset replaces it: the reference is
+// good until the next Reset.
 EmulatorImpl& ImplOf(Emulator& emulator);
 }  // namespace engine
 
@@ -63,6 +69,17 @@ struct FaultLogEntry {
   std::string effect;   // "throttle", "unprocessed", ...
 };
 
+// What Emulator::Reset sets once the emulator is empty; an unset member
+// keeps the value in force.
+struct ResetOptions {
+  // The clock's new time, earlier than now too. Only on a ManualClock.
+  std::optional<TimePoint> clock;
+  std::optional<uint64_t> seed;            // Options.seed
+  std::optional<std::string> ttl_delay;    // Options.ttl_delay
+  std::optional<int> stream_shards;        // Options.stream_shards, 1..1024
+  std::optional<Duration> shard_rollover;  // Options.shard_rollover (0: never)
+};
+
 class Emulator {
  public:
   // Opens (or creates) the database and loads its tables. Fails with an
@@ -76,14 +93,17 @@ class Emulator {
   Emulator& operator=(const Emulator&) = delete;
 
   // A `latency` fault makes these wait (on clock()) until the answer is
-  // due, at most fault::kMaxLatency (60 s) after the call.
+  // due, at most fault::kMaxLatency (60 s) after the call. On a ManualClock
+  // nobody else may be there to move it: the call moves the clock to the
+  // due time itself (forward only) and answers then.
   Result<nlohmann::json> Call(std::string_view operation,
                               const nlohmann::json& request);
   Result<nlohmann::json> CallStreams(std::string_view operation,
                                      const nlohmann::json& request);
   // The same calls without the wait: they answer at once, with the time the
   // answer is due on clock() when a latency fault applies (unset
-  // otherwise). For servers that hold answers without a thread each.
+  // otherwise; on a ManualClock, moved to it as above, so it is reached).
+  // For servers that hold answers without a thread each.
   DeferredAnswer CallDeferred(std::string_view operation,
                               const nlohmann::json& request);
   DeferredAnswer CallStreamsDeferred(std::string_view operation,
@@ -93,8 +113,22 @@ class Emulator {
   // waits on a clock nobody moves. Thread-safe; cannot be undone.
   void StopWaiting();
 
-  const Options& options() const;
+  // The options in force (a copy: Reset changes them).
+  Options options() const;
   Clock& clock();
+
+  // A new run on the same emulator: drops every table (their items,
+  // indexes, streams and TTL queues; in a file database too), the fault
+  // plan with its counters and log, and the capacity ledger; then applies
+  // `reset` (clock, seed, TTL delay, stream settings) and starts as an
+  // emulator opened with those Options would: the same seed gives the same
+  // fault draws, stream shard ids and UUIDs. The fault plan of the Options
+  // is dropped too. Errors (nothing is changed): ValidationException for a
+  // clock on a clock that is not a ManualClock ("the clock is the system
+  // clock; it cannot be set"), a bad TTL delay (TtlDelay::Parse's message),
+  // stream_shards outside 1..1024 or a negative rollover;
+  // InternalServerError if the database cannot be emptied or reopened.
+  Status Reset(const ResetOptions& reset);
 
   // TTL (DynamoDB's TTL and Streams documentation Part 1). Deletes every item
   // whose TTL deletion is due at clock().Now() (expiry + delay,
@@ -134,7 +168,12 @@ class Emulator {
  private:
   friend engine::EmulatorImpl& engine::ImplOf(Emulator& emulator);
   explicit Emulator(std::unique_ptr<engine::EmulatorImpl> impl);
+  DeferredAnswer MoveManualClock(DeferredAnswer answer);
+  // Held shared by every call, exclusively by Reset (which replaces impl_).
+  mutable std::shared_mutex reset_mu_;
   std::unique_ptr<engine::EmulatorImpl> impl_;
+  std::shared_ptr<Clock> clock_;   // the same across resets
+  std::stop_source stop_waiting_;  // StopWaiting(), across resets too
 };
 
 }  // namespace ddblab

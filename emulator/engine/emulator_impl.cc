@@ -246,6 +246,27 @@ Status EmulatorImpl::SettleAll() {
   return OkStatus();
 }
 
+Status EmulatorImpl::DropEverything() {
+  auto lock = Lock();
+  DDBLAB_ASSIGN_OR_RETURN(auto txn, store_->Begin());
+  for (const auto& [name, entry] : catalog_.entries()) {
+    for (const auto& sink : sinks_) {
+      DDBLAB_RETURN_IF_ERROR(sink->OnTableDeleted(*entry.table, *txn));
+    }
+    DDBLAB_RETURN_IF_ERROR(txn->DropTable(entry.table->id));
+  }
+  DDBLAB_ASSIGN_OR_RETURN(std::vector<storage::StreamRow> streams,
+                          txn->streams().ListStreams());
+  for (const storage::StreamRow& stream : streams) {
+    DDBLAB_RETURN_IF_ERROR(txn->streams().DeleteStream(stream.id));
+  }
+  DDBLAB_RETURN_IF_ERROR(txn->Commit());
+  std::vector<std::string> names;
+  for (const auto& [name, entry] : catalog_.entries()) names.push_back(name);
+  for (const std::string& name : names) catalog_.Erase(name);
+  return OkStatus();
+}
+
 Result<Catalog::Entry*> EmulatorImpl::FindTable(std::string_view name_or_arn,
                                                 TableLookup lookup) {
   std::optional<std::string> name = TableNameOf(name_or_arn);

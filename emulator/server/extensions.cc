@@ -60,6 +60,14 @@ void ControlExtensions::AfterClockMove() const {
   for (const auto& hook : after_clock_move_) hook();
 }
 
+void ControlExtensions::AddOnReset(std::function<void(uint64_t)> hook) {
+  on_reset_.push_back(std::move(hook));
+}
+
+void ControlExtensions::Reset(uint64_t seed) const {
+  for (const auto& hook : on_reset_) hook(seed);
+}
+
 void ControlExtensions::AddOnStop(std::function<void()> hook) {
   on_stop_.push_back(std::move(hook));
 }

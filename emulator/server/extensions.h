@@ -2,24 +2,28 @@
 // composes a server (the `ddblab` executable in cli/) adds features the
 // server library knows nothing of, e.g. hosted event source mappings.
 //
-// Three extension points, in the server's own vocabulary:
+// Four extension points, in the server's own vocabulary:
 //   - prefix routes: every request (any method) whose path is PREFIX or
 //     starts with PREFIX + "/" goes to one RouteHandler; the Protocol tries
 //     its exact routes (Protocol::AddRoute) first;
 //   - after-clock-move hooks: run, in the order added, by whichever control
 //     endpoint moved the server's clock (POST /_ddblab/clock), after the
 //     clock moved and before that endpoint answers;
+//   - reset hooks: run, in the order added, by POST /_ddblab/reset before
+//     it empties the engine, with the seed the engine will have; an
+//     extension drops what it holds (hosted mappings);
 //   - stop hooks: run once at shutdown, newest first, after the HTTP server
 //     has drained (no request in flight) and before the RequestHandler (the
 //     engine) is destroyed, so an extension holding the engine can let go.
 //
 // Ownership: owns the handlers and hooks (owned by the Protocol).
 // Thread-safety: add everything before serving (like Protocol::AddRoute);
-// then FindPrefixRoute and AfterClockMove may run on many threads at once
-// (hooks must be thread-safe), and Stop runs once, from the thread that
+// then FindPrefixRoute, AfterClockMove and Reset may run on many threads at
+// once (hooks must be thread-safe), and Stop runs once, from the thread that
 // shuts the server down.
 #pragma once
 
+#include <cstdint>
 #include <functional>
 #include <string>
 #include <string_view>
@@ -57,6 +61,10 @@ class ControlExtensions {
   // Runs every after-clock-move hook in the order added.
   void AfterClockMove() const;
 
+  void AddOnReset(std::function<void(uint64_t seed)> hook);
+  // Runs every reset hook in the order added.
+  void Reset(uint64_t seed) const;
+
   void AddOnStop(std::function<void()> hook);
   // Runs every stop hook, newest first; a second call does nothing.
   void Stop();
@@ -69,6 +77,7 @@ class ControlExtensions {
   };
   std::vector<PrefixRoute> prefix_routes_;
   std::vector<std::function<void()>> after_clock_move_;
+  std::vector<std::function<void(uint64_t)>> on_reset_;
   std::vector<std::function<void()>> on_stop_;
   bool stopped_ = false;
 };

@@ -6,6 +6,7 @@
 #include <exception>
 #include <nlohmann/json.hpp>
 
+#include "emulator/api/deferred_answer.h"
 #include "emulator/server/compression.h"
 #include "emulator/server/crc32.h"
 #include "emulator/server/target.h"
@@ -314,6 +315,15 @@ WireResponse Protocol::HandleDynamo(const WireRequest& request) {
       response.body = result->dump(-1, ' ', false,
                                    nlohmann::json::error_handler_t::replace);
     }
+  }
+  if (due) {
+    // When a latency fault's answer is due on the emulator's clock: a
+    // client that mirrors a manual clock (the harness) follows it.
+    response.headers.emplace_back(
+        std::string(kDueHeader),
+        std::to_string(std::chrono::duration_cast<std::chrono::milliseconds>(
+                           due->at.time_since_epoch())
+                           .count()));
   }
   response.due = std::move(due);
   if (logger_.Enabled(LogLevel::kDebug)) {

@@ -17,6 +17,8 @@ std::string_view CapabilityName(Capability capability) {
       return "stream shard";
     case Capability::kTtlSweep:
       return "TTL sweep";
+    case Capability::kReset:
+      return "reset";
   }
   return "unknown";
 }
@@ -38,6 +40,9 @@ Result<json> Backend::SplitStreamShards(std::string_view,
   return NoControl(Capability::kStreamShards);
 }
 Result<int64_t> Backend::SweepTtl() { return NoControl(Capability::kTtlSweep); }
+Status Backend::Reset(const ResetSpec&) {
+  return NoControl(Capability::kReset);
+}
 
 Result<std::unique_ptr<Backend>> OpenBackend(std::string_view spec,
                                              const BackendOptions& options) {

@@ -21,9 +21,9 @@
 //   aws | aws:REGION    Amazon DynamoDB (HttpBackend, HTTPS, SigV4)
 //
 // Control (advance/set the clock, fault plans, splitting stream shards,
-// sweeping TTL) is optional and discoverable with Has(): a backend without a
-// control answers the call with an error that says so ("backend aws has no
-// clock control"), never with a silent no-op.
+// sweeping TTL, resetting to an empty backend) is optional and discoverable
+// with Has(): a backend without a control answers the call with an error that
+// says so ("backend aws has no clock control"), never with a silent no-op.
 //
 // Thread-safety: Call and CallStreams may be called from many threads at
 // once on every backend; the control methods too.
@@ -50,10 +50,22 @@ enum class Capability {
   kFaultPlan,     // SetFaultPlan
   kStreamShards,  // SplitStreamShards
   kTtlSweep,      // SweepTtl
+  kReset,         // Reset
 };
 
-// "clock", "fault plan", "stream shard", "TTL sweep".
+// "clock", "fault plan", "stream shard", "TTL sweep", "reset".
 std::string_view CapabilityName(Capability capability);
+
+// What Backend::Reset sets once the backend is empty (ddblab's
+// Emulator::Reset, POST /_ddblab/reset); an unset member keeps the value in
+// force.
+struct ResetSpec {
+  std::optional<TimePoint> clock;  // may go backwards; a manual clock only
+  std::optional<uint64_t> seed;    // the emulator's seed (fault draws, ...)
+  std::optional<std::string> ttl_delay;    // "0", "90s", "1m..48h", "aws"
+  std::optional<int> stream_shards;        // 1..1024
+  std::optional<Duration> shard_rollover;  // zero: never
+};
 
 class Backend {
  public:
@@ -86,6 +98,10 @@ class Backend {
       std::string_view table, const std::optional<std::string>& shard_id = {});
   // The number of TTL deletions run.
   virtual Result<int64_t> SweepTtl();
+  // Drops every table, stream, fault plan (with its counters and log),
+  // capacity ledger and hosted event source mapping, then applies `spec`:
+  // the backend is as a fresh ddblab opened with those settings.
+  virtual Status Reset(const ResetSpec& spec);
 
  protected:
   Error NoControl(Capability capability) const;

@@ -49,6 +49,7 @@ class ForwardingBackend : public Backend {
     return inner_.SplitStreamShards(table, shard_id);
   }
   Result<int64_t> SweepTtl() override { return inner_.SweepTtl(); }
+  Status Reset(const ResetSpec& spec) override { return inner_.Reset(spec); }
 
  protected:
   Backend& inner() { return inner_; }

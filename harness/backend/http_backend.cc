@@ -4,6 +4,7 @@
 
 #include <zlib.h>
 
+#include <charconv>
 #include <chrono>
 #include <cmath>
 #include <utility>
@@ -282,6 +283,7 @@ Result<json> HttpBackend::Exchange(Transport& transport,
   for (int attempt = 1;; ++attempt) {
     Result<HttpResponse> response =
         transport.Send(Sign(transport, target, body));
+    if (response.ok()) FollowDueTime(*response);
     Result<json> decoded = response.ok() ? DecodeResponse(*response)
                                          : Result<json>(response.error());
     if (decoded.ok()) {
@@ -299,6 +301,18 @@ Result<json> HttpBackend::Exchange(Transport& transport,
     }
     Wait(*wait);
   }
+}
+
+void HttpBackend::FollowDueTime(const HttpResponse& response) {
+  // What ddblab serve sends on an answer a latency fault delayed
+  // (kDueHeader of the emulator's API, which the harness does not include).
+  const std::string* due = response.Header("X-Ddblab-Due");
+  auto* manual = dynamic_cast<ManualClock*>(config_.clock.get());
+  if (due == nullptr || manual == nullptr) return;
+  int64_t ms = 0;
+  auto [end, ec] = std::from_chars(due->data(), due->data() + due->size(), ms);
+  if (ec != std::errc() || end != due->data() + due->size()) return;
+  manual->Set(TimePoint(std::chrono::milliseconds(ms)));  // forward only
 }
 
 void HttpBackend::Wait(Duration d) {
@@ -331,6 +345,7 @@ bool HttpBackend::Has(Capability capability) const {
     case Capability::kTtlSweep:
     case Capability::kStreamShards:
     case Capability::kFaultPlan:
+    case Capability::kReset:
       return true;
   }
   return false;
@@ -343,6 +358,32 @@ Status HttpBackend::SetFaultPlan(const json& plan) {
   } else {
     DDBLAB_RETURN_IF_ERROR(Control("POST", "/_ddblab/faults", plan));
   }
+  return OkStatus();
+}
+
+Status HttpBackend::Reset(const ResetSpec& spec) {
+  if (!Has(Capability::kReset)) return NoControl(Capability::kReset);
+  if (spec.clock && !Has(Capability::kClock)) {
+    return NoControl(Capability::kClock);
+  }
+  json body = json::object();
+  if (spec.clock) {
+    const int64_t ms = std::chrono::duration_cast<std::chrono::milliseconds>(
+                           spec.clock->time_since_epoch())
+                           .count();
+    body["clock"] = ms % 1000 == 0 ? json(ms / 1000)
+                                   : json(static_cast<double>(ms) / 1000.0);
+  }
+  if (spec.seed) body["seed"] = *spec.seed;
+  if (spec.ttl_delay) body["ttl_delay"] = *spec.ttl_delay;
+  if (spec.stream_shards) body["stream_shards"] = *spec.stream_shards;
+  if (spec.shard_rollover) {
+    const int64_t ms = std::chrono::duration_cast<std::chrono::milliseconds>(
+                           *spec.shard_rollover)
+                           .count();
+    body["shard_rollover"] = ms <= 0 ? "off" : std::to_string(ms) + "ms";
+  }
+  DDBLAB_RETURN_IF_ERROR(Control("POST", "/_ddblab/reset", body));
   return OkStatus();
 }
 

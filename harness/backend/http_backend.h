@@ -10,7 +10,8 @@
 //
 // Against ddblab (GET /_ddblab/health answers "healthy: ..."), the control
 // endpoints give the optional controls: the clock (when the server runs
-// --clock manual), TTL sweeps and stream shard splits.
+// --clock manual), TTL sweeps, stream shard splits, fault plans and reset
+// (POST /_ddblab/reset).
 //
 // Thread-safety: Call/CallStreams may run concurrently (the transports
 // serialise on their connection); waits() and the retry quota are guarded.
@@ -78,6 +79,8 @@ class HttpBackend final : public Backend {
   Result<int64_t> SweepTtl() override;
   // POST /_ddblab/faults (a null plan: DELETE).
   Status SetFaultPlan(const json& plan) override;
+  // POST /_ddblab/reset with the members `spec` sets.
+  Status Reset(const ResetSpec& spec) override;
 
   // Every retry wait so far, in order.
   std::vector<Duration> waits() const;
@@ -96,6 +99,9 @@ class HttpBackend final : public Backend {
   // like a DynamoDB request (ddblab serve --auth verify checks it).
   HttpRequest SignControl(const Transport& transport, std::string method,
                           std::string path, std::string body) const;
+  // A latency fault's answer on a manual clock moved the server's clock to
+  // its due time (header X-Ddblab-Due): a manual mirror follows.
+  void FollowDueTime(const HttpResponse& response);
   void Wait(Duration d);
   Result<json> Control(std::string method, std::string path, const json& body);
 

@@ -76,6 +76,7 @@ class InProcessBackend final : public Backend {
       case Capability::kStreamShards:
       case Capability::kTtlSweep:
       case Capability::kFaultPlan:
+      case Capability::kReset:
         return true;
     }
     return false;
@@ -108,6 +109,12 @@ class InProcessBackend final : public Backend {
     return json{{"closed", split.closed}, {"created", split.created}};
   }
   Result<int64_t> SweepTtl() override { return emulator_->SweepTtl(); }
+  Status Reset(const ResetSpec& spec) override {
+    if (spec.clock && !manual_) return NoControl(Capability::kClock);
+    return emulator_->Reset(ResetOptions{spec.clock, spec.seed, spec.ttl_delay,
+                                         spec.stream_shards,
+                                         spec.shard_rollover});
+  }
 
  private:
   std::string name_ = "emulator";

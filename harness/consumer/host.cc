@@ -290,6 +290,12 @@ int64_t EsmHost::RunDueLocked() {
   return total;
 }
 
+void EsmHost::Clear(uint64_t seed) {
+  std::lock_guard lock(mu_);
+  mappings_.clear();
+  rng_ = Rng(seed);
+}
+
 int64_t EsmHost::RunDue() {
   std::lock_guard lock(mu_);
   return RunDueLocked();

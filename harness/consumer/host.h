@@ -99,6 +99,9 @@ class EsmHost {
   int64_t RunDue();
   void Start();
   void Stop();
+  // Deletes every mapping (those of a file too) and reseeds the UUIDs with
+  // `seed`: a reset server (POST /_ddblab/reset) hosts none.
+  void Clear(uint64_t seed);
 
  private:
   struct Hosted {

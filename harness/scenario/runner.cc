@@ -59,8 +59,12 @@ class Run {
     return std::move(result_);
   }
   Status OpenBackend();
+  // A network backend starts from a clean slate: Reset where the backend
+  // can (ddblab serve), else the scenario's tables deleted, no fault plan
+  // and the clock set. A failing control call is a ControlFailure.
+  Status CleanSlate();
   Status FireEvent(const TimelineEvent& event);
-  void JumpTo(TimePoint target);
+  Status JumpTo(TimePoint target);
   // Deletes `table` if it exists and waits until it is gone.
   Status DeleteTable(const std::string& table);
   // Checks `inv`; a broken one is traced and may become the violation.
@@ -70,9 +74,29 @@ class Run {
   // (as `ddblab serve`'s sweeper does), not at the next call (the
   // in-process emulator's lazy sweep): their stream records then carry the
   // same time on both backends.
-  void SweepAfterAdvance() {
-    if (sweep_on_advance_) (void)traced_->SweepTtl();
+  Status SweepAfterAdvance() {
+    if (!sweep_on_advance_) return OkStatus();
+    auto swept = traced_->SweepTtl();
+    if (!swept.ok()) return ControlFailure("TTL sweep", swept.error());
+    return OkStatus();
   }
+  Status Advance(Duration d) {
+    if (Status moved = traced_->AdvanceClock(d); !moved.ok()) {
+      return ControlFailure("clock advance by " + DurationText(d),
+                            moved.error());
+    }
+    return SweepAfterAdvance();
+  }
+  // A control call (reset, clock, fault plan, shard split, TTL sweep) that
+  // the backend refused or could not answer: the run stops with exit 3
+  // (RunResult::code) and this message, never goes on with a wrong state.
+  Status ControlFailure(const std::string& call, const Error& error) {
+    control_failed_ = true;
+    return Error::Internal(call + " failed: " + TraceErrorText(error));
+  }
+  // The code for a failed step of the run: 3 after a ControlFailure, else
+  // `otherwise`.
+  int CodeOr(int otherwise) const { return control_failed_ ? 3 : otherwise; }
   void Emit(const ojson& event) {
     if (options_.trace) result_.trace.push_back(Line(event));
   }
@@ -89,6 +113,7 @@ class Run {
   std::unique_ptr<TracedBackend> traced_;
   World world_;
   bool sweep_on_advance_ = false;
+  bool control_failed_ = false;
 };
 
 Status Run::OpenBackend() {
@@ -155,40 +180,103 @@ Status Run::DeleteTable(const std::string& table) {
                          " is still there after DeleteTable");
 }
 
-void Run::JumpTo(TimePoint target) {
+Status Run::JumpTo(TimePoint target) {
   const Duration d = target - Now();
-  if (d <= Duration::zero()) return;
-  (void)traced_->AdvanceClock(d);
-  SweepAfterAdvance();
+  if (d <= Duration::zero()) return OkStatus();
+  DDBLAB_RETURN_IF_ERROR(Advance(d));
   Emit(ojson{{"event", "clock"},
              {"t", IsoMillis(Now())},
              {"advance", DurationText(d)}});
+  return OkStatus();
+}
+
+Status Run::CleanSlate() {
+  if (backend_->Has(Capability::kReset)) {
+    // The settings an in-process run opens its emulator with (OpenBackend),
+    // every one given so that nothing of the server's flags or of the last
+    // run is left: the same seed then draws the same faults.
+    ResetSpec spec;
+    if (backend_->Has(Capability::kClock)) {
+      spec.clock = FromEpochSeconds(s_.clock_start);
+    }
+    spec.seed = options_.seed;
+    spec.ttl_delay = s_.ttl_delay.empty() ? "0" : s_.ttl_delay;
+    spec.stream_shards = s_.stream_shards > 0 ? s_.stream_shards : 1;
+    spec.shard_rollover = std::chrono::hours(4);  // Options' default
+    if (Status reset = backend_->Reset(spec); !reset.ok()) {
+      return ControlFailure("reset before the run", reset.error());
+    }
+    return OkStatus();
+  }
+  std::vector<std::string> tables;
+  for (const json& t : s_.tables) tables.push_back(t["TableName"]);
+  for (const ActorSpec& a : s_.actors) {
+    if (a.pattern == kRollupAggregator || a.pattern == kTtlExpiryListener) {
+      for (const std::string& t : ConsumerActorTables(a)) {
+        tables.push_back(t);
+      }
+    } else if (a.pattern != kScript) {
+      tables.push_back(ActorTable(a));
+    }
+  }
+  std::sort(tables.begin(), tables.end());
+  tables.erase(std::unique(tables.begin(), tables.end()), tables.end());
+  for (const std::string& t : tables) {
+    if (Status gone = DeleteTable(t); !gone.ok()) {
+      return Error::Internal("deleting table " + t +
+                             " before the run: " + ErrorText(gone.error()));
+    }
+  }
+  if (backend_->Has(Capability::kFaultPlan)) {
+    if (Status cleared = backend_->SetFaultPlan(nullptr); !cleared.ok()) {
+      return ControlFailure("clearing the fault plan before the run",
+                            cleared.error());
+    }
+  }
+  if (backend_->Has(Capability::kClock)) {
+    if (Status set = traced_->SetClock(FromEpochSeconds(s_.clock_start));
+        !set.ok()) {
+      return ControlFailure("setting the clock to the start time " +
+                                patterns::IsoSeconds(s_.clock_start),
+                            set.error());
+    }
+  }
+  return OkStatus();
 }
 
 Status Run::FireEvent(const TimelineEvent& event) {
   ojson line = {{"event", event.kind}};
   if (event.kind == "advance") {
-    DDBLAB_RETURN_IF_ERROR(traced_->AdvanceClock(event.by));
-    SweepAfterAdvance();
+    if (Status moved = Advance(event.by); !moved.ok()) {
+      return At(Member(event.path, "advance"), moved.error().message);
+    }
     line["by"] = DurationText(event.by);
   } else if (event.kind == "faults") {
     Status set = traced_->SetFaultPlan(event.value);
-    if (!set.ok()) return At(Member(event.path, "faults"), set.error().message);
+    if (!set.ok()) {
+      // A plan the fault layer refuses is bad input (exit 2, as at load);
+      // any other failure is the control call's.
+      if (set.error().type == ErrorType::kValidation) {
+        return At(Member(event.path, "faults"), set.error().message);
+      }
+      return At(Member(event.path, "faults"),
+                ControlFailure("fault plan", set.error()).error().message);
+    }
     line["plan"] = event.value;
   } else if (event.kind == "split_shards") {
     auto split = traced_->SplitStreamShards(event.value.get<std::string>(), {});
     if (!split.ok()) {
-      line["error"] = ErrorText(split.error());
-    } else {
-      line["result"] = *split;
+      return At(Member(event.path, "split_shards"),
+                ControlFailure("shard split", split.error()).error().message);
     }
+    line["result"] = *split;
   } else if (event.kind == "sweep_ttl") {
     auto swept = traced_->SweepTtl();
     if (!swept.ok()) {
-      line["error"] = ErrorText(swept.error());
-    } else {
-      line["deleted"] = *swept;
+      return At(Member(event.path, "sweep_ttl"),
+                ControlFailure("TTL sweep", swept.error()).error().message);
     }
+    line["deleted"] = *swept;
   }
   line["t"] = IsoMillis(Now());
   Emit(line);
@@ -224,34 +312,10 @@ RunResult Run::Go() {
                         backend_->Has(Capability::kStreamShards),
                         backend_->Has(Capability::kTtlSweep));
   if (!missing.empty()) return Fail(3, missing);
-  // A network backend starts from a clean slate: no tables of ours, no
-  // plan, the scenario's clock where it can be set.
   traced_->set_recording(false);
   if (options_.backend != "emulator") {
-    std::vector<std::string> tables;
-    for (const json& t : s_.tables) tables.push_back(t["TableName"]);
-    for (const ActorSpec& a : s_.actors) {
-      if (a.pattern == kRollupAggregator || a.pattern == kTtlExpiryListener) {
-        for (const std::string& t : ConsumerActorTables(a)) {
-          tables.push_back(t);
-        }
-      } else if (a.pattern != kScript) {
-        tables.push_back(ActorTable(a));
-      }
-    }
-    std::sort(tables.begin(), tables.end());
-    tables.erase(std::unique(tables.begin(), tables.end()), tables.end());
-    for (const std::string& t : tables) {
-      if (Status gone = DeleteTable(t); !gone.ok()) {
-        return Fail(1, In("deleting table " + t +
-                          " before the run: " + ErrorText(gone.error())));
-      }
-    }
-    if (backend_->Has(Capability::kFaultPlan)) {
-      (void)backend_->SetFaultPlan(nullptr);
-    }
-    if (backend_->Has(Capability::kClock)) {
-      (void)traced_->SetClock(FromEpochSeconds(s_.clock_start));
+    if (Status clean = CleanSlate(); !clean.ok()) {
+      return Fail(CodeOr(1), In(clean.error().message));
     }
   }
   for (size_t i = 0; i < s_.tables.size(); ++i) {
@@ -282,7 +346,13 @@ RunResult Run::Go() {
   }
   if (!s_.faults.is_null()) {
     Status set = traced_->SetFaultPlan(s_.faults);
-    if (!set.ok()) return Fail(2, In("faults." + set.error().message));
+    if (!set.ok() && set.error().type == ErrorType::kValidation) {
+      return Fail(2, In("faults." + set.error().message));
+    }
+    if (!set.ok()) {
+      return Fail(
+          3, In(ControlFailure("fault plan", set.error()).error().message));
+    }
   }
   traced_->TakeCalls();
   traced_->set_recording(true);
@@ -317,7 +387,7 @@ RunResult Run::Go() {
     while (next_event < s_.timeline.size() &&
            t0 + s_.timeline[next_event].at <= Now()) {
       Status fired = FireEvent(s_.timeline[next_event++]);
-      if (!fired.ok()) return Fail(2, In(fired.error().message));
+      if (!fired.ok()) return Fail(CodeOr(2), In(fired.error().message));
     }
     std::optional<TimePoint> event_due;
     if (next_event < s_.timeline.size()) {
@@ -333,8 +403,9 @@ RunResult Run::Go() {
       }
       pick = it->second;
       if (ready_at[pick] > Now()) {
-        JumpTo(event_due ? std::min(*event_due, ready_at[pick])
-                         : ready_at[pick]);
+        Status jumped = JumpTo(event_due ? std::min(*event_due, ready_at[pick])
+                                         : ready_at[pick]);
+        if (!jumped.ok()) return Fail(3, In(jumped.error().message));
         continue;
       }
       ++forced_pos;
@@ -351,7 +422,9 @@ RunResult Run::Go() {
       }
       if (ready.empty()) {
         if (!soonest) break;
-        JumpTo(*soonest);
+        if (Status jumped = JumpTo(*soonest); !jumped.ok()) {
+          return Fail(3, In(jumped.error().message));
+        }
         continue;
       }
       pick = ready[rng.Uniform(ready.size())];
@@ -391,6 +464,9 @@ RunResult Run::Go() {
       result_.calls.push_back(std::move(summary));
       if (!options_.trace) continue;
       ojson line = {{"step", step}, {"call", call.operation}};
+      if (call.waited > Duration::zero()) {
+        line["waited"] = DurationText(call.waited);
+      }
       if (call.error) {
         line["error"] = TraceErrorText(*call.error);
       } else {
@@ -416,8 +492,9 @@ RunResult Run::Go() {
       if (!checked.ok()) return Fail(1, In(checked.error().message));
     }
     if (s_.tick > Duration::zero()) {
-      (void)traced_->AdvanceClock(s_.tick);
-      SweepAfterAdvance();
+      if (Status moved = Advance(s_.tick); !moved.ok()) {
+        return Fail(3, In("backend.tick: " + moved.error().message));
+      }
     }
   }
   traced_->set_recording(false);

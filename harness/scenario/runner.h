@@ -1,17 +1,26 @@
 // harness/scenario/runner.h: one run of a scenario for one seed.
 //
 // RunOnce opens the backend (a fresh in-process emulator per run, or the
-// given endpoint after deleting the scenario's tables), creates the tables,
+// given endpoint reset to the state of a fresh emulator: POST
+// /_ddblab/reset with the scenario's start time, TTL delay and stream
+// shards and the run's seed, on `ddblab serve`; elsewhere the scenario's
+// tables deleted, the fault plan cleared and the clock set where the
+// backend has those controls), creates the tables,
 // sets up the actors and the fault plan, then steps: it fires the timeline
 // events that are due, and moves one ready actor by one atomic step, chosen
 // by the seeded generator (Rng(seed).Fork("schedule")) or, for a pinned
 // schedule, by name. When no actor is ready the clock jumps to the next
 // time one is (or an event is due). After every step the clock moves by
 // backend.tick. The fault plan's draws come from the same seed (the
-// emulator is opened with it). With a stream consumer among the actors, the
-// TTL deletions due are made after every clock move (SweepTtl, where the
-// backend can), as `ddblab serve`'s sweeper makes them, rather than at the
-// next call: their stream records carry the same time on both backends.
+// emulator is opened, or the server reset, with it). A control call that
+// fails (reset, clock, fault plan, shard split, TTL sweep) stops the run
+// with code 3 and a message naming the call and giving the backend's own
+// ("<file>: reset before the run failed: <Type>: <message>"); a fault plan
+// the backend refuses as invalid is bad input (code 2). With a stream consumer
+// among the actors, the TTL deletions due are made after every clock move
+// (SweepTtl, where the backend can), as `ddblab serve`'s sweeper makes them,
+// rather than at the next call: their stream records carry the same time on
+// both backends.
 //
 // The trace is JSONL, one event a line, with no wall-clock field: the same
 // scenario, seed and in-process backend give byte-identical traces.
@@ -74,8 +83,9 @@ struct CallSummary {
 
 struct RunResult {
   // 0: the run went through (see violation); otherwise the exit code the
-  // command returns: 2 bad input, 3 the backend lacks a capability, 1 the
-  // run could not be completed. `failure` says why.
+  // command returns: 2 bad input, 3 the backend lacks a capability or a
+  // control call failed, 1 the run could not be completed. `failure` says
+  // why.
   int code = 0;
   std::string failure;
   std::vector<std::string> trace;

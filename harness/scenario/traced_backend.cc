@@ -1,6 +1,7 @@
 // harness/scenario/traced_backend.cc: recording the calls of a step.
 #include "harness/scenario/traced_backend.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <utility>
 
@@ -63,10 +64,12 @@ json SummarizeResponse(const json& response) {
 }
 
 Result<json> TracedBackend::Record(std::string_view operation,
-                                   const json& request, Result<json> out) {
+                                   const json& request, TimePoint before,
+                                   Result<json> out) {
   if (!recording_) return out;
   CallRecord record;
   record.operation = std::string(operation);
+  record.waited = std::max(Duration::zero(), clock().Now() - before);
   record.tables = TablesOfRequest(request);
   if (out.ok()) {
     if (summaries_) record.response = SummarizeResponse(*out);
@@ -85,13 +88,15 @@ Result<json> TracedBackend::Record(std::string_view operation,
 
 Result<json> TracedBackend::Call(std::string_view operation,
                                  const json& request) {
-  return Record(operation, request,
+  TimePoint before = clock().Now();
+  return Record(operation, request, before,
                 ForwardingBackend::Call(operation, request));
 }
 
 Result<json> TracedBackend::CallStreams(std::string_view operation,
                                         const json& request) {
-  return Record(operation, request,
+  TimePoint before = clock().Now();
+  return Record(operation, request, before,
                 ForwardingBackend::CallStreams(operation, request));
 }
 

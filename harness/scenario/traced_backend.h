@@ -33,6 +33,9 @@ struct CallRecord {
   bool unprocessed = false;
   // The tables the request names (TablesOfRequest; empty: none known).
   std::vector<std::string> tables;
+  // How far the backend's clock moved during the call: a latency fault's
+  // delay (on a manual clock the call moves it) or retry waits.
+  Duration waited = Duration::zero();
 };
 
 // The summary described at CallRecord::response.
@@ -58,7 +61,7 @@ class TracedBackend final : public ForwardingBackend {
 
  private:
   Result<json> Record(std::string_view operation, const json& request,
-                      Result<json> out);
+                      TimePoint before, Result<json> out);
 
   std::shared_ptr<ManualClock> mirror_;
   std::vector<CallRecord> calls_;

@@ -1,9 +1,10 @@
-"""Latency faults over HTTP hold requests without a thread each, and a
-shutdown that answers them: `ddblab serve --clock manual` with a 30 s
+"""Latency faults over HTTP. On the system clock they hold requests without
+a thread each, and a shutdown answers them: `ddblab serve` with a 30 s
 GetItem latency rule; 200 GetItems on 200 connections are all held while
-the server's thread count stays small; advancing the clock 30 s answers all
-of them with their item; 50 more held, then SIGTERM: the server exits 0
-within 5 s and every held client got its answer."""
+the server's thread count stays small; SIGTERM: the server exits 0 within
+5 s and every held client got its answer. On `--clock manual` the call
+moves the clock to the answer's due time itself and answers at once, with
+that time in X-Ddblab-Due (nobody has to move the clock for it)."""
 import json
 import os
 import signal
@@ -75,21 +76,28 @@ class HeldGets:
 
 
 class LatencyHoldTest(unittest.TestCase):
-    def setUp(self):
+    def start(self, args):
         with tempfile.NamedTemporaryFile("w", suffix=".json",
                                          delete=False) as f:
             json.dump({"rules": [{"id": "slow", "operation": "GetItem",
                                   "effect": "latency",
                                   "duration": "30s"}]}, f)
-        self.plan = f.name
-        self.server = DdblabServer.start(["--clock", "manual",
-                                          "--faults", self.plan])
+        self.addCleanup(os.unlink, f.name)
+        self.server = DdblabServer.start([*args, "--faults", f.name])
+        self.addCleanup(self.stop_if_running)
         self.endpoint = self.server.endpoint
+        self.assertEqual(call(self.endpoint, "CreateTable", TABLE)[0], 200)
 
-    def tearDown(self):
+    def stop_if_running(self):
         if self.server.process.poll() is None:
             self.server.kill9()
-        os.unlink(self.plan)
+
+    def put(self, keys):
+        for key in keys:
+            status, body = call(self.endpoint, "PutItem", {
+                "TableName": "held",
+                "Item": {"pk": {"S": key}, "n": {"N": key[1:]}}})
+            self.assertEqual(status, 200, body)
 
     def wait_for_faults(self, count):
         """Until `count` latency faults fired (the GetItems ran)."""
@@ -111,34 +119,43 @@ class LatencyHoldTest(unittest.TestCase):
                                              "n": {"N": key[1:]}}}), key)
 
     def test_held_requests_take_no_thread_and_sigterm_answers_them(self):
-        self.assertEqual(call(self.endpoint, "CreateTable", TABLE)[0], 200)
-        keys = [f"k{i}" for i in range(250)]
-        for key in keys:
-            status, body = call(self.endpoint, "PutItem", {
-                "TableName": "held",
-                "Item": {"pk": {"S": key}, "n": {"N": key[1:]}}})
-            self.assertEqual(status, 200, body)
-
-        first = HeldGets(self.endpoint, keys[:200])
+        self.start([])
+        keys = [f"k{i}" for i in range(200)]
+        self.put(keys)
+        held = HeldGets(self.endpoint, keys)
         self.wait_for_faults(200)
         pid = self.server.process.pid
         self.assertLess(server_threads(pid), MAX_THREADS)
-        self.assertEqual(first.answered(), {})  # all held
-
-        status, _ = control(self.endpoint, "POST", "/_ddblab/clock",
-                            {"advance": "30s"})
-        self.assertEqual(status, 200)
-        first.join(60)
-        self.expect_items(first.answered(), keys[:200])
-
-        second = HeldGets(self.endpoint, keys[200:])
-        self.wait_for_faults(250)
-        self.assertLess(server_threads(pid), MAX_THREADS)
-        self.assertEqual(second.answered(), {})
+        self.assertEqual(held.answered(), {})  # all held
         self.server.process.send_signal(signal.SIGTERM)
         self.assertEqual(self.server.process.wait(5), 0)
-        second.join(10)
-        self.expect_items(second.answered(), keys[200:])
+        held.join(10)
+        self.expect_items(held.answered(), keys)
+
+    def test_on_a_manual_clock_the_call_moves_the_clock_and_answers(self):
+        self.start(["--clock", "manual"])
+        self.put(["k1"])
+        status, body = control(self.endpoint, "GET", "/_ddblab/clock")
+        self.assertEqual(status, 200)
+        start = body["now"]
+        status, headers, data = wire.post(
+            self.endpoint, "DynamoDB_20120810.GetItem",
+            json.dumps({"TableName": "held", "Key": {"pk": {"S": "k1"}}}))
+        self.assertEqual((status, json.loads(data)),
+                         (200, {"Item": {"pk": {"S": "k1"},
+                                         "n": {"N": "1"}}}))
+        self.assertEqual(headers.get("x-ddblab-due"),
+                         str((start + 30) * 1000))
+        status, body = control(self.endpoint, "GET", "/_ddblab/clock")
+        self.assertEqual((status, body["now"]), (200, start + 30))
+        # A call with no latency carries no due time.
+        status, headers, _ = wire.post(
+            self.endpoint, "DynamoDB_20120810.PutItem",
+            json.dumps({"TableName": "held",
+                        "Item": {"pk": {"S": "k2"}, "n": {"N": "2"}}}))
+        self.assertEqual(status, 200)
+        self.assertNotIn("x-ddblab-due", headers)
+        self.assertEqual(self.server.stop(), 0)
 
 
 if __name__ == "__main__":

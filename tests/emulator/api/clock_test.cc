@@ -29,6 +29,14 @@ TEST(ManualClockTest, SetRefusesToMoveBackwards) {
   EXPECT_EQ(ToEpochSeconds(clock.Now()), 2000);
 }
 
+TEST(ManualClockTest, ResetMovesBackwardsToo) {
+  ManualClock clock(FromEpochSeconds(1000));
+  clock.Reset(FromEpochSeconds(10));
+  EXPECT_EQ(ToEpochSeconds(clock.Now()), 10);
+  clock.Reset(FromEpochSeconds(5000));
+  EXPECT_EQ(ToEpochSeconds(clock.Now()), 5000);
+}
+
 TEST(ManualClockTest, SleepUntilPastTimeReturnsAtOnce) {
   ManualClock clock(FromEpochSeconds(1000));
   std::stop_source stop;

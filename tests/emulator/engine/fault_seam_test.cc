@@ -228,31 +228,18 @@ TEST_F(FaultSeamTest, LostResponseAppliesTheWrite) {
   EXPECT_EQ(item["Item"]["n"], N("2"));  // counted twice
 }
 
-TEST_F(FaultSeamTest, LatencyAnswersWhenTheClockHasMoved) {
+TEST_F(FaultSeamTest, LatencyOnAManualClockMovesItToTheDueTime) {
   CreateTable("Tbl");
   SetPlan(R"({"rules": [{"operation": "PutItem", "effect": "latency",
                          "duration": "2s"}]})");
-  std::future<Result<Json>> call = std::async(std::launch::async, [&] {
-    return emu_->Call("PutItem", PutRequest("a"));
-  });
-  // The write runs at once; only its answer waits.
-  bool written = false;
-  for (int spin = 0; spin < 1000000 && !written; ++spin) {
-    written = Exists("a");
-    if (!written) std::this_thread::yield();
-  }
-  if (!written) {  // let the waiting call finish before failing
-    clock_->Advance(seconds(2));
-    (void)call.get();
-    FAIL() << "the PutItem was not applied before its answer";
-  }
-  EXPECT_NE(call.wait_for(seconds(0)), std::future_status::ready);
-  clock_->Advance(seconds(1));
-  EXPECT_NE(call.wait_for(seconds(0)), std::future_status::ready);
-  clock_->Advance(seconds(1));
-  Result<Json> answer = call.get();
+  const TimePoint start = clock_->Now();
+  // On this thread: nobody else could move the clock.
+  Result<Json> answer = emu_->Call("PutItem", PutRequest("a"));
   ASSERT_TRUE(answer.ok()) << ToString(answer.error());
   EXPECT_EQ(*answer, Json::object());
+  EXPECT_EQ(clock_->Now(), start + seconds(2));
+  EXPECT_TRUE(Exists("a"));
+  EXPECT_EQ(clock_->Now(), start + seconds(2));  // GetItem has no latency
 }
 
 TEST_F(FaultSeamTest, LatencyCombinesWithAnError) {
@@ -260,45 +247,49 @@ TEST_F(FaultSeamTest, LatencyCombinesWithAnError) {
   SetPlan(R"({"rules": [{"operation": "PutItem", "effect": "latency",
                          "duration": "1s"},
                         {"operation": "PutItem", "effect": "internal_error"}]})");
-  std::future<Result<Json>> call = std::async(std::launch::async, [&] {
-    return emu_->Call("PutItem", PutRequest("a"));
-  });
-  // The faults are logged once the call has read the clock: wait for that.
-  for (int spin = 0; spin < 1000000 && emu_->FaultLog().size() < 2; ++spin) {
-    std::this_thread::yield();
-  }
-  EXPECT_EQ(emu_->FaultLog().size(), 2u);
-  EXPECT_NE(call.wait_for(seconds(0)), std::future_status::ready);
-  clock_->Advance(seconds(1));
-  Result<Json> answer = call.get();
+  const TimePoint start = clock_->Now();
+  Result<Json> answer = emu_->Call("PutItem", PutRequest("a"));
   ASSERT_FALSE(answer.ok());
   EXPECT_EQ(answer.error().Name(), "InternalServerError");
+  EXPECT_EQ(emu_->FaultLog().size(), 2u);
+  EXPECT_EQ(clock_->Now(), start + seconds(1));
   EXPECT_FALSE(Exists("a"));
 }
 
-TEST_F(FaultSeamTest, CallDeferredAnswersAtOnceWithTheDueTime) {
+TEST_F(FaultSeamTest, CallDeferredOnAManualClockIsDueWhereItMovedTheClock) {
   CreateTable("Tbl");
   SetPlan(R"({"rules": [{"operation": "PutItem", "effect": "latency",
                          "duration": "30s"}]})");
   const TimePoint start = clock_->Now();
-  // On this thread: it would never return if it waited on the ManualClock.
   DeferredAnswer answer = emu_->CallDeferred("PutItem", PutRequest("a"));
   ASSERT_TRUE(answer.result.ok()) << ToString(answer.result.error());
   EXPECT_EQ(*answer.result, Json::object());
   ASSERT_TRUE(answer.due.has_value());
   EXPECT_EQ(answer.due->at, start + seconds(30));
   EXPECT_EQ(answer.due->clock.get(), &emu_->clock());
-  EXPECT_FALSE(answer.due->Reached());
-  EXPECT_TRUE(Exists("a"));  // executed, only the answer is due later
-  EXPECT_EQ(clock_->Now(), start);
-  clock_->Advance(seconds(30));
   EXPECT_TRUE(answer.due->Reached());
+  EXPECT_EQ(clock_->Now(), start + seconds(30));
+  EXPECT_TRUE(Exists("a"));
 
   // No latency rule for GetItem: due at once.
   DeferredAnswer get = emu_->CallDeferred(
       "GetItem", {{"TableName", "Tbl"}, {"Key", {{"pk", S("a")}}}});
   ASSERT_TRUE(get.result.ok());
   EXPECT_FALSE(get.due.has_value());
+}
+
+TEST_F(FaultSeamTest, TheEngineLeavesTheWaitToItsCaller) {
+  CreateTable("Tbl");
+  SetPlan(R"({"rules": [{"operation": "PutItem", "effect": "latency",
+                         "duration": "30s"}]})");
+  const TimePoint start = clock_->Now();
+  // Under the facade: the due time, the clock untouched.
+  DeferredAnswer answer = impl().CallDeferred("PutItem", PutRequest("a"));
+  ASSERT_TRUE(answer.result.ok()) << ToString(answer.result.error());
+  ASSERT_TRUE(answer.due.has_value());
+  EXPECT_EQ(answer.due->at, start + seconds(30));
+  EXPECT_FALSE(answer.due->Reached());
+  EXPECT_EQ(clock_->Now(), start);
 }
 
 TEST_F(FaultSeamTest, CallStreamsDeferredCarriesTheDueTime) {
@@ -314,34 +305,57 @@ TEST_F(FaultSeamTest, CallStreamsDeferredCarriesTheDueTime) {
   EXPECT_EQ((*answer.result)["Records"], Json::array());
   ASSERT_TRUE(answer.due.has_value());
   EXPECT_EQ(answer.due->at, start + std::chrono::milliseconds(250));
+  EXPECT_EQ(clock_->Now(), start + std::chrono::milliseconds(250));
 }
 
-TEST_F(FaultSeamTest, StopWaitingMakesCallAnswerAtOnce) {
-  CreateTable("Tbl");
-  SetPlan(R"({"rules": [{"operation": "PutItem", "effect": "latency",
-                         "duration": "60s"}]})");
+// On the system clock a latency answer waits in real time; StopWaiting (a
+// server's shutdown) ends every wait. No test waits for real time to pass:
+// each call below returns only because it is told to stop waiting.
+class LatencyOnTheSystemClock : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    Options options;
+    options.clock = std::make_shared<SystemClock>();
+    options.seed = 7;
+    auto emu = Emulator::Open(std::move(options));
+    ASSERT_TRUE(emu.ok()) << ToString(emu.error());
+    emu_ = std::move(emu).value();
+    Result<Json> created = emu_->Call(
+        "CreateTable",
+        {{"TableName", "Tbl"},
+         {"AttributeDefinitions",
+          Json::array({{{"AttributeName", "pk"}, {"AttributeType", "S"}}})},
+         {"KeySchema",
+          Json::array({{{"AttributeName", "pk"}, {"KeyType", "HASH"}}})},
+         {"BillingMode", "PAY_PER_REQUEST"}});
+    ASSERT_TRUE(created.ok()) << ToString(created.error());
+    Status s = emu_->SetFaultPlan(Json::parse(
+        R"({"rules": [{"operation": "PutItem", "effect": "latency",
+                       "duration": "60s"}]})"));
+    ASSERT_TRUE(s.ok()) << ToString(s.error());
+  }
+  Json Put() {
+    return {{"TableName", "Tbl"}, {"Item", {{"pk", {{"S", "a"}}}}}};
+  }
+  std::unique_ptr<Emulator> emu_;
+};
+
+TEST_F(LatencyOnTheSystemClock, StopWaitingMakesCallAnswerAtOnce) {
   emu_->StopWaiting();
-  // On this thread, with a ManualClock nobody moves: returns only because
-  // it does not wait.
-  Result<Json> answer = emu_->Call("PutItem", PutRequest("a"));
+  Result<Json> answer = emu_->Call("PutItem", Put());
   ASSERT_TRUE(answer.ok()) << ToString(answer.error());
   EXPECT_EQ(*answer, Json::object());
-  EXPECT_TRUE(Exists("a"));
 }
 
-TEST_F(FaultSeamTest, StopWaitingWakesAWaitingCall) {
-  CreateTable("Tbl");
-  SetPlan(R"({"rules": [{"operation": "PutItem", "effect": "latency",
-                         "duration": "60s"}]})");
-  std::future<Result<Json>> call = std::async(std::launch::async, [&] {
-    return emu_->Call("PutItem", PutRequest("a"));
-  });
-  for (int spin = 0; spin < 1000000 && emu_->FaultLog().empty(); ++spin) {
+TEST_F(LatencyOnTheSystemClock, StopWaitingWakesAWaitingCall) {
+  std::future<Result<Json>> call = std::async(
+      std::launch::async, [&] { return emu_->Call("PutItem", Put()); });
+  for (int spin = 0; spin < 100000000 && emu_->FaultLog().empty(); ++spin) {
     std::this_thread::yield();
   }
+  emu_->StopWaiting();  // before any assertion: the call must not stay
   ASSERT_EQ(emu_->FaultLog().size(), 1u);
-  emu_->StopWaiting();
-  Result<Json> answer = call.get();  // the clock never moved
+  Result<Json> answer = call.get();  // 60 s had not passed
   ASSERT_TRUE(answer.ok()) << ToString(answer.error());
   EXPECT_EQ(*answer, Json::object());
 }

@@ -125,8 +125,9 @@ TEST(BackendTest, AwsHasNoControlAtAll) {
   ASSERT_TRUE(backend.ok()) << ToString(backend.error());
   Backend& b = **backend;
   EXPECT_EQ(b.name(), "aws:eu-west-1");
-  for (Capability c : {Capability::kClock, Capability::kFaultPlan,
-                       Capability::kStreamShards, Capability::kTtlSweep}) {
+  for (Capability c :
+       {Capability::kClock, Capability::kFaultPlan, Capability::kStreamShards,
+        Capability::kTtlSweep, Capability::kReset}) {
     EXPECT_FALSE(b.Has(c));
   }
   EXPECT_EQ(b.AdvanceClock(seconds(1)).error().message,
@@ -137,6 +138,36 @@ TEST(BackendTest, AwsHasNoControlAtAll) {
             "backend aws:eu-west-1 has no stream shard control");
   EXPECT_EQ(b.SweepTtl().error().message,
             "backend aws:eu-west-1 has no TTL sweep control");
+  EXPECT_EQ(b.Reset(ResetSpec{}).error().message,
+            "backend aws:eu-west-1 has no reset control");
+}
+
+// Reset empties the emulator and sets the clock (backwards too) and seed.
+TEST(BackendTest, EmulatorResetLeavesNoTableAndMovesTheClock) {
+  auto backend = OpenBackend("emulator?clock=manual=1800000000");
+  ASSERT_TRUE(backend.ok()) << ToString(backend.error());
+  Backend& b = **backend;
+  EXPECT_TRUE(b.Has(Capability::kReset));
+  ASSERT_TRUE(b.Call("CreateTable", nlohmann::json::parse(R"({
+    "TableName": "gone", "BillingMode": "PAY_PER_REQUEST",
+    "KeySchema": [{"AttributeName": "pk", "KeyType": "HASH"}],
+    "AttributeDefinitions": [{"AttributeName": "pk", "AttributeType": "S"}]
+  })"))
+                  .ok());
+  ResetSpec spec;
+  spec.clock = FromEpochSeconds(1700000000);
+  spec.seed = 3;
+  ASSERT_TRUE(b.Reset(spec).ok());
+  EXPECT_EQ(ToEpochSeconds(b.clock().Now()), 1700000000);
+  auto tables = b.Call("ListTables", nlohmann::json::object());
+  ASSERT_TRUE(tables.ok());
+  EXPECT_EQ((*tables)["TableNames"], nlohmann::json::array());
+
+  auto system = OpenBackend("emulator");
+  ASSERT_TRUE(system.ok());
+  EXPECT_EQ((*system)->Reset(spec).error().message,
+            "backend emulator has no clock control");
+  EXPECT_TRUE((*system)->Reset(ResetSpec{}).ok());
 }
 
 TEST(BackendTest, AwsNeedsRegionAndCredentials) {

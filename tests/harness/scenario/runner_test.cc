@@ -272,6 +272,39 @@ TEST(Runner, TimedActorsAndTheTimelineMoveTheClock) {
                 "\"2024-01-01T00:02:00.000Z\"}"}));
 }
 
+// A latency fault on the manual clock: the call moves the clock to the
+// answer's due time (it used to wait for a clock only the runner moves, for
+// ever), the call's trace line says how long, and the next step starts there.
+TEST(Runner, ALatencyFaultMovesTheClockAndTheTraceShowsTheWait) {
+  RunResult run = RunOnce(Parse(R"({"name": "slow", )" + kTableX + R"(
+    "backend": {"tick": "1s"},
+    "faults": {"rules": [{"operation": "PutItem", "effect": "latency",
+                          "duration": "2s"}]},
+    "actors": [{"name": "s", "pattern": "script", "ops": [
+      {"call": "PutItem", "request": {"TableName": "xtb",
+         "Item": {"pk": {"S": "a"}}}},
+      {"call": "GetItem", "request": {"TableName": "xtb",
+         "Key": {"pk": {"S": "a"}}}}]}],
+    "invariants": [{"check": "count", "table": "xtb", "equals": 1}],
+    "expect": "holds"})"),
+                          RunOptions());
+  ASSERT_EQ(run.code, 0) << run.failure;
+  std::vector<std::string> steps;
+  for (const std::string& line : run.trace) {
+    if (json::parse(line).contains("step")) steps.push_back(line);
+  }
+  EXPECT_EQ(steps,
+            (std::vector<std::string>{
+                "{\"step\":1,\"t\":\"2024-01-01T00:00:00.000Z\",\"actor\":"
+                "\"s\",\"op\":\"call PutItem\",\"result\":\"ok\"}",
+                "{\"step\":1,\"call\":\"PutItem\",\"waited\":\"2s\","
+                "\"response\":{}}",
+                "{\"step\":2,\"t\":\"2024-01-01T00:00:03.000Z\",\"actor\":"
+                "\"s\",\"op\":\"call GetItem\",\"result\":\"ok\"}",
+                "{\"step\":2,\"call\":\"GetItem\",\"response\":{\"Item\":"
+                "{\"pk\":{\"S\":\"a\"}}}}"}));
+}
+
 TEST(Runner, APinnedScheduleIsFollowedAndEndsTheRun) {
   Scenario s = Parse(R"({
     "name": "pinned",)" +
@@ -306,6 +339,27 @@ TEST(Runner, TheSeedPicksTheInterleaving) {
   options.seed = 12;
   EXPECT_NE(a, RunOnce(s, options).schedule);
   EXPECT_EQ(a.size(), 12u);
+}
+
+// A control call the backend refuses stops the run with code 3, naming the
+// event and the call and giving the backend's message; the run does not go
+// on as if it had worked (here: a split of a table without a stream).
+TEST(Runner, AFailedControlCallStopsTheRunWithThree) {
+  RunResult run = RunOnce(Parse(R"({"name": "split", )" + kTableX + R"(
+    "backend": {"tick": "1s"},
+    "actors": [{"name": "s", "pattern": "script", "repeat": 3, "ops": [
+      {"call": "PutItem", "request": {"TableName": "xtb",
+         "Item": {"pk": {"S": "a"}}}}]}],
+    "timeline": [{"at": "1s", "split_shards": "xtb"}],
+    "invariants": [{"check": "count", "table": "xtb", "equals": 1}],
+    "expect": "holds"})"),
+                          RunOptions());
+  EXPECT_EQ(run.code, 3);
+  EXPECT_EQ(run.failure,
+            "t.json: timeline[0].split_shards: shard split failed: "
+            "ValidationException: Table has no enabled stream: TableName: "
+            "xtb");
+  EXPECT_FALSE(run.violation.has_value());
 }
 
 }  // namespace
