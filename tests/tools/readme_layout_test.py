@@ -62,10 +62,9 @@ def main(argv: list[str]) -> int:
                  for f in listed if not (root / f).is_dir()]
     problems += [f"README.md Layout: {f}/ is listed twice"
                  for f in sorted({f for f in listed if listed.count(f) > 1})]
-    for p in problems:
-        print(p)
-    print(f"readme layout: {len(listed)} folders listed, {len(problems)} problem(s)")
-    return 1 if problems else 0
+    print("\n".join(problems + [f"readme layout: {len(listed)} folders listed, "
+                                 f"{len(problems)} problem(s)"]))
+    return int(bool(problems))
 
 
 if __name__ == "__main__":
