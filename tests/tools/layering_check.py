@@ -1,140 +1,131 @@
 #!/usr/bin/env python3
-"""The include rules of ddblab, as one allow-map that equals the CMake graph.
+"""The include rules of ddblab: every folder is its own layer, as CMake builds it.
 
 Usage: layering_check.py ROOT TARGETS_JSON
 
-LINKS below is the allow-map: for each folder that builds a library (and for
-each executable), the folders whose libraries it links to directly, exactly as
-its CMakeLists.txt says. A file may include headers from its own folder and
-from every folder reachable through LINKS (CMake links are PUBLIC, so a
-dependency's dependencies are visible too); any other `#include "emulator/..."`
-or `#include "harness/..."` is a violation.
-
 TARGETS_JSON (written by cmake/TargetGraph.cmake into the build tree as
-ddblab_targets.json) is the build's own graph; the check proves the map equals it:
-every library and executable under emulator/ and harness/ must be in the map
-with the same direct links, and the sources of an executable are checked
-against the executable's entry instead of its folder's library.
+ddblab_targets.json) is the build's own graph: for every library and
+executable under common/, emulator/, harness/ and cli/, its folder, its
+sources and the ddblab targets it links to. Each folder that builds a library
+is one layer (emulator/engine, harness/consumer, common/sigv4, cli, ...); a
+subfolder without a library of its own (emulator/engine/ops) belongs to the
+layer of the nearest folder above it that has one. A file may include headers
+of its own layer and of every layer its library reaches through its links
+(ddblab's links are PUBLIC, so a dependency's dependencies are visible too).
+An include of any other layer (one above it, one beside it) is a violation,
+and so is a source file in a folder that belongs to no layer. The sources of
+an executable, and the header next to each, are checked against the
+executable's links instead of their folder's library.
 
-Folders listed here but absent from the tree are skipped (emulator/fault and
-harness/ land later). A folder under emulator/ that is not in the map is a
-violation: add it here and to CMake together. Any harness/ folder other than
-harness/backend falls under "harness/*": it may include harness/ only.
-
-cli/ is the composition point: its library wires the server to the engine,
-the fault layer and the harness, and the `ddblab` executable is its main().
-Nothing under emulator/ or harness/ may include cli/.
-
-common/ holds leaf libraries shared by the emulator and the harness (SigV4,
-the control token):
-they link to nothing of ddblab and include only themselves.
-
-The harness sees the emulator only through its Backend: inside harness/, only
-harness/backend/inprocess_backend.{h,cc} may include the emulator's API
-(emulator/api/ headers); every harness file may use the shared vocabulary
-types of HARNESS_VOCABULARY (Error, Result, Clock, Rng), which the Backend
-interface itself is written in.
+Which layer links which is decided in CMake, and drawn in
+docs/architecture.md (ctest `docs.architecture` proves the drawing equals the
+graph). What the graph alone cannot say is written here, as rules:
+  - TOPS is an order: a library links only libraries of its own top or of a
+    lower one (emulator/ never reaches harness/, nothing reaches cli/), and
+    a common/ library links no ddblab library at all;
+  - the graph has no cycle (CMake allows cycles between static libraries);
+  - harness folders other than HARNESS_GATE (harness/backend) link only
+    harness/ libraries: the harness sees the emulator through its Backend;
+  - inside harness/, only HARNESS_FACADE_FILES (the in-process backend)
+    include the emulator's API (emulator/api/ headers); every harness file may
+    use the vocabulary types of HARNESS_VOCABULARY (Error, Result, Clock, Rng),
+    in which the Backend interface itself is written.
 
 Exit status 1 lists every violation. Run by ctest as `layering` (and
-`layering.probe`, which proves a forbidden include is caught).
+`layering.probe`, which proves that forbidden includes and links are caught).
 """
 import json
 import pathlib
 import re
 import sys
 
-# folder (or "folder:executable") -> folders it links to directly.
-LINKS = {
-    "emulator/api": set(),
-    "emulator/value": {"emulator/api"},
-    "emulator/expr": {"emulator/value"},
-    "emulator/partiql": {"emulator/value", "emulator/api"},
-    "emulator/storage": {"emulator/api"},
-    "emulator/streams": {"emulator/storage", "emulator/value", "emulator/api"},
-    "emulator/fault": {"emulator/api"},
-    "emulator/engine": {"emulator/partiql", "emulator/expr", "emulator/streams",
-                        "emulator/storage", "emulator/value", "emulator/api"},
-    # The wire protocol library knows nothing of the engine...
-    "emulator/server": {"emulator/api", "common/sigv4", "common/control_token"},
-    # ...cli/, the composition point, wires it to the engine, the fault
-    # layer, the harness's hosted event source mappings and `ddblab run`
-    # (harness/scenario) and `ddblab bench` (harness/bench); the `ddblab`
-    # executable is its main().
-    "cli": {"emulator/server", "emulator/engine", "emulator/fault",
-            "common/control_token",
-            "harness/consumer", "harness/backend", "harness/scenario",
-            "harness/bench"},
-    "cli:ddblab": {"cli"},
-    # The in-process backend constructs an Emulator, whose implementation
-    # lives in engine/; what it may include is narrowed by HARNESS_FACADE.
-    # The Backend interface is written in emulator/api's vocabulary types
-    # (Result, Error, Clock); HttpBackend signs with common/sigv4 and sends
-    # the control token (common/control_token).
-    "harness/backend": {"emulator/api", "emulator/engine", "common/sigv4",
-                        "common/control_token"},
-    "common/sigv4": set(),
-    "common/control_token": set(),
-    "harness/*": {"harness/backend"},
-    # ddblab-consume: event-source mappings from a file against any backend.
-    "harness/consumer:ddblab-consume": {"harness/consumer"},
-    # `ddblab-run`: the scenario runner's command (run_command.h) only.
-    "harness/scenario:ddblab-run": {"harness/scenario"},
-}
-# Optional edges: a folder may link to these when they exist (fault/ is
-# wired into the engine and the server by the faults work).
-OPTIONAL_LINKS = {
-    "emulator/engine": {"emulator/fault"},
-}
+# Lowest first: a library links only libraries of its own top or a lower one.
+TOPS = ("common", "emulator", "harness", "cli")
+HARNESS_GATE = "harness/backend"
 HARNESS_FACADE_FILES = {"harness/backend/inprocess_backend.h",
                         "harness/backend/inprocess_backend.cc"}
 # What any harness file may include from the emulator: value types only.
 HARNESS_VOCABULARY = {"emulator/api/error.h", "emulator/api/result.h",
                       "emulator/api/clock.h", "emulator/api/random.h"}
-TOPS = ("emulator", "harness", "common", "cli")
 SOURCE_SUFFIXES = (".h", ".cc")
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
 
 
-def folder_of(rel: str) -> str:
-    parts = rel.split("/")
-    return "/".join(parts[:2]) if len(parts) > 2 else parts[0]
+def top_of(folder: str) -> str:
+    return folder.split("/")[0]
 
 
-def map_key(folder: str) -> str | None:
-    if folder in LINKS:
-        return folder
-    if folder.startswith("harness/"):
-        return "harness/*"
-    return None
+class Graph:
+    """The CMake target graph, reduced to ddblab's own targets."""
+
+    def __init__(self, raw: dict):
+        self.targets = raw
+        self.links = {n: [l for l in t["links"] if l in raw] for n, t in raw.items()}
+        self.layers = {t["folder"] for t in raw.values() if t["type"] != "EXECUTABLE"}
+
+    def reach(self, name: str) -> set[str]:
+        """Targets `name` links to, directly or through other targets."""
+        seen, todo = set(), list(self.links[name])
+        while todo:
+            t = todo.pop()
+            if t not in seen:
+                seen.add(t)
+                todo.extend(self.links[t])
+        return seen
+
+    def layer_of(self, rel: str) -> str | None:
+        """The layer a path (a file or an include) belongs to: its nearest
+        folder that builds a library."""
+        parts = rel.split("/")[:-1]
+        while parts:
+            folder = "/".join(parts)
+            if folder in self.layers:
+                return folder
+            parts.pop()
+        return None
+
+    def visible(self, names: list[str], own: str) -> set[str]:
+        """Layers the units of targets `names` (in folder `own`) may include."""
+        out = {own}
+        for n in names:
+            out |= {self.targets[t]["folder"] for t in self.reach(n)}
+        return out
 
 
-def closure(key: str, folder: str, present: set[str]) -> set[str]:
-    """Folders a unit may include: its own plus everything it links to."""
-    seen, todo = set(), [key]
-    while todo:
-        k = todo.pop()
-        k = k if k in LINKS else (map_key(k) or k)
-        for dep in LINKS.get(k, set()) | (OPTIONAL_LINKS.get(k, set()) & present):
-            if dep not in seen:
-                seen.add(dep)
-                todo.append(dep)
-    seen.add(folder)
-    if key == "harness/*":
-        seen |= {p for p in present if p.startswith("harness/")}
-    return seen
+def check_graph(g: Graph) -> list[str]:
+    """The rules the CMake graph itself must keep."""
+    problems = []
+    for name in sorted(g.targets):
+        folder = g.targets[name]["folder"]
+        rank = TOPS.index(top_of(folder))
+        for dep in sorted(g.links[name]):
+            dep_folder = g.targets[dep]["folder"]
+            if top_of(folder) == "common":
+                problems.append(f"CMake target {name} ({folder}) links {dep} "
+                                f"({dep_folder}); common/ libraries link no "
+                                "ddblab library")
+            elif TOPS.index(top_of(dep_folder)) > rank:
+                problems.append(f"CMake target {name} ({folder}) links {dep} "
+                                f"({dep_folder}), which is above it: "
+                                f"{' < '.join(TOPS)}")
+            elif (top_of(folder) == "harness" and folder != HARNESS_GATE
+                  and top_of(dep_folder) != "harness"):
+                problems.append(f"CMake target {name} ({folder}) links {dep} "
+                                f"({dep_folder}); harness folders other than "
+                                f"{HARNESS_GATE} link only harness/")
+    # A cycle: a target that reaches itself.
+    for name in sorted(g.targets):
+        if name in g.reach(name):
+            problems.append(f"CMake target {name} is in a cycle of links")
+    return problems
 
 
-def load_graph(path: pathlib.Path):
-    return json.loads(path.read_text())
-
-
-def executable_files(graph, root: pathlib.Path) -> dict[str, str]:
-    """file (relative to root) -> map key, for sources of executables."""
+def executable_files(g: Graph, root: pathlib.Path) -> dict[str, str]:
+    """file (relative to root) -> executable, for sources of executables."""
     out = {}
-    for name, t in graph.items():
+    for name, t in g.targets.items():
         if t["type"] != "EXECUTABLE":
             continue
-        key = f'{t["folder"]}:{name}'
         for src in t["sources"]:
             p = pathlib.Path(src)
             p = p if p.is_absolute() else root / t["folder"] / p
@@ -142,42 +133,60 @@ def executable_files(graph, root: pathlib.Path) -> dict[str, str]:
                 rel = str(p.resolve().relative_to(root.resolve()))
             except ValueError:
                 continue
-            out[rel] = key
+            out[rel] = name
             header = rel[: -len(p.suffix)] + ".h"
             if (root / header).exists():
-                out[header] = key
+                out[header] = name
     return out
 
 
-def check_graph(graph, present: set[str]) -> list[str]:
-    """The allow-map must equal the CMake graph, edge for edge."""
-    problems = []
-    lib_folder = {n: t["folder"] for n, t in graph.items()
-                  if t["type"] != "EXECUTABLE"}
-    for name, t in sorted(graph.items()):
-        folder = t["folder"]
-        if t["type"] == "EXECUTABLE":
-            key = f"{folder}:{name}"
-        else:
-            key = map_key(folder)
-        if key is None or (key not in LINKS and key != "harness/*"):
-            problems.append(f"CMake target {name} ({folder}) has no entry in "
-                            "LINKS of tests/tools/layering_check.py")
-            continue
-        got = {lib_folder[l] for l in t["links"] if l in lib_folder}
-        want = LINKS[key] | (OPTIONAL_LINKS.get(key, set()) & present)
-        if key == "harness/*":
-            bad = {g for g in got if not g.startswith("harness/")}
-            bad -= {"harness/backend"}
-            if bad:
-                problems.append(f"CMake target {name} ({folder}) links "
-                                f"{sorted(bad)}; harness folders other than "
-                                "harness/backend link only harness/")
-            continue
-        if got != want:
-            problems.append(
-                f"CMake target {name} ({folder}) links {sorted(got)} but the "
-                f"allow-map says {sorted(want)}: change both together")
+def check_includes(g: Graph, root: pathlib.Path) -> list[str]:
+    problems, homeless = [], set()
+    exe = executable_files(g, root)
+    libs = {}
+    for name, t in g.targets.items():
+        if t["type"] != "EXECUTABLE":
+            libs.setdefault(t["folder"], []).append(name)
+    for top in TOPS:
+        for path in sorted((root / top).glob("**/*")):
+            if path.suffix not in SOURCE_SUFFIXES or not path.is_file():
+                continue
+            rel = str(path.relative_to(root))
+            layer = g.layer_of(rel)
+            if rel in exe:
+                unit = exe[rel]
+                allowed = g.visible([unit], g.targets[unit]["folder"])
+            elif layer is not None:
+                unit = layer
+                allowed = g.visible(libs[layer], layer)
+            else:
+                homeless.add(str(path.parent.relative_to(root)))
+                continue
+            for inc in INCLUDE.findall(path.read_text(errors="replace")):
+                if inc.split("/")[0] not in TOPS:
+                    continue
+                if top == "harness" and inc.startswith("emulator/"):
+                    if inc in HARNESS_VOCABULARY:
+                        continue
+                    if (rel not in HARNESS_FACADE_FILES
+                            or not inc.startswith("emulator/api/")):
+                        problems.append(
+                            f"{rel}: includes {inc}; the harness sees the emulator "
+                            "only through harness/backend's in-process backend, "
+                            "which includes emulator/api/ only")
+                    continue
+                target = g.layer_of(inc)
+                if target is None:
+                    problems.append(f"{rel}: includes {inc}, which is in no "
+                                    "layer (no folder above it builds a library)")
+                elif target not in allowed:
+                    problems.append(
+                        f"{rel}: includes {inc} ({target} is not below {unit} "
+                        f"in the CMake graph; {unit} may include only "
+                        f"{sorted(allowed)})")
+    for folder in sorted(homeless):
+        problems.append(f"folder {folder} holds sources but builds no library "
+                        "(and no folder above it does): give it a CMakeLists.txt")
     return problems
 
 
@@ -186,45 +195,11 @@ def main(argv: list[str]) -> int:
         print("usage: layering_check.py ROOT BUILD_DIR/ddblab_targets.json")
         return 2
     root = pathlib.Path(argv[1])
-    graph = load_graph(pathlib.Path(argv[2]))
-    # (folder names themselves: folder_of() is for files inside them)
-    present = {str(p.relative_to(root)) for top in TOPS
-               for p in (root / top).glob("*") if p.is_dir()}
-    exe = executable_files(graph, root)
-    problems = check_graph(graph, present)
-    for top in TOPS:
-        for path in sorted((root / top).glob("**/*")):
-            if path.suffix not in SOURCE_SUFFIXES or not path.is_file():
-                continue
-            rel = str(path.relative_to(root))
-            folder = folder_of(rel)
-            key = exe.get(rel) or map_key(folder)
-            if key is None:
-                problems.append(f"{rel}: folder {folder} is not in the "
-                                "allow-map (LINKS in tests/tools/layering_check.py)")
-                continue
-            allowed = closure(key, folder, present)
-            for inc in INCLUDE.findall(path.read_text(errors="replace")):
-                parts = inc.split("/")
-                if parts[0] not in TOPS or len(parts) < 2:
-                    continue
-                # "emulator/engine/x.h" -> emulator/engine; "cli/x.h" -> cli.
-                target = "/".join(parts[:2]) if len(parts) > 2 else parts[0]
-                if top == "harness" and parts[0] == "emulator":
-                    if inc in HARNESS_VOCABULARY:
-                        continue
-                    if rel not in HARNESS_FACADE_FILES or target != "emulator/api":
-                        problems.append(
-                            f"{rel}: includes {inc}; the harness sees the emulator "
-                            "only through harness/backend's in-process backend, "
-                            "which includes emulator/api/ only")
-                    continue
-                if target not in allowed:
-                    problems.append(f"{rel}: includes {inc} ({key} may include "
-                                    f"only {sorted(allowed)})")
+    g = Graph(json.loads(pathlib.Path(argv[2]).read_text()))
+    problems = check_graph(g) + check_includes(g, root)
     for p in problems:
         print(p)
-    print(f"layering: {len(problems)} violation(s)")
+    print(f"layering: {len(problems)} violation(s) in {len(g.layers)} layers")
     return 1 if problems else 0
 
 

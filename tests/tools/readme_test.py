@@ -1,15 +1,20 @@
 #!/usr/bin/env python3
-"""Runs the README's examples against a real `ddblab serve`; fails when they drift.
+"""Runs the examples of the README and docs/ against a real `ddblab serve`.
 
-Usage: readme_test.py --ddblab BIN [--readme README.md] [--workdir DIR]
+Usage: readme_test.py --ddblab BIN [--readme README.md] [--docs DIR] [--workdir DIR]
 
-Every fenced block of README.md is either run or skipped by name:
-  ```sh / ```bash   run with bash -euo pipefail (each block its own script, in
-                    README order, all sharing one temp working directory);
+Reads README.md, then every .md file under --docs (sorted by path, subfolders
+included). Each file is read as a reader of that page would: its blocks run
+in order, in a temp working directory of its own, with the environment as
+the test started (a file's `export` lines carry over to its later blocks,
+never to another file). Every fenced block is either run or skipped by name:
+  ```sh / ```bash   run with bash -euo pipefail (each block its own script);
   ```python         run with /usr/bin/python3;
   ```js             run with node as an ES module from tests/clients/js (where
                     the committed lockfile installs the AWS SDK);
   ```LANG no-test REASON   skipped, and the reason printed;
+  ```mermaid        a diagram (docs/architecture.md's is checked by
+                    docs.architecture), not run;
   any other block   fails the test (a new kind of example needs a runner here
                     or a `no-test` mark: nothing is skipped silently).
 
@@ -48,7 +53,7 @@ readme_expect() {  # readme_expect WANT_JSON CMD...: CMD must print WANT_JSON
   local want="$1"; shift
   local got; got=$("$@")
   printf '%s\n' "$got"
-  /usr/bin/python3 - "$want" "$got" <<'PY' || { echo "README drift: '$*' printed $got; the README says $want" >&2; exit 1; }
+  /usr/bin/python3 - "$want" "$got" <<'PY' || { echo "doc drift: '$*' printed $got; the example says $want" >&2; exit 1; }
 import json, sys
 sys.exit(0 if json.loads(sys.argv[1]) == json.loads(sys.argv[2]) else 1)
 PY
@@ -158,17 +163,9 @@ def with_server(port: int, ddblab: str, env, fn):
         proc.wait(timeout=10)
 
 
-def main() -> int:
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--ddblab", required=True)
-    ap.add_argument("--readme", default=str(ROOT / "README.md"))
-    ap.add_argument("--workdir")
-    args = ap.parse_args()
-    sys.stdout.reconfigure(line_buffering=True)
-    ddblab = str(pathlib.Path(args.ddblab).resolve())
-    bindir = tempfile.mkdtemp(prefix="readme-bin-")
-    os.symlink(ddblab, os.path.join(bindir, "ddblab"))
-    work = args.workdir or tempfile.mkdtemp(prefix="readme-work-")
+def run_file(path: pathlib.Path, name: str, ddblab: str, bindir: str, work: str):
+    """Runs the blocks of one file; (ran, skipped, failures)."""
+    os.makedirs(work, exist_ok=True)
     env = dict(os.environ)
     env["PATH"] = bindir + os.pathsep + "/usr/bin" + os.pathsep + env.get("PATH", "")
     for k in ("AWS_PROFILE", "AWS_CONFIG_FILE", "AWS_SHARED_CREDENTIALS_FILE"):
@@ -178,11 +175,10 @@ def main() -> int:
     env["AWS_PAGER"] = ""
 
     failures, ran, skipped = 0, 0, 0
-    readme = pathlib.Path(args.readme).read_text()
-    for line, info, text in blocks(readme):
+    for line, info, text in blocks(path.read_text()):
         words = info.split()
         lang = words[0] if words else ""
-        where = f"README.md:{line} ({info or 'no language'})"
+        where = f"{name}:{line} ({info or 'no language'})"
         if "no-test" in words:
             reason = info.split("no-test", 1)[1].strip() or "no reason given"
             print(f"SKIP {where}: {reason}")
@@ -190,6 +186,8 @@ def main() -> int:
             if reason == "no reason given":
                 failures += 1
                 print("  a no-test block must say why")
+            continue
+        if lang == "mermaid":
             continue
         if lang in ("", "text", "console") and not re.search(r"^\s*(\$|ddblab|curl|aws)\b", text, re.M):
             # Plain text (the layout tree, sample output): nothing to run.
@@ -233,7 +231,34 @@ def main() -> int:
             failures += 1
         else:
             print(f"ok   {where}")
-    print(f"readme: {ran} block(s) run, {skipped} skipped by mark, {failures} failure(s)")
+    return ran, skipped, failures
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--ddblab", required=True)
+    ap.add_argument("--readme", default=str(ROOT / "README.md"))
+    ap.add_argument("--docs", help="also every .md file under this folder")
+    ap.add_argument("--workdir")
+    args = ap.parse_args()
+    sys.stdout.reconfigure(line_buffering=True)
+    ddblab = str(pathlib.Path(args.ddblab).resolve())
+    bindir = tempfile.mkdtemp(prefix="readme-bin-")
+    os.symlink(ddblab, os.path.join(bindir, "ddblab"))
+    base = args.workdir or tempfile.mkdtemp(prefix="readme-work-")
+
+    readme = pathlib.Path(args.readme)
+    files = [(readme, readme.name)]
+    if args.docs:
+        docs = pathlib.Path(args.docs)
+        files += [(p, f"{docs.name}/{p.relative_to(docs)}") for p in sorted(docs.rglob("*.md"))]
+    total = [0, 0, 0]
+    for i, (path, name) in enumerate(files):
+        counts = run_file(path, name, ddblab, bindir, os.path.join(base, f"{i:02d}"))
+        total = [t + c for t, c in zip(total, counts)]
+    ran, skipped, failures = total
+    print(f"readme: {len(files)} file(s), {ran} block(s) run, {skipped} skipped by mark, "
+          f"{failures} failure(s)")
     return 1 if failures or ran == 0 else 0
 
 
