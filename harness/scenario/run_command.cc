@@ -15,13 +15,14 @@
 #include "harness/scenario/runner.h"
 #include "harness/scenario/scenario.h"
 #include "harness/scenario/shrink.h"
+#include "harness/scenario/strategy.h"
 
 namespace ddblab::harness::scenario {
 namespace {
 
 constexpr const char* kUsage =
     "usage: ddblab run FILE... [--backend emulator|http://HOST:PORT|aws] "
-    "[--seed N] [--explore N] [--replay TRACE] [--shrink] "
+    "[--seed N] [--explore N] [--strategy S] [--replay TRACE] [--shrink] "
     "[--shrink-out PATH] [--trace OUT.jsonl] [--report OUT.html]\n";
 
 // `ddblab run --help`: the usage line, then every flag on a line of its own.
@@ -40,6 +41,11 @@ constexpr const char* kHelp =
     "  --explore N       run N seeds (1 to 1000000) and count those that "
     "break an\n"
     "                    invariant\n"
+    "  --strategy S      how each step's actor is picked: random (the "
+    "default) or\n"
+    "                    pct[:D] (priorities with D-1 change points, D 1 to "
+    "10,\n"
+    "                    default 3)\n"
     "  --replay TRACE    run the seed and schedule of a recorded trace again "
     "and\n"
     "                    report the first step whose response differs\n"
@@ -71,7 +77,15 @@ struct Args {
   std::string shrink_out;
   std::string trace;
   std::string report;
+  StrategySpec strategy;
 };
+
+RunOptions BaseOptions(const Args& args) {
+  RunOptions options;
+  options.backend = args.backend;
+  options.strategy = args.strategy;
+  return options;
+}
 
 std::optional<uint64_t> Number(const std::string& text) {
   uint64_t n = 0;
@@ -98,7 +112,7 @@ std::string ParseArgs(std::span<const std::string> args, Args* out) {
     const bool takes_value = arg == "--backend" || arg == "--seed" ||
                              arg == "--explore" || arg == "--replay" ||
                              arg == "--trace" || arg == "--shrink-out" ||
-                             arg == "--report";
+                             arg == "--report" || arg == "--strategy";
     if (!takes_value) return "unknown option " + arg;
     if (i + 1 >= args.size()) return arg + " needs a value";
     const std::string& value = args[++i];
@@ -120,6 +134,10 @@ std::string ParseArgs(std::span<const std::string> args, Args* out) {
                value;
       }
       out->explore = static_cast<int64_t>(*n);
+    } else if (arg == "--strategy") {
+      Result<StrategySpec> strategy = ParseStrategy(value);
+      if (!strategy.ok()) return "--strategy " + strategy.error().message;
+      out->strategy = *strategy;
     } else if (arg == "--replay") {
       out->replay = value;
     } else if (arg == "--trace") {
@@ -195,8 +213,7 @@ int Expectation(const Scenario& s, bool violated, std::ostream& out) {
 
 int OneRun(const Scenario& s, const Args& args, std::ostream& out,
            std::ostream& err) {
-  RunOptions options;
-  options.backend = args.backend;
+  RunOptions options = BaseOptions(args);
   options.seed = args.seed.value_or(s.seed);
   RunResult run = RunOnce(s, options);
   if (run.code != 0) {
@@ -230,9 +247,18 @@ Explored Explore(const Scenario& s, const Args& args, uint64_t from,
                  int64_t count, bool print, bool terminal, std::ostream& out,
                  std::ostream& err) {
   Explored e;
-  RunOptions options;
-  options.backend = args.backend;
+  RunOptions options = BaseOptions(args);
   options.trace = false;  // the one trace written is made again after
+  if (options.strategy.kind == StrategySpec::Kind::kPct) {
+    RunResult probe = ProbeRun(s, options);  // once for every seed
+    if (probe.code != 0) {
+      err << probe.failure << "\n";
+      e.code = probe.code;
+      return e;
+    }
+    options.expected_steps =
+        std::max<int>(1, static_cast<int>(probe.steps.size()));
+  }
   for (int64_t i = 0; i < count; ++i) {
     options.seed = from + static_cast<uint64_t>(i);
     RunResult run = RunOnce(s, options);
@@ -281,8 +307,7 @@ int ExploreMode(const Scenario& s, const Args& args, bool terminal,
   if (e.code != 0) return e.code;
   if (!args.trace.empty() || !args.report.empty()) {
     // The first failing seed (or the first seed), run again with its trace.
-    RunOptions options;
-    options.backend = args.backend;
+    RunOptions options = BaseOptions(args);
     options.seed = e.failing.empty() ? from : e.failing.front();
     RunResult run = RunOnce(s, options);
     if (run.code != 0) {
@@ -307,8 +332,7 @@ int ShrinkMode(const Scenario& s, const Args& args, bool terminal,
   uint64_t seed = 0;
   RunResult failing;
   if (args.seed && !args.explore) {
-    RunOptions options;
-    options.backend = args.backend;
+    RunOptions options = BaseOptions(args);
     options.seed = *args.seed;
     failing = RunOnce(s, options);
     if (failing.code != 0) {
@@ -335,8 +359,7 @@ int ShrinkMode(const Scenario& s, const Args& args, bool terminal,
         << " breaks no invariant; nothing to shrink\n";
     return 1;
   }
-  RunOptions options;
-  options.backend = args.backend;
+  RunOptions options = BaseOptions(args);
   ShrinkResult shrunk = Shrink(s, seed, failing, options);
   std::string path = args.shrink_out;
   if (path.empty()) {
@@ -417,8 +440,7 @@ int ReplayMode(const Scenario& s, const Args& args, std::ostream& out,
     err << args.replay << ": no start event with the seed\n";
     return 2;
   }
-  RunOptions options;
-  options.backend = args.backend;
+  RunOptions options = BaseOptions(args);
   options.seed = *seed;
   options.schedule = &schedule;
   RunResult run = RunOnce(s, options);

@@ -362,6 +362,7 @@ RunResult Run::Go() {
   ojson start = {{"event", "start"},
                  {"scenario", s_.name},
                  {"seed", options_.seed},
+                 {"strategy", options_.strategy.Text()},
                  {"backend", backend_->name()},
                  {"t", IsoMillis(t0)}};
   if (!s_.faults.is_null()) start["faults"] = s_.faults;
@@ -374,7 +375,8 @@ RunResult Run::Go() {
   }
   Emit(start);
 
-  Rng rng = Rng(options_.seed).Fork("schedule");
+  std::unique_ptr<Scheduler> scheduler = MakeScheduler(
+      options_.strategy, options_.seed, actors.size(), options_.expected_steps);
   std::vector<TimePoint> ready_at;
   for (const ActorSpec& spec : s_.actors) ready_at.push_back(t0 + spec.start);
   const std::vector<std::string>* forced =
@@ -427,7 +429,7 @@ RunResult Run::Go() {
         }
         continue;
       }
-      pick = ready[rng.Uniform(ready.size())];
+      pick = scheduler->Pick(ready, step + 1);
     }
     if (++step > s_.max_steps) {
       return Fail(1, In("more than backend.max_steps (" +
@@ -551,7 +553,25 @@ std::string MissingCapability(const Scenario& s,
   return "";
 }
 
+RunResult ProbeRun(const Scenario& scenario, const RunOptions& options) {
+  RunOptions probe = options;
+  probe.strategy = StrategySpec();
+  probe.seed = 0;
+  probe.trace = false;
+  probe.schedule = nullptr;
+  return Run(scenario, probe).Go();
+}
+
 RunResult RunOnce(const Scenario& scenario, const RunOptions& options) {
+  if (options.strategy.kind == StrategySpec::Kind::kPct &&
+      options.expected_steps == 0) {
+    RunResult probe = ProbeRun(scenario, options);
+    if (probe.code != 0) return probe;
+    RunOptions measured = options;
+    measured.expected_steps =
+        std::max<int>(1, static_cast<int>(probe.steps.size()));
+    return Run(scenario, measured).Go();
+  }
   return Run(scenario, options).Go();
 }
 

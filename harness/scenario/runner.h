@@ -44,6 +44,7 @@
 
 #include "emulator/api/error.h"
 #include "harness/scenario/scenario.h"
+#include "harness/scenario/strategy.h"
 
 namespace ddblab::harness::scenario {
 
@@ -57,6 +58,11 @@ struct RunOptions {
   // it and run again the one seed whose trace they write: same seed, same
   // run.
   bool trace = true;
+  // How the next actor is picked (strategy.h).
+  StrategySpec strategy;
+  // The steps pct spreads its change points over; 0: RunOnce finds them
+  // with a probe run (ProbeRun) first.
+  int expected_steps = 0;
 };
 
 struct Violation {
@@ -99,7 +105,14 @@ struct RunResult {
   std::vector<std::string> unmatched_rules;
 };
 
+// One run. Under pct with expected_steps 0 it makes the probe run first.
 RunResult RunOnce(const Scenario& scenario, const RunOptions& options);
+
+// The run pct measures a scenario by: `options` with the random strategy,
+// seed 0 and no trace. Its steps are the expected steps of every pct run
+// of the scenario on that backend, whatever their seed, so a seed and a
+// strategy name reproduce a run.
+RunResult ProbeRun(const Scenario& scenario, const RunOptions& options);
 
 // "<file>: <path> needs <capability> control; backend <name> has none" for
 // the first thing the scenario needs that `has` lacks, or "".

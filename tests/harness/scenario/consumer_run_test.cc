@@ -40,7 +40,8 @@ TEST(ConsumerRun, TheTraceOfAFixedSeedIsByteIdentical) {
   EXPECT_EQ(first, ReadFile(b));
   EXPECT_TRUE(first.starts_with(
       "{\"event\":\"start\",\"scenario\":\"rollup-aggregator-redelivery-"
-      "naive\",\"seed\":1,\"backend\":\"emulator\",\"t\":\"2024-01-01T00:"
+      "naive\",\"seed\":1,\"strategy\":\"random\",\"backend\":\"emulator\","
+      "\"t\":\"2024-01-01T00:"
       "00:00.000Z\",\"consumer_faults\":[{\"id\":\"throws\",\"actor\":"
       "\"rollup\",\"effect\":\"error\",\"probability\":0.1,\"times\":3}]}\n"))
       << first;

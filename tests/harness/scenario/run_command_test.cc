@@ -45,7 +45,8 @@ TEST(RunCommand, TheTraceOfAFixedSeedIsByteIdentical) {
   EXPECT_GE(StepCount(first), 6u);
   EXPECT_TRUE(first.starts_with(
       "{\"event\":\"start\",\"scenario\":\"ordered-writes-sdk-retry-naive\","
-      "\"seed\":7,\"backend\":\"emulator\",\"t\":\"2024-01-01T00:00:00.000Z\""))
+      "\"seed\":7,\"strategy\":\"random\",\"backend\":\"emulator\",\"t\":"
+      "\"2024-01-01T00:00:00.000Z\""))
       << first;
   // Other seeds schedule the writers differently.
   const std::set<std::string> traces =
@@ -295,7 +296,7 @@ INSTANTIATE_TEST_SUITE_P(
 TEST(RunCommand, BadArgumentsExitWithTwo) {
   const std::string usage =
       "usage: ddblab run FILE... [--backend emulator|http://HOST:PORT|aws] "
-      "[--seed N] [--explore N] [--replay TRACE] [--shrink] "
+      "[--seed N] [--explore N] [--strategy S] [--replay TRACE] [--shrink] "
       "[--shrink-out PATH] [--trace OUT.jsonl] [--report OUT.html]\n";
   const std::string file = Shipped("ordered_writes_sdk_retry_naive.json");
   struct Case {
@@ -311,6 +312,9 @@ TEST(RunCommand, BadArgumentsExitWithTwo) {
             "ddblab run: --explore expects a number of seeds from 1 to "
             "1000000, got 0\n"},
            {{file, "--seed"}, "ddblab run: --seed needs a value\n"},
+           {{file, "--strategy", "pct:0"},
+            "ddblab run: --strategy expected random, pct or pct:D with D "
+            "from 1 to 10, got pct:0\n"},
            {{file, "--backend", "emulator?clock=system"},
             "ddblab run: --backend emulator takes no options (the scenario's "
             "backend member sets the clock, TTL delay and stream shards), got "
@@ -333,9 +337,9 @@ TEST(RunCommand, BadArgumentsExitWithTwo) {
   // Every flag of the usage line has a line of its own.
   for (const char* flag :
        {"\n  --backend B ", "\n  --seed N ", "\n  --explore N ",
-        "\n  --replay TRACE ", "\n  --shrink ", "\n  --shrink-out PATH ",
-        "\n  --trace OUT.jsonl ", "\n  --report OUT.html ",
-        "\n  --help, -h "}) {
+        "\n  --strategy S ", "\n  --replay TRACE ", "\n  --shrink ",
+        "\n  --shrink-out PATH ", "\n  --trace OUT.jsonl ",
+        "\n  --report OUT.html ", "\n  --help, -h "}) {
     EXPECT_NE(help.out.find(flag), std::string::npos) << flag;
   }
   EXPECT_NE(help.out.find("\nExit codes: 0 every expectation met"),
