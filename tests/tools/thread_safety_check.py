@@ -7,6 +7,11 @@ warns: a member annotated DDBLAB_GUARDED_BY read without its lock, a
 DDBLAB_REQUIRES function called without it, a lock still held at the end of a
 scope (annotations: emulator/api/thread_annotations.h).
 
+The headers most engine files share are parsed once, into a precompiled
+header that every check includes first (the analysis of their inline
+functions happens there, once): it halves the check's time, which CI pays
+from scratch on two cores.
+
 Needs clang 16 or later (it follows the EngineLock guard returned by
 EmulatorImpl::Lock() into the caller; scripts/setup.sh installs clang-16).
 Usage: thread_safety_check.py <repo root> [clang++]
@@ -17,9 +22,17 @@ import re
 import shutil
 import subprocess
 import sys
+import tempfile
 
 CANDIDATES = ["clang++-19", "clang++-18", "clang++-17", "clang++-16", "clang++"]
 FOLDERS = ["emulator/engine", "emulator/server"]
+# Parsed once into the precompiled header (the ones most files include).
+SHARED_HEADERS = ["emulator/engine/emulator_impl.h",
+                  "emulator/engine/operations.h",
+                  "emulator/engine/request.h",
+                  "emulator/engine/keys.h",
+                  "emulator/engine/capacity/capacity_seam.h",
+                  "emulator/value/codec.h"]
 
 
 def clang_major(clang: str) -> int:
@@ -36,9 +49,24 @@ def find_clang(explicit):
     return None
 
 
-def check(clang: str, root: pathlib.Path, source: pathlib.Path):
-    cmd = [clang, "-std=c++20", "-fsyntax-only", f"-I{root}",
-           "-Wthread-safety", "-Werror", str(source)]
+def flags(root: pathlib.Path):
+    return ["-std=c++20", f"-I{root}", "-Wthread-safety", "-Werror"]
+
+
+def build_pch(clang: str, root: pathlib.Path, folder: pathlib.Path):
+    """The shared headers as a precompiled header; (path, output)."""
+    header = folder / "shared.h"
+    header.write_text("".join(f'#include "{h}"\n' for h in SHARED_HEADERS))
+    pch = folder / "shared.pch"
+    out = subprocess.run([clang, *flags(root), "-x", "c++-header",
+                          str(header), "-o", str(pch)],
+                         capture_output=True, text=True)
+    return (pch if out.returncode == 0 else None), out.stdout + out.stderr
+
+
+def check(clang: str, root: pathlib.Path, pch, source: pathlib.Path):
+    cmd = [clang, *flags(root), "-fsyntax-only", "-include-pch", str(pch),
+           str(source)]
     out = subprocess.run(cmd, capture_output=True, text=True)
     return source, out.returncode, out.stdout + out.stderr
 
@@ -52,12 +80,18 @@ def main(argv) -> int:
         return 1
     sources = sorted(p for f in FOLDERS for p in (root / f).rglob("*.cc"))
     failed = 0
-    with concurrent.futures.ThreadPoolExecutor(max_workers=2) as pool:
-        for source, rc, text in pool.map(lambda s: check(clang, root, s),
-                                         sources):
-            if rc != 0:
-                failed += 1
-                print(text, end="")
+    with tempfile.TemporaryDirectory() as folder:
+        pch, text = build_pch(clang, root, pathlib.Path(folder))
+        if pch is None:
+            print("thread_safety_check: the shared headers fail:")
+            print(text, end="")
+            return 1
+        with concurrent.futures.ThreadPoolExecutor(max_workers=2) as pool:
+            for source, rc, text in pool.map(
+                    lambda s: check(clang, root, pch, s), sources):
+                if rc != 0:
+                    failed += 1
+                    print(text, end="")
     print(f"thread_safety_check: {len(sources)} files with {clang}, "
           f"{failed} failed")
     return 1 if failed else 0
