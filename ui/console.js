@@ -164,6 +164,16 @@ async function describe(name) {
 const keyText = (schema) =>
     (schema || []).map((k) => `${k.AttributeName} (${k.KeyType === "HASH" ? "partition" : "sort"})`).join(", ");
 
+// A vector index: its attribute, dimensions, distance, SearchSchema and
+// status (with Backfilling while an added index is created).
+function vectorIndexText(i) {
+  const schema = (i.SearchSchema || [])
+      .map((e) => `${e.AttributeName} (${e.SearchSchemaElementType === "HASH" ? "hash" : "filter"})`);
+  const status = i.IndexStatus + (i.Backfilling ? ", backfilling" : "");
+  return `VECTOR ${i.IndexName}: ${i.VectorAttribute.AttributeName} [${i.Dimensions}, ${i.DistanceFunction}]` +
+      (schema.length ? `, ${schema.join(", ")}` : "") + ` ${status}`;
+}
+
 async function refreshTables() {
   const rows = [];
   for (const name of state.tables) {
@@ -174,7 +184,8 @@ async function refreshTables() {
       ttl = d.AttributeName ? `${d.TimeToLiveStatus} (${d.AttributeName})` : d.TimeToLiveStatus;
     } catch (e) { ttl = e.message; }
     const indexes = [...(t.GlobalSecondaryIndexes || []).map((i) => `GSI ${i.IndexName}: ${keyText(i.KeySchema)}`),
-                     ...(t.LocalSecondaryIndexes || []).map((i) => `LSI ${i.IndexName}: ${keyText(i.KeySchema)}`)];
+                     ...(t.LocalSecondaryIndexes || []).map((i) => `LSI ${i.IndexName}: ${keyText(i.KeySchema)}`),
+                     ...(t.VectorIndexes || []).map(vectorIndexText)];
     const stream = t.StreamSpecification && t.StreamSpecification.StreamEnabled
         ? `${t.StreamSpecification.StreamViewType}` : "off";
     rows.push(el("tr", {"data-table": name},
