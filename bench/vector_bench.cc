@@ -9,7 +9,7 @@
 //     vector index and on one with one (arg 0 / 1): the write cost of the
 //     index (checks, float32 copies, the in-memory row).
 //
-//   build/bench/vector_bench --benchmark_min_time=1s
+//   build/bench/vector_bench --benchmark_min_time=1
 //
 // Figures and the exact command: bench/README.md.
 #include <benchmark/benchmark.h>
@@ -170,7 +170,7 @@ void BM_PutItemWithVector(benchmark::State& state) {
   ddblab::Options options;
   options.seed = 7;
   auto emu = Must(ddblab::Emulator::Open(options));
-  Must(emu->Call("CreateTable", TableRequest("w", state.range(0) == 1)));
+  Must(emu->Call("CreateTable", TableRequest("writes", state.range(0) == 1)));
   std::mt19937 rng(5);
   std::vector<Json> vectors;
   for (int i = 0; i < 64; ++i) {
@@ -179,7 +179,7 @@ void BM_PutItemWithVector(benchmark::State& state) {
   int64_t i = 0;
   for (auto _ : state) {
     Json req{
-        {"TableName", "w"},
+        {"TableName", "writes"},
         {"Item",
          {{"pk", {{"S", Key(i % 10000)}}},
           {"embedding", vectors[static_cast<size_t>(i) % vectors.size()]}}}};

@@ -1,7 +1,9 @@
 #include "emulator/engine/vector/vector_entry.h"
 
+#include <cfloat>
 #include <charconv>
 #include <cmath>
+#include <cstring>
 #include <functional>
 #include <utility>
 
@@ -142,9 +144,23 @@ uint64_t MixHash(uint64_t a, uint64_t b) {
 std::optional<float> ToFloat32(const value::Number& n) {
   if (n.is_zero()) return 0.0f;
   const value::Uint128 c = n.coefficient();
-  if (n.exponent() == 0 && c < (value::Uint128{1} << 24)) {
-    const float f = static_cast<float>(static_cast<uint32_t>(c));
-    return n.is_negative() ? -f : f;
+  const int e = n.exponent();
+  // Fast path (most embeddings): c and 10^|e| are exact doubles, so c x 10^e
+  // is the correctly rounded double of the value; rounding that to float is
+  // the correctly rounded float unless the double fell exactly on a midpoint
+  // between two floats (or outside the normal float range).
+  static constexpr double kPow10[] = {
+      1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,  1e8,  1e9,  1e10, 1e11,
+      1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+  if (c < (value::Uint128{1} << 53) && e >= -22 && e <= 22) {
+    const double m = static_cast<double>(static_cast<uint64_t>(c));
+    const double d = e >= 0 ? m * kPow10[e] : m / kPow10[-e];
+    uint64_t bits = 0;
+    std::memcpy(&bits, &d, sizeof(bits));
+    if (d >= FLT_MIN && d <= FLT_MAX && (bits & 0x1FFFFFFF) != 0x10000000) {
+      const float f = static_cast<float>(d);
+      return n.is_negative() ? -f : f;
+    }
   }
   std::string digits;
   AppendDigits(c, &digits);
