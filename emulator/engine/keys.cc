@@ -194,10 +194,8 @@ Result<PrimaryKey> ValidateUpdatedItem(const Table& table, const Item& item,
     DDBLAB_RETURN_IF_ERROR(CheckIndexKeys(table, item));
   }
   if (!table.vector_indexes.empty()) {
-    static const Item kNone;
     DDBLAB_RETURN_IF_ERROR(
-        CheckVectorAttributes(table, item, before != nullptr ? before : &kNone,
-                              VectorWriteForm::kUpdate));
+        CheckVectorAttributes(table, item, before, VectorWriteForm::kUpdate));
   }
   return key;
 }
