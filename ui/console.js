@@ -164,6 +164,16 @@ async function describe(name) {
 const keyText = (schema) =>
     (schema || []).map((k) => `${k.AttributeName} (${k.KeyType === "HASH" ? "partition" : "sort"})`).join(", ");
 
+// A vector index: its attribute, dimensions, distance, SearchSchema and
+// status (with Backfilling while an added index is created).
+function vectorIndexText(i) {
+  const schema = (i.SearchSchema || [])
+      .map((e) => `${e.AttributeName} (${e.SearchSchemaElementType === "HASH" ? "hash" : "filter"})`);
+  const status = i.IndexStatus + (i.Backfilling ? ", backfilling" : "");
+  return `VECTOR ${i.IndexName}: ${i.VectorAttribute.AttributeName} [${i.Dimensions}, ${i.DistanceFunction}]` +
+      (schema.length ? `, ${schema.join(", ")}` : "") + ` ${status}`;
+}
+
 async function refreshTables() {
   const rows = [];
   for (const name of state.tables) {
@@ -174,7 +184,8 @@ async function refreshTables() {
       ttl = d.AttributeName ? `${d.TimeToLiveStatus} (${d.AttributeName})` : d.TimeToLiveStatus;
     } catch (e) { ttl = e.message; }
     const indexes = [...(t.GlobalSecondaryIndexes || []).map((i) => `GSI ${i.IndexName}: ${keyText(i.KeySchema)}`),
-                     ...(t.LocalSecondaryIndexes || []).map((i) => `LSI ${i.IndexName}: ${keyText(i.KeySchema)}`)];
+                     ...(t.LocalSecondaryIndexes || []).map((i) => `LSI ${i.IndexName}: ${keyText(i.KeySchema)}`),
+                     ...(t.VectorIndexes || []).map(vectorIndexText)];
     const stream = t.StreamSpecification && t.StreamSpecification.StreamEnabled
         ? `${t.StreamSpecification.StreamViewType}` : "off";
     rows.push(el("tr", {"data-table": name},
@@ -208,10 +219,57 @@ function fillIndexSelect(description) {
   }
 }
 
+// The Search vectors bar: shown for a table with vector indexes.
+function fillVectorBar(description) {
+  const names = (description.VectorIndexes || []).map((i) => i.IndexName);
+  $("vector-bar").hidden = names.length === 0;
+  const select = $("vector-index");
+  if ([...select.options].map((o) => o.value).join("\n") !== names.join("\n")) {
+    select.replaceChildren(...names.map((n) => el("option", {value: n}, n)));
+  }
+}
+
+// SearchVectors with the bar's index, vector ([numbers]), TopK and the
+// optional SearchConditionExpression with its values (DynamoDB JSON).
+async function searchVectors() {
+  put("vector-result");
+  if (!state.table) return;
+  const request = {TableName: state.table, IndexName: $("vector-index").value,
+                   TopK: Number($("vector-topk").value), ReturnConsumedCapacity: "TOTAL"};
+  try {
+    const vector = JSON.parse($("vector-query").value);
+    if (!Array.isArray(vector)) throw new Error("the vector must be a JSON array of numbers");
+    request.SearchVector = vector.map((x) => ({N: String(x)}));
+    if ($("vector-condition").value.trim()) {
+      request.SearchConditionExpression = $("vector-condition").value;
+    }
+    if ($("vector-values").value.trim()) {
+      request.ExpressionAttributeValues = JSON.parse($("vector-values").value);
+    }
+  } catch (e) {
+    put("vector-result", el("span", {class: "error", id: "vector-refused"}, `Not searched: ${e.message}`));
+    return;
+  }
+  let answer;
+  try {
+    answer = await ddb("SearchVectors", request);
+  } catch (e) {
+    put("vector-result", el("span", {class: "error", id: "vector-failed"}, e.message));
+    return;
+  }
+  const rows = answer.SearchResults.map((r) =>
+      el("tr", {class: "vector-hit"}, el("td", {}, String(r.Score)), el("td", {}, code(r.Item))));
+  put("vector-result",
+      el("p", {id: "vector-summary"},
+         `${rows.length} results, ${answer.ConsumedCapacity.VectorSearchRequestBytes} bytes`),
+      tableOf(["Score", "Item"], rows));
+}
+
 async function refreshItems() {
   if (!state.table) { put("items-view", "No table yet."); return; }
   const description = descriptions[state.table] || await describe(state.table);
   fillIndexSelect(description);
+  fillVectorBar(description);
   const request = {TableName: state.table, Limit: 25};
   const start = state.pageKeys[state.page];
   if (start) request.ExclusiveStartKey = start;
@@ -552,6 +610,7 @@ async function start() {
   $("items-plain-view").addEventListener("change", () => refresh());
   $("items-prev").addEventListener("click", () => { if (state.page) { state.page--; refresh(); } });
   $("item-put").addEventListener("click", putItem);
+  $("vector-go").addEventListener("click", searchVectors);
   $("item-clear").addEventListener("click", () => { $("item-json").value = ""; put("item-result"); });
   $("streams-split").addEventListener("click", async () => {
     try {

@@ -2,6 +2,8 @@
 
 #include <utility>
 
+#include "emulator/engine/vector/vector_rebuild.h"
+
 namespace ddblab::engine {
 
 Status Catalog::Load(storage::ItemStore& store) {
@@ -26,8 +28,9 @@ Status Catalog::Load(storage::ItemStore& store) {
       stats.indexes[idx.id] = IndexStats{s.count, s.bytes};
     }
     std::string name = table.name;
-    entries_[name] =
-        Entry{std::make_shared<const Table>(std::move(table)), stats};
+    Entry& entry = entries_[name] =
+        Entry{std::make_shared<const Table>(std::move(table)), stats, {}};
+    DDBLAB_RETURN_IF_ERROR(RebuildVectorIndexes(store, entry));
   }
   return OkStatus();
 }
@@ -41,7 +44,7 @@ Catalog::Entry& Catalog::Publish(std::shared_ptr<const Table> table) {
   auto it = entries_.find(table->name);
   if (it == entries_.end()) {
     std::string name = table->name;
-    return entries_[name] = Entry{std::move(table), TableStats{}};
+    return entries_[name] = Entry{std::move(table), TableStats{}, {}};
   }
   it->second.table = std::move(table);
   return it->second;
@@ -50,7 +53,7 @@ Catalog::Entry& Catalog::Publish(std::shared_ptr<const Table> table) {
 Catalog::Entry& Catalog::Publish(std::shared_ptr<const Table> table,
                                  TableStats stats) {
   std::string name = table->name;
-  return entries_[name] = Entry{std::move(table), std::move(stats)};
+  return entries_[name] = Entry{std::move(table), std::move(stats), {}};
 }
 
 void Catalog::Erase(std::string_view name) {

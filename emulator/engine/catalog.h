@@ -1,9 +1,11 @@
 // emulator/engine/catalog.h: the in-memory table catalog.
 //
-// Maps table name -> Entry {published Table snapshot, live TableStats}, in
-// name order (ListTables order). The persistent copy is the store's
-// `tables` rows (Table::ToMeta); Load() rebuilds the catalog from them and
-// recomputes the counters from the stored rows.
+// Maps table name -> Entry {published Table snapshot, live TableStats, the
+// in-memory float32 data of its vector indexes}, in name order (ListTables
+// order). The persistent copy is the store's `tables` rows (Table::ToMeta);
+// Load() rebuilds the catalog from them, recomputes the counters from the
+// stored rows and rebuilds the vector data from the stored items
+// (vector/vector_rebuild.h).
 //
 // Mutations of the persistent copy go through a storage transaction made by
 // the caller; the catalog is updated after the commit succeeds, so a failed
@@ -19,6 +21,7 @@
 
 #include "emulator/api/result.h"
 #include "emulator/engine/table.h"
+#include "emulator/engine/vector/vector_store.h"
 #include "emulator/storage/item_store.h"
 
 namespace ddblab::engine {
@@ -28,6 +31,9 @@ class Catalog {
   struct Entry {
     std::shared_ptr<const Table> table;
     TableStats stats;
+    // The data of the table's live vector indexes, by name; changed only
+    // after the commit that made the change (item_writer.h).
+    VectorIndexSet vectors;
   };
   using Map = std::map<std::string, Entry, std::less<>>;
 

@@ -179,6 +179,9 @@ Result<bool> EmulatorImpl::Settle(const std::string& name) {
   for (const IndexDef& idx : table.indexes) {
     pending = pending || idx.status != TableStatus::kActive;
   }
+  for (const VectorIndexDef& v : table.vector_indexes) {
+    pending = pending || v.status != TableStatus::kActive;
+  }
   // Transitions are written in their own transaction; inside a caller's
   // open one they wait for the next lookup (look tables up before Begin).
   if (!pending || store_->in_transaction()) return true;
@@ -221,8 +224,34 @@ Result<bool> EmulatorImpl::Settle(const std::string& name) {
     }
     ++it;
   }
+  // Vector indexes: allocation -> backfilling -> ACTIVE (an index added by
+  // UpdateTable), CREATING -> ACTIVE (with its table), DELETING -> gone.
+  std::vector<std::string> dropped_vectors;
+  for (auto it = next.vector_indexes.begin();
+       it != next.vector_indexes.end();) {
+    if (it->status == TableStatus::kDeleting && now >= it->status_until) {
+      dropped_vectors.push_back(it->name);
+      it = next.vector_indexes.erase(it);
+      changed = true;
+      continue;
+    }
+    if (it->status == TableStatus::kCreating && now >= it->status_until) {
+      if (it->added_by_update && !it->backfilling) {
+        it->backfilling = true;
+        it->status_until += options_.table_status_delay;
+      }
+      if (now >= it->status_until) {
+        it->status = TableStatus::kActive;
+        it->backfilling = false;
+      }
+      changed = true;
+    }
+    ++it;
+  }
   if (!changed) return true;
-  if (!dropped.empty()) next.PruneAttributeDefinitions();
+  if (!dropped.empty() || !dropped_vectors.empty()) {
+    next.PruneAttributeDefinitions();
+  }
   DDBLAB_ASSIGN_OR_RETURN(auto txn, store_->Begin());
   for (int64_t id : dropped)
     DDBLAB_RETURN_IF_ERROR(txn->DropIndex(next.id, id));
@@ -232,6 +261,10 @@ Result<bool> EmulatorImpl::Settle(const std::string& name) {
   }
   DDBLAB_RETURN_IF_ERROR(txn->Commit());
   for (int64_t id : dropped) entry->stats.indexes.erase(id);
+  for (const std::string& gone : dropped_vectors) {
+    entry->stats.vector_indexes.erase(gone);
+    entry->vectors.erase(gone);
+  }
   entry->table = std::make_shared<const Table>(std::move(next));
   return true;
 }
@@ -282,7 +315,7 @@ Result<Catalog::Entry*> EmulatorImpl::FindTable(std::string_view name_or_arn,
   Catalog::Entry* entry = catalog_.Find(*name);
   if (entry == nullptr) return not_found();
   if (entry->table->status != TableStatus::kActive ||
-      !entry->table->indexes.empty()) {
+      !entry->table->indexes.empty() || !entry->table->vector_indexes.empty()) {
     DDBLAB_ASSIGN_OR_RETURN(bool exists, Settle(*name));
     if (!exists) return not_found();
     entry = catalog_.Find(*name);

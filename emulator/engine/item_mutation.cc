@@ -116,7 +116,7 @@ Result<UpdateOutcome> ComputeUpdate(const Table& table, const value::Item& key,
         "Item size to update has exceeded the maximum allowed size");
   }
   DDBLAB_RETURN_IF_ERROR(CheckNesting(updated));
-  DDBLAB_RETURN_IF_ERROR(ValidateItemForWrite(table, updated));
+  DDBLAB_RETURN_IF_ERROR(ValidateUpdatedItem(table, updated, old_item));
   out.new_item = std::move(updated);
   return out;
 }

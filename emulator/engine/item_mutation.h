@@ -17,8 +17,9 @@
 //        attribute with another type than declared),
 //       "Item size to update has exceeded the maximum allowed size",
 //       "Nesting Levels have exceeded supported limits: ...",
-//       then ValidateItemForWrite (index key type / empty-value texts, as
-//       for PutItem — what legacy AttributeUpdates get).
+//       then ValidateUpdatedItem (index key type / empty-value texts, as
+//       for PutItem — what legacy AttributeUpdates get; vector attributes
+//       the update changed, with the update texts).
 // Runtime errors of the update itself (expr/eval_update.h) are returned as
 // they are. All errors are ValidationExceptions and change nothing.
 //

@@ -5,6 +5,8 @@
 
 #include "emulator/engine/capacity/capacity_seam.h"
 #include "emulator/engine/emulator_impl.h"
+#include "emulator/engine/vector/vector_entry.h"
+#include "emulator/engine/vector/vector_rebuild.h"
 #include "emulator/value/item_codec.h"
 #include "emulator/value/item_size.h"
 
@@ -141,7 +143,7 @@ Status WriteBatch::Commit() {
     deltas_.clear();
     return status;
   }
-  for (const Delta& delta : deltas_) {
+  for (Delta& delta : deltas_) {
     Catalog::Entry* entry = catalog_.Find(delta.name);
     if (entry == nullptr) continue;
     entry->stats.item_count += delta.count;
@@ -150,6 +152,16 @@ Status WriteBatch::Commit() {
       IndexStats& s = entry->stats.indexes[id];
       s.count += d.count;
       s.bytes += d.bytes;
+    }
+    for (VectorChange& c : delta.vectors) {
+      VectorIndexData& data =
+          entry->vectors.try_emplace(c.index, c.dims).first->second;
+      if (c.entry) {
+        data.Upsert(c.pk, c.sk, std::move(*c.entry));
+      } else {
+        data.Remove(c.pk, c.sk);
+      }
+      UpdateVectorStats(c.index, data, &entry->stats);
     }
   }
   deltas_.clear();
@@ -331,6 +343,10 @@ Status WriteBatch::ApplyInto(const Table& table, const PrimaryKey& key,
     d.bytes += (n != nullptr ? n->size : 0) - (o != nullptr ? o->size : 0);
   }
 
+  if (table.HasLiveVectorIndexes()) {
+    AddVectorChanges(table, key, new_item, new_bytes, new_size, delta, total);
+  }
+
   if (wanted) {
     value::Item keys;
     if (new_item != nullptr) {
@@ -353,6 +369,35 @@ Status WriteBatch::ApplyInto(const Table& table, const PrimaryKey& key,
         c.delete_units + c.put_units;
   }
   return OkStatus();
+}
+
+void WriteBatch::AddVectorChanges(const Table& table, const PrimaryKey& key,
+                                  const value::Item* new_item,
+                                  std::string_view new_bytes, int64_t new_size,
+                                  Delta& delta, Consumed* total) {
+  Catalog::Entry* entry = catalog_.Find(table.name);
+  for (const VectorIndexDef& v : table.vector_indexes) {
+    if (!v.Live()) continue;
+    const VectorIndexData::Row* old_row = nullptr;
+    if (entry != nullptr) {
+      if (auto it = entry->vectors.find(v.name); it != entry->vectors.end()) {
+        old_row = it->second.Find(key.pk, key.sk);
+      }
+    }
+    std::optional<VectorEntry> e;
+    if (new_item != nullptr) {
+      e = ComputeVectorEntry(table, v, *new_item, new_bytes, new_size);
+    }
+    if (!e && old_row == nullptr) continue;
+    if (e && old_row != nullptr && old_row->view_hash == e->view_hash) {
+      continue;  // the index's view is unchanged: nothing written, no bytes
+    }
+    total->vector_indexes[v.name] +=
+        VectorWriteBytes(e ? e->size : old_row->size);
+    delta.vectors.push_back(VectorChange{v.name,
+                                         static_cast<size_t>(v.dimensions),
+                                         key.pk, key.sk, std::move(e)});
+  }
 }
 
 Result<Consumed> WriteItem(EmulatorImpl& impl, const Table& table,

@@ -5,7 +5,11 @@
 // in the batch's single SQLite transaction:
 //   1. writes or deletes the item row;
 //   2. adds, replaces or removes its entry in every secondary index
-//      (projected per index; sparse: no entry without the index keys);
+//      (projected per index; sparse: no entry without the index keys),
+//      and works out its entry in every vector index (vector/vector_entry.h:
+//      float32 copies held in memory, applied to the catalog's data only
+//      when Commit() succeeds; VectorWriteRequestBytes when the entry's view
+//      changes);
 //   3. calls the ChangeSinks that want the table (streams, TTL), which
 //      write their own rows in the same transaction;
 // and records ItemCount / TableSizeBytes / index counters, applied to the
@@ -53,6 +57,7 @@
 #include "emulator/engine/emulator_impl.h"
 #include "emulator/engine/keys.h"
 #include "emulator/engine/table.h"
+#include "emulator/engine/vector/vector_store.h"
 #include "emulator/storage/item_store.h"
 #include "emulator/value/attribute_value.h"
 
@@ -143,13 +148,26 @@ class WriteBatch {
   storage::WriteTransaction& txn() { return *txn_; }
 
  private:
+  // A vector index change, applied to the catalog entry on commit.
+  struct VectorChange {
+    std::string index;
+    size_t dims = 0;
+    std::string pk;
+    std::string sk;
+    std::optional<VectorEntry> entry;  // nullopt: remove
+  };
   struct Delta {
     const Table* table = nullptr;  // identity only (never dereferenced)
     std::string name;
     int64_t count = 0;
     int64_t bytes = 0;
     std::map<int64_t, IndexStats> indexes;
+    std::vector<VectorChange> vectors;
   };
+  // The vector index changes of one item write, with their bytes.
+  void AddVectorChanges(const Table& table, const PrimaryKey& key,
+                        const value::Item* new_item, std::string_view new_bytes,
+                        int64_t new_size, Delta& delta, Consumed* total);
   Delta& DeltaFor(const Table& table);
   bool AnySinkWants(const Table& table) const;
 

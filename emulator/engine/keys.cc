@@ -6,6 +6,7 @@
 
 #include "emulator/engine/multi_key.h"
 #include "emulator/engine/request.h"
+#include "emulator/engine/vector/vector_entry.h"
 #include "emulator/value/item_codec.h"
 #include "emulator/value/item_size.h"
 #include "emulator/value/key_codec.h"
@@ -178,6 +179,23 @@ Result<PrimaryKey> ValidateItemForWrite(const Table& table, const Item& item) {
   DDBLAB_ASSIGN_OR_RETURN(PrimaryKey key, ExtractItemKey(table, item));
   if (!table.indexes.empty()) {
     DDBLAB_RETURN_IF_ERROR(CheckIndexKeys(table, item));
+  }
+  if (!table.vector_indexes.empty()) {
+    DDBLAB_RETURN_IF_ERROR(
+        CheckVectorAttributes(table, item, nullptr, VectorWriteForm::kPut));
+  }
+  return key;
+}
+
+Result<PrimaryKey> ValidateUpdatedItem(const Table& table, const Item& item,
+                                       const Item* before) {
+  DDBLAB_ASSIGN_OR_RETURN(PrimaryKey key, ExtractItemKey(table, item));
+  if (!table.indexes.empty()) {
+    DDBLAB_RETURN_IF_ERROR(CheckIndexKeys(table, item));
+  }
+  if (!table.vector_indexes.empty()) {
+    DDBLAB_RETURN_IF_ERROR(
+        CheckVectorAttributes(table, item, before, VectorWriteForm::kUpdate));
   }
   return key;
 }

@@ -51,10 +51,17 @@ Result<PrimaryKey> ExtractKeyParam(const Table& table, const value::Item& key);
 // are checked by ExtractItemKey.
 Status CheckIndexKeys(const Table& table, const value::Item& item);
 
-// ExtractItemKey + CheckIndexKeys: everything schema-related about an item
-// about to be stored.
+// ExtractItemKey + CheckIndexKeys + the vector index checks
+// (vector/vector_entry.h): everything schema-related about an item about to
+// be stored.
 Result<PrimaryKey> ValidateItemForWrite(const Table& table,
                                         const value::Item& item);
+// The same for the result of an update of `before` (null: no item): the
+// vector checks apply to the attributes the update changed, with the update
+// form of the texts.
+Result<PrimaryKey> ValidateUpdatedItem(const Table& table,
+                                       const value::Item& item,
+                                       const value::Item* before);
 
 // The attributes of `item` named by `key` (those present).
 value::Item KeyAttributes(const KeySchema& key, const value::Item& item);

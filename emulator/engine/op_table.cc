@@ -33,6 +33,7 @@ const std::vector<OpEntry>& OperationTable() {
        RunTyped<ParseTransactGet, ExecuteTransactGet, RenderTransactGet>},
       {"TransactWriteItems", Api::kDynamoDb,
        RunTyped<ParseTransactWrite, ExecuteTransactWrite, RenderTransactWrite>},
+      {"SearchVectors", Api::kDynamoDb, HandleSearchVectors},
       // ---- DynamoDB: PartiQL (over the typed operations).
       {"ExecuteStatement", Api::kDynamoDb, HandleExecuteStatement},
       {"BatchExecuteStatement", Api::kDynamoDb, HandleBatchExecuteStatement},

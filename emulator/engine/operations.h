@@ -60,6 +60,8 @@ Result<Json> HandleDescribeContinuousBackups(EmulatorImpl& impl,
                                              const Json& request);
 Result<Json> HandleUpdateContinuousBackups(EmulatorImpl& impl,
                                            const Json& request);
+// SearchVectors (ops_search_vectors.cc).
+Result<Json> HandleSearchVectors(EmulatorImpl& impl, const Json& request);
 // PartiQL (ops_partiql.cc): shape checks, then the statements run through
 // the typed operations above (never through the dispatcher).
 Result<Json> HandleExecuteStatement(EmulatorImpl& impl, const Json& request);

@@ -104,6 +104,64 @@ Result<ProjectionType> ReadProjection(const Json& j) {
   return Error::Internal("corrupt table metadata: projection " + s);
 }
 
+Result<DistanceFunction> ReadDistance(const Json& j) {
+  std::string s = j.get<std::string>();
+  for (DistanceFunction f :
+       {DistanceFunction::kCosine, DistanceFunction::kEuclidean,
+        DistanceFunction::kDotProduct}) {
+    if (DistanceFunctionName(f) == s) return f;
+  }
+  return Error::Internal("corrupt table metadata: distance " + s);
+}
+
+// Vector indexes are written only when the table has some ("vector_indexes"
+// absent otherwise), so older databases read unchanged.
+Json VectorIndexMeta(const VectorIndexDef& v) {
+  Json schema = Json::array();
+  for (const SearchSchemaElement& e : v.search_schema) {
+    schema.push_back(
+        Json{{"name", e.name},
+             {"hash", e.hash},
+             {"type", std::string(value::AttributeValue::TypeName(e.type))}});
+  }
+  return Json{{"name", v.name},
+              {"attribute", v.attribute},
+              {"dimensions", v.dimensions},
+              {"distance", std::string(DistanceFunctionName(v.distance))},
+              {"schema", schema},
+              {"projection", std::string(ProjectionTypeName(v.projection))},
+              {"non_key", v.non_key_attributes},
+              {"status", std::string(TableStatusName(v.status))},
+              {"status_until", ToNanos(v.status_until)},
+              {"added_by_update", v.added_by_update},
+              {"backfilling", v.backfilling}};
+}
+
+Result<VectorIndexDef> ReadVectorIndex(const Json& j) {
+  VectorIndexDef v;
+  v.name = j.at("name").get<std::string>();
+  v.attribute = j.at("attribute").get<std::string>();
+  v.dimensions = j.at("dimensions").get<int64_t>();
+  DDBLAB_ASSIGN_OR_RETURN(v.distance, ReadDistance(j.at("distance")));
+  for (const Json& e : j.at("schema")) {
+    SearchSchemaElement el;
+    el.name = e.at("name").get<std::string>();
+    el.hash = e.at("hash").get<bool>();
+    if (!value::AttributeValue::TypeFromName(e.at("type").get<std::string>(),
+                                             &el.type)) {
+      return Error::Internal("corrupt table metadata: search schema type");
+    }
+    v.search_schema.push_back(std::move(el));
+  }
+  DDBLAB_ASSIGN_OR_RETURN(v.projection, ReadProjection(j.at("projection")));
+  v.non_key_attributes = j.at("non_key").get<std::vector<std::string>>();
+  DDBLAB_ASSIGN_OR_RETURN(v.status, ReadStatus(j.at("status")));
+  v.status_until = FromNanos(j.at("status_until").get<int64_t>());
+  v.added_by_update = j.at("added_by_update").get<bool>();
+  v.backfilling = j.at("backfilling").get<bool>();
+  return v;
+}
+
 Result<Table> ParseMeta(const Json& m) {
   if (m.value("v", 0) != kMetaVersion) {
     return Error::Internal("unsupported table metadata version");
@@ -136,6 +194,12 @@ Result<Table> ParseMeta(const Json& m) {
     idx.status_until = FromNanos(ij.at("status_until").get<int64_t>());
     idx.backfilling = ij.at("backfilling").get<bool>();
     t.indexes.push_back(std::move(idx));
+  }
+  if (m.contains("vector_indexes")) {
+    for (const Json& vj : m.at("vector_indexes")) {
+      DDBLAB_ASSIGN_OR_RETURN(VectorIndexDef v, ReadVectorIndex(vj));
+      t.vector_indexes.push_back(std::move(v));
+    }
   }
   t.billing = m.at("billing").get<std::string>() == "PAY_PER_REQUEST"
                   ? BillingMode::kPayPerRequest
@@ -197,6 +261,46 @@ std::string_view ProjectionTypeName(ProjectionType type) {
   return "ALL";
 }
 
+std::string_view DistanceFunctionName(DistanceFunction f) {
+  switch (f) {
+    case DistanceFunction::kCosine:
+      return "COSINE";
+    case DistanceFunction::kEuclidean:
+      return "EUCLIDEAN";
+    case DistanceFunction::kDotProduct:
+      return "DOT_PRODUCT";
+  }
+  return "COSINE";
+}
+
+const SearchSchemaElement* VectorIndexDef::HashElement() const {
+  for (const SearchSchemaElement& e : search_schema) {
+    if (e.hash) return &e;
+  }
+  return nullptr;
+}
+
+const SearchSchemaElement* VectorIndexDef::FindSchemaElement(
+    std::string_view attr) const {
+  for (const SearchSchemaElement& e : search_schema) {
+    if (e.name == attr) return &e;
+  }
+  return nullptr;
+}
+
+bool VectorIndexDef::ProjectsOther(std::string_view attr) const {
+  switch (projection) {
+    case ProjectionType::kAll:
+      return true;
+    case ProjectionType::kKeysOnly:
+      return false;
+    case ProjectionType::kInclude:
+      return std::find(non_key_attributes.begin(), non_key_attributes.end(),
+                       attr) != non_key_attributes.end();
+  }
+  return false;
+}
+
 std::string_view BillingModeName(BillingMode mode) {
   return mode == BillingMode::kPayPerRequest ? "PAY_PER_REQUEST"
                                              : "PROVISIONED";
@@ -222,6 +326,24 @@ const IndexDef* Table::FindIndex(std::string_view index_name) const {
   return nullptr;
 }
 
+const VectorIndexDef* Table::FindVectorIndex(
+    std::string_view index_name) const {
+  for (const VectorIndexDef& v : vector_indexes) {
+    if (v.name == index_name) return &v;
+  }
+  return nullptr;
+}
+
+bool Table::HasIndexNamed(std::string_view index_name) const {
+  return FindIndex(index_name) != nullptr ||
+         FindVectorIndex(index_name) != nullptr;
+}
+
+bool Table::HasLiveVectorIndexes() const {
+  return std::any_of(vector_indexes.begin(), vector_indexes.end(),
+                     [](const VectorIndexDef& v) { return v.Live(); });
+}
+
 std::string Table::IndexArn(std::string_view index_name) const {
   return arn + "/index/" + std::string(index_name);
 }
@@ -241,6 +363,9 @@ void Table::PruneAttributeDefinitions() {
     if (key.Contains(attr)) return true;
     for (const IndexDef& idx : indexes) {
       if (idx.key.Contains(attr)) return true;
+    }
+    for (const VectorIndexDef& v : vector_indexes) {
+      if (v.FindSchemaElement(attr) != nullptr) return true;
     }
     return false;
   };
@@ -277,7 +402,7 @@ Json Table::ToMeta() const {
   }
   Json tag_list = Json::array();
   for (const auto& [k, v] : tags) tag_list.push_back(Json::array({k, v}));
-  return Json{
+  Json meta{
       {"v", kMetaVersion},
       {"id", id},
       {"name", name},
@@ -310,6 +435,14 @@ Json Table::ToMeta() const {
       {"sse", sse_description},
       {"next_index_id", next_index_id},
   };
+  if (!vector_indexes.empty()) {
+    Json vj = Json::array();
+    for (const VectorIndexDef& v : vector_indexes) {
+      vj.push_back(VectorIndexMeta(v));
+    }
+    meta["vector_indexes"] = std::move(vj);
+  }
+  return meta;
 }
 
 Result<Table> Table::FromMeta(const Json& meta) {

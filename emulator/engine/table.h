@@ -110,6 +110,53 @@ struct IndexDef {
   bool Projects(std::string_view attr) const;
 };
 
+enum class DistanceFunction { kCosine, kEuclidean, kDotProduct };
+std::string_view DistanceFunctionName(DistanceFunction f);
+
+// One SearchSchema element of a vector index: HASH partitions the index
+// (a search must name its value), INLINE_FILTER is an optional equality
+// filter. The type is the attribute's AttributeDefinitions type.
+struct SearchSchemaElement {
+  std::string name;
+  bool hash = false;  // HASH; false: INLINE_FILTER
+  AttrType type = AttrType::kS;
+};
+
+// A vector index (VectorIndexes / VectorIndexUpdates; read only through
+// SearchVectors). The vector attribute is a list of numbers held by the
+// index as float32 copies (vector/vector_store.h).
+//
+// Lifecycle on the clock (Options.table_status_delay = d):
+//   * declared by CreateTable: CREATING with the table, then ACTIVE, no
+//     Backfilling member;
+//   * added by UpdateTable: CREATING with Backfilling false for d (resource
+//     allocation; the table is UPDATING), then CREATING with Backfilling
+//     true for d more (the table is ACTIVE again), then ACTIVE;
+//   * deleted: DELETING for d, then gone.
+// With d = 0 every change is immediate.
+struct VectorIndexDef {
+  std::string name;
+  std::string attribute;  // VectorAttribute.AttributeName
+  int64_t dimensions = 0;
+  DistanceFunction distance = DistanceFunction::kCosine;
+  std::vector<SearchSchemaElement> search_schema;  // as declared
+  ProjectionType projection = ProjectionType::kAll;
+  std::vector<std::string> non_key_attributes;  // INCLUDE only
+  TableStatus status = TableStatus::kActive;
+  TimePoint status_until;        // end of the current phase
+  bool added_by_update = false;  // shows Backfilling while CREATING
+  bool backfilling = false;      // in the backfill phase (after allocation)
+
+  // The HASH element, or null.
+  const SearchSchemaElement* HashElement() const;
+  const SearchSchemaElement* FindSchemaElement(std::string_view attr) const;
+  // Whether a non-key attribute other than the vector and the SearchSchema
+  // attributes is part of the index's view of an item.
+  bool ProjectsOther(std::string_view attr) const;
+  // Still maintained by writes (not DELETING).
+  bool Live() const { return status != TableStatus::kDeleting; }
+};
+
 struct StreamSettings {
   bool enabled = false;
   std::string view_type;  // KEYS_ONLY, NEW_IMAGE, OLD_IMAGE, NEW_AND_OLD_IMAGES
@@ -138,6 +185,7 @@ struct Table {
   std::vector<KeyElement> attribute_definitions;
   KeySchema key;
   std::vector<IndexDef> indexes;  // LSIs and GSIs, in creation order
+  std::vector<VectorIndexDef> vector_indexes;  // in creation order
 
   BillingMode billing = BillingMode::kProvisioned;
   bool billing_explicit = false;  // BillingModeSummary shown
@@ -159,11 +207,17 @@ struct Table {
   int64_t next_index_id = 1;
 
   const IndexDef* FindIndex(std::string_view index_name) const;
+  const VectorIndexDef* FindVectorIndex(std::string_view index_name) const;
+  // Whether a GSI, LSI or vector index has this name.
+  bool HasIndexNamed(std::string_view index_name) const;
+  // Whether any vector index is maintained by writes.
+  bool HasLiveVectorIndexes() const;
   std::string IndexArn(std::string_view index_name) const;
   // Whether any index is a GSI / an LSI.
   bool HasGlobalIndexes() const;
   bool HasLocalIndexes() const;
-  // Drops attribute definitions no key of the table or an index uses.
+  // Drops attribute definitions no key of the table or an index (or a
+  // vector index's SearchSchema) uses.
   void PruneAttributeDefinitions();
   // The type declared for an attribute in attribute_definitions.
   std::optional<AttrType> DefinedType(std::string_view attr) const;
@@ -183,6 +237,8 @@ struct TableStats {
   int64_t item_count = 0;
   int64_t size_bytes = 0;
   std::map<int64_t, IndexStats> indexes;
+  // Vector indexes by name (kept by the catalog from its VectorIndexData).
+  std::map<std::string, IndexStats, std::less<>> vector_indexes;
 };
 
 // "arn:aws:dynamodb:<region>:<account>:table/<name>".

@@ -36,6 +36,48 @@ Json ProjectionJson(const IndexDef& idx) {
   return out;
 }
 
+Json VectorProjectionJson(const VectorIndexDef& v) {
+  Json out{{"ProjectionType", std::string(ProjectionTypeName(v.projection))}};
+  if (v.projection == ProjectionType::kInclude) {
+    out["NonKeyAttributes"] = v.non_key_attributes;
+  }
+  return out;
+}
+
+// One VectorIndexDescription. Backfilling is shown only for an index added
+// by UpdateTable while it is CREATING (false during resource allocation,
+// true while backfilling), never once ACTIVE.
+Json VectorIndexJson(const Table& table, const VectorIndexDef& v,
+                     const TableStats& stats) {
+  IndexStats s;
+  if (auto it = stats.vector_indexes.find(v.name);
+      it != stats.vector_indexes.end()) {
+    s = it->second;
+  }
+  Json j{{"IndexName", v.name}};
+  if (!v.search_schema.empty()) {
+    Json schema = Json::array();
+    for (const SearchSchemaElement& e : v.search_schema) {
+      schema.push_back(
+          Json{{"AttributeName", e.name},
+               {"SearchSchemaElementType", e.hash ? "HASH" : "INLINE_FILTER"}});
+    }
+    j["SearchSchema"] = std::move(schema);
+  }
+  j["Projection"] = VectorProjectionJson(v);
+  j["VectorAttribute"] = Json{{"AttributeName", v.attribute}};
+  j["Dimensions"] = v.dimensions;
+  j["DistanceFunction"] = std::string(DistanceFunctionName(v.distance));
+  j["IndexStatus"] = std::string(TableStatusName(v.status));
+  if (v.added_by_update && v.status == TableStatus::kCreating) {
+    j["Backfilling"] = v.backfilling;
+  }
+  j["IndexSizeBytes"] = s.bytes;
+  j["ItemCount"] = s.count;
+  j["IndexArn"] = table.IndexArn(v.name);
+  return j;
+}
+
 }  // namespace
 
 Json DescribeTable(const Table& table, const TableStats& stats,
@@ -95,6 +137,13 @@ Json DescribeTable(const Table& table, const TableStats& stats,
   }
   if (!lsis.empty()) out["LocalSecondaryIndexes"] = std::move(lsis);
   if (!gsis.empty()) out["GlobalSecondaryIndexes"] = std::move(gsis);
+  if (!table.vector_indexes.empty()) {
+    Json vectors = Json::array();
+    for (const VectorIndexDef& v : table.vector_indexes) {
+      vectors.push_back(VectorIndexJson(table, v, stats));
+    }
+    out["VectorIndexes"] = std::move(vectors);
+  }
   if (table.stream.enabled) {
     out["StreamSpecification"] = Json{
         {"StreamEnabled", true}, {"StreamViewType", table.stream.view_type}};

@@ -209,6 +209,34 @@ RawThroughput ParseThroughput(RequestParser& p, const Json& obj,
   return t;
 }
 
+RawProjection ParseProjection(RequestParser& p, const Json& obj,
+                              std::string_view ppath) {
+  RawProjection out;
+  const Json* proj = p.Struct(obj, "Projection", "Projection");
+  p.NotNull(proj != nullptr, ppath);
+  if (proj == nullptr) return out;
+  out.present = true;
+  out.type = p.String(*proj, "ProjectionType");
+  if (out.type) {
+    p.Enum(*out.type, MemberPath(ppath, "projectionType"),
+           {"ALL", "INCLUDE", "KEYS_ONLY"});
+  }
+  const Json* nka = p.List(*proj, "NonKeyAttributes");
+  if (nka != nullptr) {
+    std::string npath = MemberPath(ppath, "nonKeyAttributes");
+    p.ListLength(*nka, npath, 1, 20);
+    std::vector<std::string> names;
+    for (size_t i = 0; i < nka->size(); ++i) {
+      std::optional<std::string> n = p.StringValue((*nka)[i]);
+      if (!n) continue;
+      p.Length(*n, ElementPath(npath, i), 1, 255);
+      names.push_back(*n);
+    }
+    out.non_key = std::move(names);
+  }
+  return out;
+}
+
 RawIndex ParseIndex(RequestParser& p, const Json& value, std::string_view path,
                     bool global) {
   RawIndex raw;
@@ -225,30 +253,7 @@ RawIndex ParseIndex(RequestParser& p, const Json& value, std::string_view path,
   raw.key = ParseKeySchema(p, *s, MemberPath(path, "keySchema"), true, true,
                            &raw.key_present,
                            global ? std::numeric_limits<int64_t>::max() : 2);
-  std::string ppath = MemberPath(path, "projection");
-  const Json* proj = p.Struct(*s, "Projection", "Projection");
-  p.NotNull(proj != nullptr, ppath);
-  if (proj != nullptr) {
-    raw.projection.present = true;
-    raw.projection.type = p.String(*proj, "ProjectionType");
-    if (raw.projection.type) {
-      p.Enum(*raw.projection.type, MemberPath(ppath, "projectionType"),
-             {"ALL", "INCLUDE", "KEYS_ONLY"});
-    }
-    const Json* nka = p.List(*proj, "NonKeyAttributes");
-    if (nka != nullptr) {
-      std::string npath = MemberPath(ppath, "nonKeyAttributes");
-      p.ListLength(*nka, npath, 1, 20);
-      std::vector<std::string> names;
-      for (size_t i = 0; i < nka->size(); ++i) {
-        std::optional<std::string> n = p.StringValue((*nka)[i]);
-        if (!n) continue;
-        p.Length(*n, ElementPath(npath, i), 1, 255);
-        names.push_back(*n);
-      }
-      raw.projection.non_key = std::move(names);
-    }
-  }
+  raw.projection = ParseProjection(p, *s, MemberPath(path, "projection"));
   if (global) {
     raw.throughput =
         ParseThroughput(p, *s, MemberPath(path, "provisionedThroughput"));
@@ -301,6 +306,34 @@ Result<KeySchema> BuildTableKey(const std::vector<RawKeyElement>& key,
   return MakeKeySchema(key, defs);
 }
 
+Status BuildProjection(const RawProjection& proj, ProjectionType* type,
+                       std::vector<std::string>* non_key) {
+  if (!proj.type) return Invalid("Unknown ProjectionType: null");
+  if (proj.non_key && *proj.type != "INCLUDE") {
+    return Invalid("ProjectionType is " + *proj.type +
+                   ", but NonKeyAttributes is specified");
+  }
+  if (!proj.non_key && *proj.type == "INCLUDE") {
+    return Invalid(
+        "ProjectionType is INCLUDE, but NonKeyAttributes is not specified");
+  }
+  if (*proj.type == "ALL") {
+    *type = ProjectionType::kAll;
+  } else if (*proj.type == "KEYS_ONLY") {
+    *type = ProjectionType::kKeysOnly;
+  } else {
+    *type = ProjectionType::kInclude;
+    std::set<std::string> seen;
+    for (const std::string& n : *proj.non_key) {
+      if (!seen.insert(n).second) {
+        return Invalid("Duplicate element in NonKeyAttributes: " + n);
+      }
+    }
+    *non_key = *proj.non_key;
+  }
+  return OkStatus();
+}
+
 Result<IndexDef> BuildIndex(const RawIndex& raw,
                             const std::vector<KeyElement>& defs,
                             const KeySchema& table_key, bool global) {
@@ -330,34 +363,12 @@ Result<IndexDef> BuildIndex(const RawIndex& raw,
           ", table hash key: " + table_key.hash.name);
     }
   }
-  const RawProjection& proj = raw.projection;
-  if (!proj.type) return Invalid("Unknown ProjectionType: null");
-  if (proj.non_key && *proj.type != "INCLUDE") {
-    return Invalid("ProjectionType is " + *proj.type +
-                   ", but NonKeyAttributes is specified");
-  }
-  if (!proj.non_key && *proj.type == "INCLUDE") {
-    return Invalid(
-        "ProjectionType is INCLUDE, but NonKeyAttributes is not specified");
-  }
   IndexDef idx;
   idx.name = name;
   idx.global = global;
   idx.key = MakeKeySchema(raw.key, defs);
-  if (*proj.type == "ALL") {
-    idx.projection = ProjectionType::kAll;
-  } else if (*proj.type == "KEYS_ONLY") {
-    idx.projection = ProjectionType::kKeysOnly;
-  } else {
-    idx.projection = ProjectionType::kInclude;
-    std::set<std::string> seen;
-    for (const std::string& n : *proj.non_key) {
-      if (!seen.insert(n).second) {
-        return Invalid("Duplicate element in NonKeyAttributes: " + n);
-      }
-    }
-    idx.non_key_attributes = *proj.non_key;
-  }
+  DDBLAB_RETURN_IF_ERROR(BuildProjection(raw.projection, &idx.projection,
+                                         &idx.non_key_attributes));
   return idx;
 }
 
@@ -410,7 +421,8 @@ Status CheckTableThroughput(const RawThroughput& t, BillingMode billing) {
 
 Status CheckDefinitionsUsed(const std::vector<KeyElement>& defs,
                             const KeySchema& table_key,
-                            const std::vector<IndexDef>& indexes) {
+                            const std::vector<IndexDef>& indexes,
+                            const std::vector<VectorIndexDef>& vectors) {
   std::vector<std::string> used;
   auto use = [&](const KeySchema& k) {
     std::vector<const KeyElement*> elems = k.HashElements();
@@ -423,6 +435,13 @@ Status CheckDefinitionsUsed(const std::vector<KeyElement>& defs,
   };
   use(table_key);
   for (const IndexDef& idx : indexes) use(idx.key);
+  for (const VectorIndexDef& v : vectors) {
+    for (const SearchSchemaElement& e : v.search_schema) {
+      if (std::find(used.begin(), used.end(), e.name) == used.end()) {
+        used.push_back(e.name);
+      }
+    }
+  }
   for (const KeyElement& d : defs) {
     if (std::find(used.begin(), used.end(), d.name) == used.end()) {
       return Invalid(

@@ -65,6 +65,9 @@ std::vector<RawKeyElement> ParseKeySchema(RequestParser& p, const Json& obj,
                                           int64_t max_elements = 2);
 RawThroughput ParseThroughput(RequestParser& p, const Json& obj,
                               std::string_view path);
+// The Projection member of `obj` (required), at `path`.
+RawProjection ParseProjection(RequestParser& p, const Json& obj,
+                              std::string_view path);
 // One LocalSecondaryIndex / GlobalSecondaryIndex (or GSI Create) structure.
 RawIndex ParseIndex(RequestParser& p, const Json& value, std::string_view path,
                     bool global);
@@ -88,6 +91,11 @@ Result<IndexDef> BuildIndex(const RawIndex& raw,
                             const std::vector<KeyElement>& defs,
                             const KeySchema& table_key, bool global);
 
+// A projection's content checks ("Unknown ProjectionType: null", type vs
+// NonKeyAttributes, duplicates).
+Status BuildProjection(const RawProjection& proj, ProjectionType* type,
+                       std::vector<std::string>* non_key);
+
 // GSI throughput vs billing mode: "ProvisionedThroughput should not be
 // specified for index: <i> when BillingMode is PAY_PER_REQUEST" /
 // "ProvisionedThroughput is not specified for index: <i>".
@@ -97,10 +105,12 @@ Status CheckIndexThroughput(const RawIndex& raw, BillingMode billing);
 Status CheckTableThroughput(const RawThroughput& t, BillingMode billing);
 
 // "Some AttributeDefinitions are not used. AttributeDefinitions: [..],
-// keys used: [..]" when a definition is not a key of the table or an index.
+// keys used: [..]" when a definition is not a key of the table or an index
+// (SearchSchema attributes of vector indexes count as used).
 Status CheckDefinitionsUsed(const std::vector<KeyElement>& defs,
                             const KeySchema& table_key,
-                            const std::vector<IndexDef>& indexes);
+                            const std::vector<IndexDef>& indexes,
+                            const std::vector<VectorIndexDef>& vectors = {});
 
 // The throughput stored for a GSI (zeros under PAY_PER_REQUEST).
 Throughput IndexThroughput(const RawIndex& raw, BillingMode billing);

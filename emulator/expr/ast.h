@@ -23,6 +23,7 @@ enum class ExpressionKind {
   kKeyCondition,
   kUpdate,
   kProjection,
+  kSearchCondition,  // SearchVectors' SearchConditionExpression
 };
 
 // "ConditionExpression", "FilterExpression", ... as used in the
@@ -39,6 +40,8 @@ constexpr std::string_view ParamName(ExpressionKind kind) {
       return "UpdateExpression";
     case ExpressionKind::kProjection:
       return "ProjectionExpression";
+    case ExpressionKind::kSearchCondition:
+      return "SearchConditionExpression";
   }
   return "Expression";
 }

@@ -37,8 +37,9 @@ inline constexpr int kMaxOperators = 300;
 inline constexpr int kMaxInOperands = 100;
 inline constexpr int kMaxNesting = 256;  // parentheses + function calls
 
-// kind is kCondition, kFilter or kKeyCondition (the latter only selects the
-// message prefix; see key_condition.h for the key analysis).
+// kind is kCondition, kFilter, kKeyCondition or kSearchCondition (the latter
+// two only select the message prefix; see key_condition.h for the key
+// analysis, engine/vector/search_condition.h for SearchVectors' rules).
 Result<ConditionExpression> ParseCondition(std::string_view text,
                                            ExpressionKind kind,
                                            Placeholders& ph);

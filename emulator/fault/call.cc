@@ -112,7 +112,7 @@ bool IsWriteOperation(std::string_view operation) {
 }
 
 bool IsDataPlaneOperation(std::string_view operation) {
-  static constexpr std::array<std::string_view, 13> kData = {
+  static constexpr std::array<std::string_view, 14> kData = {
       "GetItem",
       "PutItem",
       "UpdateItem",
@@ -125,7 +125,8 @@ bool IsDataPlaneOperation(std::string_view operation) {
       "TransactWriteItems",
       "ExecuteStatement",
       "BatchExecuteStatement",
-      "ExecuteTransaction"};
+      "ExecuteTransaction",
+      "SearchVectors"};
   return std::find(kData.begin(), kData.end(), operation) != kData.end();
 }
 

@@ -47,7 +47,7 @@ const EffectInfo& InfoOf(Effect effect) {
   return Effects().front();
 }
 
-constexpr std::array<std::string_view, 34> kDynamoDbOperations = {
+constexpr std::array<std::string_view, 35> kDynamoDbOperations = {
     "BatchExecuteStatement",
     "BatchGetItem",
     "BatchWriteItem",
@@ -72,6 +72,7 @@ constexpr std::array<std::string_view, 34> kDynamoDbOperations = {
     "Query",
     "RestoreTableFromBackup",
     "Scan",
+    "SearchVectors",
     "TagResource",
     "TransactGetItems",
     "TransactWriteItems",

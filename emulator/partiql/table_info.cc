@@ -60,6 +60,13 @@ std::vector<std::string> KeySchema::Names() const {
   return names;
 }
 
+bool TableInfo::HasVectorIndex(const std::string& index_name) const {
+  for (const std::string& v : vector_indexes) {
+    if (v == index_name) return true;
+  }
+  return false;
+}
+
 const IndexInfo* TableInfo::FindIndex(const std::string& index_name) const {
   for (const IndexInfo& index : indexes) {
     if (index.name == index_name) return &index;
@@ -100,6 +107,11 @@ Result<TableInfo> TableInfo::FromDescribeTableUnchecked(const Json& response) {
               &info.indexes);
   ReadIndexes(table.value("LocalSecondaryIndexes", Json::array()), false,
               &info.indexes);
+  for (const Json& v : table.value("VectorIndexes", Json::array())) {
+    if (v.is_object() && v.value("IndexName", Json()).is_string()) {
+      info.vector_indexes.push_back(v["IndexName"].get<std::string>());
+    }
+  }
   return info;
 }
 

@@ -40,7 +40,10 @@ struct TableInfo {
   // AttributeDefinitions: name -> "S" | "N" | "B".
   std::map<std::string, std::string> attribute_types;
   std::vector<IndexInfo> indexes;
+  // Vector indexes (not readable through PartiQL).
+  std::vector<std::string> vector_indexes;
 
+  bool HasVectorIndex(const std::string& index_name) const;
   const IndexInfo* FindIndex(const std::string& name) const;
 
   // From the body of a DescribeTable response ({"Table": {...}}).

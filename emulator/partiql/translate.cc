@@ -190,6 +190,12 @@ Result<Plan> TranslateSelect(const SelectStmt& select, const TableInfo& table,
     if (options.surface == Surface::kTransaction) {
       return Error::Validation(kTransactionIndex);
     }
+    if (table.HasVectorIndex(*select.index)) {
+      // "Vector indexes are not accessible through PartiQL": DynamoDB's
+      // answer is its Scan text.
+      return Error::Validation(
+          "Scan operation not supported on this index type");
+    }
     index = table.FindIndex(*select.index);
     if (index == nullptr) {
       // The engine's Query/Scan text for an unknown index (the DynamoDB API

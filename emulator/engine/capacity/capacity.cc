@@ -47,6 +47,7 @@ Consumed& Consumed::operator+=(const Consumed& other) {
   table += other.table;
   for (const auto& [name, u] : other.global_indexes) global_indexes[name] += u;
   for (const auto& [name, u] : other.local_indexes) local_indexes[name] += u;
+  for (const auto& [name, b] : other.vector_indexes) vector_indexes[name] += b;
   return *this;
 }
 
@@ -72,6 +73,13 @@ Json ConsumedCapacityJson(std::string_view table_name, const Consumed& c,
     }
     if (!c.local_indexes.empty()) {
       out["LocalSecondaryIndexes"] = IndexMap(c.local_indexes);
+    }
+    if (!c.vector_indexes.empty()) {
+      Json vectors = Json::object();
+      for (const auto& [name, bytes] : c.vector_indexes) {
+        vectors[name]["VectorWriteRequestBytes"] = bytes;
+      }
+      out["VectorIndexes"] = std::move(vectors);
     }
   }
   return out;

@@ -13,7 +13,10 @@
 //   {"TableName": <name or ARN as given>, "CapacityUnits": t}
 // and with INDEXES also "Table": {"CapacityUnits"} and
 // "GlobalSecondaryIndexes"/"LocalSecondaryIndexes": {name: {"CapacityUnits"}}
-// (only the index maps that are non-empty).
+// (only the index maps that are non-empty), and for vector indexes
+// "VectorIndexes": {name: {"VectorWriteRequestBytes": b}} (DynamoDB meters
+// vector writes in bytes, never in CapacityUnits; TOTAL does not show them;
+// a transaction does not double them, DynamoDB's rule being unknown).
 //
 // Thread-safety: plain values and stateless functions.
 #pragma once
@@ -43,6 +46,8 @@ struct Consumed {
   double table = 0;
   std::map<std::string, double> global_indexes;
   std::map<std::string, double> local_indexes;
+  // VectorWriteRequestBytes per vector index (not part of Total()).
+  std::map<std::string, double> vector_indexes;
 
   double Total() const;
   Consumed& operator+=(const Consumed& other);

@@ -5,6 +5,7 @@
 #include "emulator/engine/operations.h"
 #include "emulator/engine/ops/ops_table_internal.h"
 #include "emulator/engine/table_schema.h"
+#include "emulator/engine/vector/vector_schema.h"
 
 namespace ddblab::engine {
 namespace {
@@ -29,6 +30,8 @@ struct CreateTableRequest {
   const Json* gsi_list = nullptr;
   std::vector<RawIndex> lsis;
   std::vector<RawIndex> gsis;
+  const Json* vector_list = nullptr;
+  std::vector<RawVectorIndex> vectors;
   std::optional<bool> stream_enabled;
   std::optional<std::string> stream_view;
   bool stream_present = false;
@@ -62,6 +65,13 @@ Result<CreateTableRequest> Parse(const Json& req) {
     for (size_t i = 0; i < r.gsi_list->size(); ++i) {
       r.gsis.push_back(ParseIndex(
           p, (*r.gsi_list)[i], ElementPath("globalSecondaryIndexes", i), true));
+    }
+  }
+  r.vector_list = p.List(req, "VectorIndexes");
+  if (r.vector_list != nullptr) {
+    for (size_t i = 0; i < r.vector_list->size(); ++i) {
+      r.vectors.push_back(ParseVectorIndex(p, (*r.vector_list)[i],
+                                           ElementPath("vectorIndexes", i)));
     }
   }
   if (const Json* s =
@@ -111,7 +121,7 @@ Status Validate(const CreateTableRequest& r, Table* table) {
   DDBLAB_RETURN_IF_ERROR(CheckDuplicateDefinitions(r.defs));
   DDBLAB_ASSIGN_OR_RETURN(table->key, BuildTableKey(r.key, r.defs));
   if (r.lsi_list == nullptr && r.gsi_list == nullptr &&
-      r.key.size() != r.defs.size()) {
+      r.vector_list == nullptr && r.key.size() != r.defs.size()) {
     return Invalid(
         "Number of attributes in KeySchema does not exactly match number of "
         "attributes defined in AttributeDefinitions");
@@ -162,9 +172,23 @@ Status Validate(const CreateTableRequest& r, Table* table) {
           "GlobalSecondaryIndex count exceeds the per-table limit of 20");
     }
   }
-  if (!table->indexes.empty()) {
-    DDBLAB_RETURN_IF_ERROR(
-        CheckDefinitionsUsed(r.defs, table->key, table->indexes));
+  if (r.vector_list != nullptr) {
+    // Vector indexes (vector_schema.h); names share the GSI/LSI namespace.
+    if (r.vectors.empty()) return Invalid("List of VectorIndexes is empty");
+    if (r.billing != BillingMode::kPayPerRequest) return VectorBillingError();
+    for (const RawVectorIndex& raw : r.vectors) {
+      if (!index_names.insert(*raw.name).second) {
+        return Invalid("Duplicate index name: " + *raw.name);
+      }
+      DDBLAB_ASSIGN_OR_RETURN(VectorIndexDef v, BuildVectorIndex(raw, r.defs));
+      non_key_total += v.non_key_attributes.size();
+      table->vector_indexes.push_back(std::move(v));
+    }
+    DDBLAB_RETURN_IF_ERROR(CheckVectorIndexSet(table->vector_indexes));
+  }
+  if (!table->indexes.empty() || !table->vector_indexes.empty()) {
+    DDBLAB_RETURN_IF_ERROR(CheckDefinitionsUsed(
+        r.defs, table->key, table->indexes, table->vector_indexes));
   }
   if (non_key_total > kMaxNonKeyAttributesPerTable) {
     return Invalid(
@@ -222,6 +246,10 @@ Result<Json> CreateTable(EmulatorImpl& impl, const Json& request) {
       idx.status_until = table.status_until;
     }
   }
+  for (VectorIndexDef& v : table.vector_indexes) {
+    v.status = table.status;
+    v.status_until = table.status_until;
+  }
   if (r.stream_enabled.value_or(false)) {
     table.stream.enabled = true;
     table.stream.view_type = *r.stream_view;
@@ -263,8 +291,14 @@ Result<Json> CreateTable(EmulatorImpl& impl, const Json& request) {
   for (IndexDef& idx : shown.indexes) {
     if (idx.global) idx.status = TableStatus::kCreating;
   }
+  for (VectorIndexDef& v : shown.vector_indexes) {
+    v.status = TableStatus::kCreating;
+  }
   TableStats stats;
   for (const IndexDef& idx : table.indexes) stats.indexes[idx.id] = {};
+  for (const VectorIndexDef& v : table.vector_indexes) {
+    stats.vector_indexes[v.name] = {};
+  }
   Json description = DescribeTable(shown, stats, TableStatus::kCreating);
   impl.catalog().Publish(std::make_shared<const Table>(std::move(table)),
                          std::move(stats));

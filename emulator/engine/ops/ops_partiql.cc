@@ -107,6 +107,9 @@ Result<partiql::TableInfo> DescribeForPartiql(EmulatorImpl& impl,
       info.indexes.push_back(std::move(out));
     }
   }
+  for (const VectorIndexDef& v : table->vector_indexes) {
+    info.vector_indexes.push_back(v.name);
+  }
   return info;
 }
 

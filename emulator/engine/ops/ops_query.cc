@@ -332,7 +332,8 @@ Result<ReadResult> ExecuteQuery(EmulatorImpl& impl, const QueryRequest& r) {
                             impl.FindTable(r.table_name, TableLookup::kData));
     table = entry->table;
     DDBLAB_ASSIGN_OR_RETURN(index,
-                            FindReadIndex(*table, r.index_name, r.consistent));
+                            FindReadIndex(*table, r.index_name, r.consistent,
+                                          ReadOperation::kQuery));
     const KeySchema& key = ReadKeySchema(*table, index);
     if (esk != nullptr && esk->size() != StartKeyNames(*table, index).size()) {
       return Error::Validation("The provided starting key is invalid");

@@ -148,7 +148,8 @@ Result<ReadResult> ExecuteScan(EmulatorImpl& impl, const ScanRequest& r) {
                             impl.FindTable(r.table_name, TableLookup::kData));
     table = entry->table;
     DDBLAB_ASSIGN_OR_RETURN(index,
-                            FindReadIndex(*table, r.index_name, r.consistent));
+                            FindReadIndex(*table, r.index_name, r.consistent,
+                                          ReadOperation::kScan));
     if (r.start_key) {
       DDBLAB_RETURN_IF_ERROR(CheckScanStartKey(*table, index, *r.start_key));
     }

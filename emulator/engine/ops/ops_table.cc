@@ -60,12 +60,20 @@ Result<Json> DeleteTableOp(EmulatorImpl& impl, const Json& request) {
     return Json{{"TableDescription",
                  DeletedTableDescription(DescribeTable(*table, entry->stats))}};
   }
+  bool index_busy = false;
   for (const IndexDef& idx : table->indexes) {
-    if (idx.status != TableStatus::kActive) {
-      return Error::ResourceInUse(
-          "Attempt to change a resource which is still in use: Cannot delete "
-          "table while indexes are being created, updated, or deleted.");
-    }
+    index_busy = index_busy || idx.status != TableStatus::kActive;
+  }
+  // A vector index declared by CreateTable is CREATING with its table: that
+  // is the table-is-being-created refusal below.
+  for (const VectorIndexDef& v : table->vector_indexes) {
+    index_busy = index_busy || v.status == TableStatus::kDeleting ||
+                 (v.status == TableStatus::kCreating && v.added_by_update);
+  }
+  if (index_busy) {
+    return Error::ResourceInUse(
+        "Attempt to change a resource which is still in use: Cannot delete "
+        "table while indexes are being created, updated, or deleted.");
   }
   if (std::optional<Error> busy = TableBusyError(*table)) return *busy;
   if (table->deletion_protection) {

@@ -1,5 +1,6 @@
 // UpdateTable (the DynamoDB API reference): billing mode, throughput, streams,
-// GSI create (with backfill from existing items) / update / delete, deletion
+// GSI create (with backfill from existing items) / update / delete, vector
+// index create (with backfill) / delete (vector_index_updates.h), deletion
 // protection, table class, SSE.
 #include <algorithm>
 #include <utility>
@@ -8,7 +9,9 @@
 #include "emulator/engine/operations.h"
 #include "emulator/engine/ops/gsi_update_checks.h"
 #include "emulator/engine/ops/ops_table_internal.h"
+#include "emulator/engine/ops/vector_index_updates.h"
 #include "emulator/engine/table_schema.h"
+#include "emulator/engine/vector/vector_rebuild.h"
 #include "emulator/value/item_codec.h"
 
 namespace ddblab::engine {
@@ -42,6 +45,7 @@ struct UpdateTableRequest {
   bool anything = false;           // some updatable member is present
   bool defs_present = false;       // AttributeDefinitions given
   const Json* gsi_list = nullptr;  // GlobalSecondaryIndexUpdates as received
+  VectorIndexUpdates vector_updates;
 };
 
 Result<UpdateTableRequest> Parse(const Json& req) {
@@ -90,6 +94,7 @@ Result<UpdateTableRequest> Parse(const Json& req) {
       }
     }
   }
+  r.vector_updates = ParseVectorIndexUpdates(p, req);
   if (const Json* s =
           p.Struct(req, "StreamSpecification", "StreamSpecification", true)) {
     r.stream_present = true;
@@ -118,8 +123,8 @@ Result<UpdateTableRequest> Parse(const Json& req) {
   // An empty GlobalSecondaryIndexUpdates counts as absent here; with another
   // change it is refused on its own (gsi_update_checks.h).
   r.anything = r.billing || r.throughput.present || HasGsiUpdates(updates) ||
-               r.stream_present || r.sse != nullptr || r.deletion_protection ||
-               r.table_class;
+               r.vector_updates.present() || r.stream_present ||
+               r.sse != nullptr || r.deletion_protection || r.table_class;
   for (std::string_view member : {"ReplicaUpdates", "MultiRegionConsistency",
                                   "OnDemandThroughput", "WarmThroughput"}) {
     if (req.contains(member) && !req.at(member).is_null()) r.anything = true;
@@ -137,7 +142,8 @@ Status ValidateRequest(const UpdateTableRequest& r) {
         "OnDemandThroughput, WarmThroughput or TableClass is required");
   }
   DDBLAB_RETURN_IF_ERROR(CheckGsiUpdateList(r.gsi_list));
-  int creates_or_deletes = 0;
+  DDBLAB_RETURN_IF_ERROR(CheckVectorUpdateList(r.vector_updates));
+  int creates_or_deletes = static_cast<int>(r.vector_updates.updates.size());
   for (const GsiUpdate& g : r.gsi_updates) {
     if (g.kind != GsiUpdate::Kind::kUpdate) ++creates_or_deletes;
   }
@@ -277,6 +283,20 @@ Result<Json> UpdateTable(EmulatorImpl& impl, const Json& request) {
   DDBLAB_ASSIGN_OR_RETURN(Catalog::Entry * entry,
                           impl.FindTable(r.name, TableLookup::kControl));
   std::shared_ptr<const Table> current = entry->table;
+  if (r.vector_updates.present()) {
+    DDBLAB_RETURN_IF_ERROR(CheckVectorUpdateState(r.vector_updates, *current));
+  }
+  for (const GsiUpdate& g : r.gsi_updates) {
+    if (g.kind == GsiUpdate::Kind::kUpdate) continue;
+    // One online index operation at a time, vector indexes included.
+    for (const VectorIndexDef& v : current->vector_indexes) {
+      if (v.status != TableStatus::kActive) {
+        return Error::LimitExceeded(
+            "Subscriber limit exceeded: Only 1 online index can be created "
+            "or deleted simultaneously per table");
+      }
+    }
+  }
   if (current->status == TableStatus::kUpdating) {
     return Error::ResourceInUse(
         "Attempt to change a resource which is still in use: Table: " +
@@ -298,6 +318,7 @@ Result<Json> UpdateTable(EmulatorImpl& impl, const Json& request) {
                                current->name);
     }
   }
+  DDBLAB_RETURN_IF_ERROR(CheckVectorBilling(r.billing, *current));
   DDBLAB_RETURN_IF_ERROR(ApplyThroughput(r, *current, &next, now));
   DDBLAB_RETURN_IF_ERROR(ApplyOnDemandSettings(r.on_demand, &next.on_demand));
 
@@ -323,7 +344,7 @@ Result<Json> UpdateTable(EmulatorImpl& impl, const Json& request) {
         return Invalid("AttributeDefinitions is not specified for index: " +
                        *g.create.name);
       }
-      if (next.FindIndex(*g.create.name) != nullptr) {
+      if (next.HasIndexNamed(*g.create.name)) {
         return Error::Validation(
             "Attempting to create an index which already exists");
       }
@@ -383,6 +404,9 @@ Result<Json> UpdateTable(EmulatorImpl& impl, const Json& request) {
       }
     }
   }
+  DDBLAB_ASSIGN_OR_RETURN(
+      VectorUpdateOutcome vector_outcome,
+      ApplyVectorIndexUpdates(r.vector_updates, r.defs, &next, now, delay));
   if (created) {
     // New key attributes become part of the definitions.
     std::vector<const KeyElement*> keys = created->key.HashElements();
@@ -451,6 +475,15 @@ Result<Json> UpdateTable(EmulatorImpl& impl, const Json& request) {
   }
   for (int64_t id : dropped)
     DDBLAB_RETURN_IF_ERROR(txn->DropIndex(next.id, id));
+  // A new vector index is filled from the stored items (its data live in
+  // memory only: nothing to write in the transaction).
+  std::vector<VectorIndexData> vector_backfill;
+  if (vector_outcome.created) {
+    DDBLAB_ASSIGN_OR_RETURN(
+        vector_backfill,
+        BuildVectorIndexData(impl.store(), next,
+                             {next.FindVectorIndex(*vector_outcome.created)}));
+  }
   DDBLAB_RETURN_IF_ERROR(EmulatorImpl::SaveTable(next, *txn));
   for (const auto& sink : impl.sinks()) {
     DDBLAB_RETURN_IF_ERROR(sink->OnTableUpdated(*current, next, *txn));
@@ -459,6 +492,20 @@ Result<Json> UpdateTable(EmulatorImpl& impl, const Json& request) {
 
   if (created) entry->stats.indexes[created->id] = created_stats;
   for (int64_t id : dropped) entry->stats.indexes.erase(id);
+  if (vector_outcome.created) {
+    UpdateVectorStats(*vector_outcome.created, vector_backfill.front(),
+                      &entry->stats);
+    entry->vectors.insert_or_assign(*vector_outcome.created,
+                                    std::move(vector_backfill.front()));
+  }
+  for (const std::optional<std::string>& gone :
+       {vector_outcome.removed, vector_outcome.deleting}) {
+    if (!gone) continue;
+    entry->vectors.erase(*gone);
+    if (gone == vector_outcome.removed) {
+      entry->stats.vector_indexes.erase(*gone);
+    }
+  }
   // The answer shows the change in progress.
   Table shown = next;
   if (created) {
@@ -467,6 +514,12 @@ Result<Json> UpdateTable(EmulatorImpl& impl, const Json& request) {
         idx.status = TableStatus::kCreating;
         idx.backfilling = false;
       }
+    }
+  }
+  for (VectorIndexDef& v : shown.vector_indexes) {
+    if (vector_outcome.created && v.name == *vector_outcome.created) {
+      v.status = TableStatus::kCreating;
+      v.backfilling = false;
     }
   }
   Json description = DescribeTable(shown, entry->stats, TableStatus::kUpdating);

@@ -101,8 +101,16 @@ Error StartKeyValueError(Error decode_error) {
 
 Result<const IndexDef*> FindReadIndex(const Table& table,
                                       const std::optional<std::string>& name,
-                                      bool consistent) {
+                                      bool consistent, ReadOperation op) {
   if (!name) return static_cast<const IndexDef*>(nullptr);
+  if (const VectorIndexDef* v = table.FindVectorIndex(*name);
+      v != nullptr && v->Live()) {
+    return Error::Validation(op == ReadOperation::kQuery
+                                 ? "Query operation not supported on this "
+                                   "index type."
+                                 : "Scan operation not supported on this "
+                                   "index type");
+  }
   const IndexDef* index = table.FindIndex(*name);
   if (index == nullptr || index->status == TableStatus::kDeleting) {
     return Error::Validation("The table does not have the specified index: " +

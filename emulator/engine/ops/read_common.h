@@ -80,13 +80,17 @@ SelectMode ResolveSelect(const std::optional<std::string>& select,
 Error StartKeyValueError(Error decode_error);
 
 // The index named by IndexName (nullptr when absent):
+//   a vector index: "Query operation not supported on this index type."
+//     (Query, with the full stop) / "Scan operation not supported on this
+//     index type" (Scan), DynamoDB's texts;
 //   "The table does not have the specified index: <i>" (also while the
 //     index is being deleted)
 //   "Consistent reads are not supported on global secondary indexes"
 //   "Cannot read from backfilling global secondary index: <i>"
+enum class ReadOperation { kQuery, kScan };
 Result<const IndexDef*> FindReadIndex(const Table& table,
                                       const std::optional<std::string>& name,
-                                      bool consistent);
+                                      bool consistent, ReadOperation op);
 
 // The key schema read: the index's, or the table's.
 const KeySchema& ReadKeySchema(const Table& table, const IndexDef* index);

@@ -56,7 +56,30 @@ try {
   assert.match(row, /ACTIVE/);
   assert.match(row, /pk \(partition\), sk \(sort\)/);
   assert.match(await text('tr[data-table="Sessions"]'), /ENABLED \(expires\)/);
+  assert.match(await text('tr[data-table="Docs"]'),
+               /VECTOR by_meaning: embedding \[3, COSINE\] ACTIVE/);
   await shot("tables");
+
+  step = "items: search a vector index";
+  await go("#items/Docs");
+  await wait(() => !document.querySelector("#vector-bar").hidden);
+  await page.$eval("#item-json", (n) => {
+    n.value = '{"pk": {"S": "d1"}, "embedding": {"L": [{"N": "1"}, {"N": "0"}, {"N": "0"}]}}';
+  });
+  await page.click("#item-put");
+  await wait(() => document.querySelector("#item-written"));
+  await page.$eval("#vector-query", (n) => { n.value = "[1, 0.5, 0]"; });
+  await clickNow("#vector-go");
+  await wait(() => document.querySelector("#vector-summary"));
+  assert.equal(await text("#vector-summary"), "1 results, 1024 bytes");
+  assert.match(await text("#vector-result"), /"pk":\{"S":"d1"\}/);
+  await page.$eval("#vector-topk", (n) => { n.value = "101"; });
+  await clickNow("#vector-go");
+  await wait(() => document.querySelector("#vector-failed"));
+  assert.equal(await text("#vector-failed"),
+               "ValidationException: Provided TopK value '101' is out of valid range. " +
+                   "The value must be between 1 and 100 inclusive");
+  await shot("items-vector-search");
 
   step = "items: a put in the form";
   await go("#items/Orders");

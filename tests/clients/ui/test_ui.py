@@ -23,6 +23,7 @@ import urllib.request
 HERE = pathlib.Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 
+import wire  # noqa: E402
 from ddblab_server import (DdblabServer, control_headers,  # noqa: E402
                            control_token)
 
@@ -67,6 +68,21 @@ def setup(server):
             "Projection": {"ProjectionType": "KEYS_ONLY"},
             "ProvisionedThroughput": {"ReadCapacityUnits": 1,
                                       "WriteCapacityUnits": 5}}])
+    # A table with a vector index (Debian's botocore predates them: the
+    # request is made by hand).
+    status, _, body = wire.post(
+        server.endpoint, "DynamoDB_20120810.CreateTable", json.dumps({
+            "TableName": "Docs", "BillingMode": "PAY_PER_REQUEST",
+            "AttributeDefinitions": [{"AttributeName": "pk",
+                                      "AttributeType": "S"}],
+            "KeySchema": [{"AttributeName": "pk", "KeyType": "HASH"}],
+            "VectorIndexes": [{
+                "IndexName": "by_meaning",
+                "VectorAttribute": {"AttributeName": "embedding"},
+                "Dimensions": 3, "DistanceFunction": "COSINE",
+                "Projection": {"ProjectionType": "ALL"}}]}).encode())
+    if status != 200:
+        raise RuntimeError(f"CreateTable Docs: {status} {body}")
     for name in ("Sessions", "Faulty"):
         ddb.create_table(
             TableName=name, BillingMode="PAY_PER_REQUEST",

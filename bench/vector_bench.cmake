@@ -1,0 +1,1 @@
+ddblab_bench(vector_bench SOURCES vector_bench.cc DEPS ddblab_engine)
