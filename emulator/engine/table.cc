@@ -233,6 +233,22 @@ Result<Table> ParseMeta(const Json& m) {
   return t;
 }
 
+// Whether an index of `projection` carries the non-key attribute `attr`.
+bool ProjectsNonKey(ProjectionType projection,
+                    const std::vector<std::string>& non_key_attributes,
+                    std::string_view attr) {
+  switch (projection) {
+    case ProjectionType::kAll:
+      return true;
+    case ProjectionType::kKeysOnly:
+      return false;
+    case ProjectionType::kInclude:
+      return std::find(non_key_attributes.begin(), non_key_attributes.end(),
+                       attr) != non_key_attributes.end();
+  }
+  return false;
+}
+
 }  // namespace
 
 std::string_view TableStatusName(TableStatus status) {
@@ -289,16 +305,7 @@ const SearchSchemaElement* VectorIndexDef::FindSchemaElement(
 }
 
 bool VectorIndexDef::ProjectsOther(std::string_view attr) const {
-  switch (projection) {
-    case ProjectionType::kAll:
-      return true;
-    case ProjectionType::kKeysOnly:
-      return false;
-    case ProjectionType::kInclude:
-      return std::find(non_key_attributes.begin(), non_key_attributes.end(),
-                       attr) != non_key_attributes.end();
-  }
-  return false;
+  return ProjectsNonKey(projection, non_key_attributes, attr);
 }
 
 std::string_view BillingModeName(BillingMode mode) {
@@ -307,16 +314,7 @@ std::string_view BillingModeName(BillingMode mode) {
 }
 
 bool IndexDef::Projects(std::string_view attr) const {
-  switch (projection) {
-    case ProjectionType::kAll:
-      return true;
-    case ProjectionType::kKeysOnly:
-      return false;
-    case ProjectionType::kInclude:
-      return std::find(non_key_attributes.begin(), non_key_attributes.end(),
-                       attr) != non_key_attributes.end();
-  }
-  return false;
+  return ProjectsNonKey(projection, non_key_attributes, attr);
 }
 
 const IndexDef* Table::FindIndex(std::string_view index_name) const {
