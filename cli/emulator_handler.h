@@ -7,6 +7,7 @@
 
 #include <functional>
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <string>
 
 #include "emulator/api/emulator.h"
