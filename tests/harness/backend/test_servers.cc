@@ -130,12 +130,8 @@ std::string ChildServer::Start(const std::vector<std::string>& argv,
   return "";
 }
 
-std::optional<std::string> DdblabEndpoint(bool https, std::string* skip,
-                                          std::string* ca_file) {
-  static std::unique_ptr<ChildServer> http_server;
-  static std::unique_ptr<ChildServer> https_server;
-  std::unique_ptr<ChildServer>& server = https ? https_server : http_server;
-  if (server) return server->endpoint();
+std::vector<std::string> DdblabServeArgv(
+    const std::vector<std::string>& flags) {
   std::vector<std::string> argv = {DDBLAB_BIN,
                                    "serve",
                                    "--port",
@@ -148,6 +144,17 @@ std::optional<std::string> DdblabEndpoint(bool https, std::string* skip,
                                    kAccessKeyId,
                                    "--secret-access-key",
                                    kSecretAccessKey};
+  argv.insert(argv.end(), flags.begin(), flags.end());
+  return argv;
+}
+
+std::optional<std::string> DdblabEndpoint(bool https, std::string* skip,
+                                          std::string* ca_file) {
+  static std::unique_ptr<ChildServer> http_server;
+  static std::unique_ptr<ChildServer> https_server;
+  std::unique_ptr<ChildServer>& server = https ? https_server : http_server;
+  if (server) return server->endpoint();
+  std::vector<std::string> argv = DdblabServeArgv();
   if (https) {
     fs::path dir =
         fs::temp_directory_path() / ("ddblab_tls_" + std::to_string(getpid()));
@@ -189,10 +196,7 @@ std::optional<std::string> DdblabManualClockEndpoint(int64_t epoch,
   if (server) return server->endpoint();
   auto child = std::make_unique<ChildServer>();
   std::string error = child->Start(
-      {DDBLAB_BIN, "serve", "--port", "0", "--log-level", "warn", "--auth",
-       "verify", "--access-key-id", kAccessKeyId, "--secret-access-key",
-       kSecretAccessKey, "--clock", "manual=" + std::to_string(epoch)},
-      0);
+      DdblabServeArgv({"--clock", "manual=" + std::to_string(epoch)}), 0);
   if (!error.empty()) {
     *skip = "could not start ddblab serve --clock manual: " + error;
     return std::nullopt;

@@ -44,6 +44,11 @@ class ChildServer {
 // A free loopback port (bound, read and released).
 int FreePort();
 
+// `ddblab serve --port 0 --log-level warn --auth verify` with the test keys,
+// then `flags`: the command line of every server these tests start.
+std::vector<std::string> DdblabServeArgv(
+    const std::vector<std::string>& flags = {});
+
 // `ddblab serve --auth verify` with the test keys, over HTTP, or over HTTPS
 // when `https` (needs --https-cert/--https-key; `*skip` says why not).
 // Returns the endpoint, or nullopt with `*skip` set.

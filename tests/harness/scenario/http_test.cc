@@ -45,21 +45,9 @@ class HttpScenarioTest : public ::testing::Test {
 
   // A `ddblab serve` of its own process, with `flags`; its endpoint.
   static std::string Serve(std::vector<std::string> flags) {
-    std::vector<std::string> argv = {DDBLAB_BIN,
-                                     "serve",
-                                     "--port",
-                                     "0",
-                                     "--log-level",
-                                     "warn",
-                                     "--auth",
-                                     "verify",
-                                     "--access-key-id",
-                                     harness::testing::kAccessKeyId,
-                                     "--secret-access-key",
-                                     harness::testing::kSecretAccessKey};
-    argv.insert(argv.end(), flags.begin(), flags.end());
     servers().push_back(std::make_unique<ChildServer>());
-    std::string error = servers().back()->Start(argv, 0);
+    std::string error =
+        servers().back()->Start(harness::testing::DdblabServeArgv(flags), 0);
     EXPECT_EQ(error, "");
     return servers().back()->endpoint();
   }
