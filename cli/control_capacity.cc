@@ -1,15 +1,27 @@
-// The capacity report endpoint of `ddblab serve` (control_capacity.h).
+// The capacity flag and report endpoint of `ddblab serve`
+// (control_capacity.h).
 #include "cli/control_capacity.h"
 
 #include "cli/control_response.h"
+#include "cli/emulator_handler.h"
 
-namespace ddblab::server {
+namespace ddblab::cli {
 
-Status AddCapacityRoutes(Emulator& emulator, Protocol& protocol) {
+Status AddCapacityRoutes(Emulator& emulator, server::Protocol& protocol) {
   Emulator* e = &emulator;
-  return protocol.AddRoute("GET", "/_ddblab/capacity", [e](const WireRequest&) {
-    return ControlJson(200, e->CapacityReport());
-  });
+  return protocol.AddRoute("GET", "/_ddblab/capacity",
+                           [e](const server::WireRequest&) {
+                             return ControlJson(200, e->CapacityReport());
+                           });
 }
 
-}  // namespace ddblab::server
+Status AddCapacityControl(const ServeConfig& config,
+                          server::ServeHooks& hooks) {
+  AdjustOptions(hooks, [capacity = config.capacity](Options& options) {
+    options.capacity = capacity;
+  });
+  AddEngineRoutes(hooks, "the capacity route", &AddCapacityRoutes);
+  return OkStatus();
+}
+
+}  // namespace ddblab::cli

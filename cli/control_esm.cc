@@ -9,7 +9,7 @@
 #include "harness/backend/inprocess_backend.h"
 #include "harness/consumer/host.h"
 
-namespace ddblab::server {
+namespace ddblab::cli {
 namespace {
 
 using harness::consumer::EsmHost;
@@ -23,8 +23,8 @@ struct HostedMappings {
   EsmHost host;
 };
 
-WireResponse ToWire(const EsmHost::Response& answer) {
-  WireResponse response;
+server::WireResponse ToWire(const EsmHost::Response& answer) {
+  server::WireResponse response;
   response.status = answer.status;
   response.content_type = "application/json";
   response.body = answer.body.dump();
@@ -33,16 +33,17 @@ WireResponse ToWire(const EsmHost::Response& answer) {
 
 }  // namespace
 
-Status AddEsmRoutes(Emulator& emulator, Protocol& protocol,
+Status AddEsmRoutes(Emulator& emulator, server::Protocol& protocol,
                     const std::vector<json>& mappings,
                     const std::string& source, uint64_t seed,
                     bool allow_functions) {
   auto hosted = std::make_shared<HostedMappings>(emulator, seed);
   hosted->host.AllowApiFunctions(allow_functions);
   DDBLAB_RETURN_IF_ERROR(hosted->host.LoadMappings(mappings, source));
-  ControlExtensions& extensions = protocol.extensions();
+  server::ControlExtensions& extensions = protocol.extensions();
   DDBLAB_RETURN_IF_ERROR(extensions.AddPrefixRoute(
-      std::string(kEsmRoutePrefix), [hosted](const WireRequest& request) {
+      std::string(kEsmRoutePrefix),
+      [hosted](const server::WireRequest& request) {
         return ToWire(
             hosted->host.Handle(request.method, request.path, request.body));
       }));
@@ -58,7 +59,7 @@ Status AddEsmRoutes(Emulator& emulator, Protocol& protocol,
   return OkStatus();
 }
 
-Status AddEsmControl(const ServeConfig& config, ServeHooks& hooks) {
+Status AddEsmControl(const ServeConfig& config, server::ServeHooks& hooks) {
   std::vector<json> mappings;
   const std::string& file = config.event_source_mappings_file;
   if (!file.empty()) {
@@ -70,13 +71,14 @@ Status AddEsmControl(const ServeConfig& config, ServeHooks& hooks) {
     }
     mappings = std::move(read).value();
   }
-  AddEngineRoutes(
-      hooks, "the event source mapping routes",
-      [mappings = std::move(mappings), file, seed = config.seed,
-       allow = config.allow_functions](Emulator& emulator, Protocol& protocol) {
-        return AddEsmRoutes(emulator, protocol, mappings, file, seed, allow);
-      });
+  AddEngineRoutes(hooks, "the event source mapping routes",
+                  [mappings = std::move(mappings), file, seed = config.seed,
+                   allow = config.allow_functions](Emulator& emulator,
+                                                   server::Protocol& protocol) {
+                    return AddEsmRoutes(emulator, protocol, mappings, file,
+                                        seed, allow);
+                  });
   return OkStatus();
 }
 
-}  // namespace ddblab::server
+}  // namespace ddblab::cli

@@ -1,9 +1,9 @@
 // cli/control_esm.h: `ddblab serve` hosts event source mappings
 // (harness/consumer) on its own engine and port.
 //
-// Flag (cli.h): --event-source-mappings FILE creates the mappings of FILE
-// (a JSON list of create bodies, see harness/consumer/host.h) at start. The
-// file is read and every entry checked before the server binds: a bad file
+// Flag (command_line.h): --event-source-mappings FILE creates the mappings of
+// FILE (a JSON list of create bodies, see harness/consumer/host.h) at start.
+// The file is read and every entry checked before the server binds: a bad file
 // stops it with "--event-source-mappings: <path>: mapping <index>: <what is
 // wrong>" (exit status 2), and no mapping is created.
 //
@@ -34,14 +34,14 @@
 #include <string>
 #include <vector>
 
+#include "cli/command_line.h"
 #include "emulator/api/emulator.h"
 #include "emulator/api/result.h"
-#include "emulator/server/cli.h"
 #include "emulator/server/protocol.h"
 #include "emulator/server/serve.h"
 #include "harness/consumer/config.h"
 
-namespace ddblab::server {
+namespace ddblab::cli {
 
 inline constexpr std::string_view kEsmRoutePrefix =
     "/_ddblab/event-source-mappings";
@@ -49,16 +49,16 @@ inline constexpr std::string_view kEsmRoutePrefix =
 // Reads and checks --event-source-mappings (if given) and wraps `hooks` so
 // that the routes, hooks and mappings above are added once the engine is
 // open. A bad file is a ValidationException with the message above.
-Status AddEsmControl(const ServeConfig& config, ServeHooks& hooks);
+Status AddEsmControl(const ServeConfig& config, server::ServeHooks& hooks);
 
 // Hosts `mappings` (checked create bodies; `source` names them in errors)
 // for `emulator` on `protocol`: the prefix route, the after-clock-move hook,
 // the delivery thread on a system clock and its stop hook. `emulator` must
 // outlive the protocol's stop hooks; `seed` drives the mapping UUIDs;
 // `allow_functions` (--allow-functions) lets POST create mappings.
-Status AddEsmRoutes(Emulator& emulator, Protocol& protocol,
+Status AddEsmRoutes(Emulator& emulator, server::Protocol& protocol,
                     const std::vector<harness::consumer::json>& mappings,
                     const std::string& source, uint64_t seed,
                     bool allow_functions);
 
-}  // namespace ddblab::server
+}  // namespace ddblab::cli

@@ -6,17 +6,17 @@
 #include <sstream>
 #include <string>
 
-#include "cli/control_capacity.h"
 #include "cli/control_response.h"
 #include "cli/emulator_handler.h"
 #include "emulator/fault/plan.h"
 
-namespace ddblab::server {
+namespace ddblab::cli {
 namespace {
 
 using Json = nlohmann::json;
 
-WireResponse Replace(Emulator& emulator, const WireRequest& request) {
+server::WireResponse Replace(Emulator& emulator,
+                             const server::WireRequest& request) {
   Json plan = Json::parse(request.body, nullptr, /*allow_exceptions=*/false);
   if (plan.is_discarded()) {
     return ControlError(Error::Validation("the plan is not valid JSON"));
@@ -27,14 +27,14 @@ WireResponse Replace(Emulator& emulator, const WireRequest& request) {
   return ControlJson(200, emulator.FaultStatus());
 }
 
-WireResponse Clear(Emulator& emulator) {
+server::WireResponse Clear(Emulator& emulator) {
   if (Status status = emulator.SetFaultPlan(nullptr); !status.ok()) {
     return ControlError(status.error());
   }
   return ControlJson(200, emulator.FaultStatus());
 }
 
-WireResponse Log(Emulator& emulator) {
+server::WireResponse Log(Emulator& emulator) {
   Json faults = Json::array();
   for (const FaultLogEntry& e : emulator.FaultLog()) {
     faults.push_back({{"seq", e.seq},
@@ -50,22 +50,23 @@ WireResponse Log(Emulator& emulator) {
 
 }  // namespace
 
-Status AddFaultRoutes(Emulator& emulator, Protocol& protocol) {
+Status AddFaultRoutes(Emulator& emulator, server::Protocol& protocol) {
   Emulator* e = &emulator;
-  DDBLAB_RETURN_IF_ERROR(
-      protocol.AddRoute("POST", "/_ddblab/faults",
-                        [e](const WireRequest& r) { return Replace(*e, r); }));
   DDBLAB_RETURN_IF_ERROR(protocol.AddRoute(
-      "GET", "/_ddblab/faults",
-      [e](const WireRequest&) { return ControlJson(200, e->FaultStatus()); }));
+      "POST", "/_ddblab/faults",
+      [e](const server::WireRequest& r) { return Replace(*e, r); }));
+  DDBLAB_RETURN_IF_ERROR(protocol.AddRoute(
+      "GET", "/_ddblab/faults", [e](const server::WireRequest&) {
+        return ControlJson(200, e->FaultStatus());
+      }));
   DDBLAB_RETURN_IF_ERROR(
       protocol.AddRoute("DELETE", "/_ddblab/faults",
-                        [e](const WireRequest&) { return Clear(*e); }));
+                        [e](const server::WireRequest&) { return Clear(*e); }));
   return protocol.AddRoute("GET", "/_ddblab/faults/log",
-                           [e](const WireRequest&) { return Log(*e); });
+                           [e](const server::WireRequest&) { return Log(*e); });
 }
 
-Status AddFaultControl(const ServeConfig& config, ServeHooks& hooks) {
+Status AddFaultControl(const ServeConfig& config, server::ServeHooks& hooks) {
   if (!config.faults_file.empty()) {
     std::ifstream in(config.faults_file, std::ios::binary);
     if (!in) {
@@ -88,8 +89,7 @@ Status AddFaultControl(const ServeConfig& config, ServeHooks& hooks) {
     });
   }
   AddEngineRoutes(hooks, "the fault control routes", &AddFaultRoutes);
-  AddEngineRoutes(hooks, "the capacity route", &AddCapacityRoutes);
   return OkStatus();
 }
 
-}  // namespace ddblab::server
+}  // namespace ddblab::cli

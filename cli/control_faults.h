@@ -1,8 +1,8 @@
 // cli/control_faults.h: `ddblab serve` fault-plan controls.
 //
-// Flag (cli.h): --faults FILE loads a fault plan (JSON, {"rules": [...]},
-// format in emulator/fault/plan.h) at startup; a bad file stops the server
-// with a message naming the offending path.
+// Flag (command_line.h): --faults FILE loads a fault plan (JSON, {"rules":
+// [...]}, format in emulator/fault/plan.h) at startup; a bad file stops the
+// server with a message naming the offending path.
 //
 // Control endpoints (JSON bodies):
 //   POST   /_ddblab/faults      body: a plan. Replaces the plan in force and
@@ -21,19 +21,19 @@
 // fault injector is thread-safe.
 #pragma once
 
+#include "cli/command_line.h"
 #include "emulator/api/emulator.h"
 #include "emulator/api/result.h"
-#include "emulator/server/cli.h"
 #include "emulator/server/protocol.h"
 #include "emulator/server/serve.h"
 
-namespace ddblab::server {
+namespace ddblab::cli {
 
 // Reads --faults (if given) into Options.fault_plan and adds the routes
 // above. An unreadable or bad file is a ValidationException naming it.
-Status AddFaultControl(const ServeConfig& config, ServeHooks& hooks);
+Status AddFaultControl(const ServeConfig& config, server::ServeHooks& hooks);
 
 // Registers the routes for `emulator` (which must outlive `protocol`'s use).
-Status AddFaultRoutes(Emulator& emulator, Protocol& protocol);
+Status AddFaultRoutes(Emulator& emulator, server::Protocol& protocol);
 
-}  // namespace ddblab::server
+}  // namespace ddblab::cli

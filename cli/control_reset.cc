@@ -13,7 +13,7 @@
 #include "emulator/api/duration.h"
 #include "emulator/engine/ttl/ttl_delay.h"
 
-namespace ddblab::server {
+namespace ddblab::cli {
 namespace {
 
 using Json = nlohmann::json;
@@ -22,7 +22,7 @@ constexpr int kMaxStreamShards = 1024;  // as --stream-shards
 // The latest time the clock may show, as POST /_ddblab/clock.
 constexpr int64_t kMaxEpochSeconds = 9'000'000'000;
 
-WireResponse BadRequest(const std::string& message) {
+server::WireResponse BadRequest(const std::string& message) {
   return ControlJson(400, Json{{"message", message}});
 }
 
@@ -117,8 +117,9 @@ Result<ResetOptions> ParseReset(const Json& body, bool manual) {
   return out;
 }
 
-WireResponse PostReset(Emulator& emulator, const ControlExtensions& extensions,
-                       const WireRequest& request) {
+server::WireResponse PostReset(Emulator& emulator,
+                               const server::ControlExtensions& extensions,
+                               const server::WireRequest& request) {
   Json body = request.body.empty() ? Json::object()
                                    : Json::parse(request.body, nullptr,
                                                  /*allow_exceptions=*/false);
@@ -145,17 +146,18 @@ WireResponse PostReset(Emulator& emulator, const ControlExtensions& extensions,
 
 }  // namespace
 
-Status AddResetRoutes(Emulator& emulator, Protocol& protocol) {
-  ControlExtensions& extensions = protocol.extensions();
-  return protocol.AddRoute("POST", "/_ddblab/reset",
-                           [&emulator, &extensions](const WireRequest& r) {
-                             return PostReset(emulator, extensions, r);
-                           });
+Status AddResetRoutes(Emulator& emulator, server::Protocol& protocol) {
+  server::ControlExtensions& extensions = protocol.extensions();
+  return protocol.AddRoute(
+      "POST", "/_ddblab/reset",
+      [&emulator, &extensions](const server::WireRequest& r) {
+        return PostReset(emulator, extensions, r);
+      });
 }
 
-Status AddResetControl(const ServeConfig&, ServeHooks& hooks) {
+Status AddResetControl(const ServeConfig&, server::ServeHooks& hooks) {
   AddEngineRoutes(hooks, "the reset control route", &AddResetRoutes);
   return OkStatus();
 }
 
-}  // namespace ddblab::server
+}  // namespace ddblab::cli

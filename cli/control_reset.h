@@ -32,18 +32,18 @@
 // other control routes.
 #pragma once
 
+#include "cli/command_line.h"
 #include "emulator/api/emulator.h"
 #include "emulator/api/result.h"
-#include "emulator/server/cli.h"
 #include "emulator/server/protocol.h"
 #include "emulator/server/serve.h"
 
-namespace ddblab::server {
+namespace ddblab::cli {
 
 // Registers the route once the engine is open.
-Status AddResetControl(const ServeConfig& config, ServeHooks& hooks);
+Status AddResetControl(const ServeConfig& config, server::ServeHooks& hooks);
 
 // Registers the route for `emulator` (which must outlive `protocol`'s use).
-Status AddResetRoutes(Emulator& emulator, Protocol& protocol);
+Status AddResetRoutes(Emulator& emulator, server::Protocol& protocol);
 
-}  // namespace ddblab::server
+}  // namespace ddblab::cli

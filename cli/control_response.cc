@@ -5,17 +5,17 @@
 #include <cstdint>
 #include <string>
 
-namespace ddblab::server {
+namespace ddblab::cli {
 
-WireResponse ControlJson(int status, const nlohmann::json& body) {
-  WireResponse response;
+server::WireResponse ControlJson(int status, const nlohmann::json& body) {
+  server::WireResponse response;
   response.status = status;
   response.content_type = "application/json";
   response.body = body.dump();
   return response;
 }
 
-WireResponse ControlError(const Error& error) {
+server::WireResponse ControlError(const Error& error) {
   return ControlJson(400, nlohmann::json{{"type", std::string(error.Name())},
                                          {"message", error.message}});
 }
@@ -29,4 +29,4 @@ nlohmann::json EpochJson(TimePoint t) {
   return ToEpochSecondsDouble(t);
 }
 
-}  // namespace ddblab::server
+}  // namespace ddblab::cli

@@ -10,17 +10,17 @@
 #include "emulator/api/error.h"
 #include "emulator/server/wire_message.h"
 
-namespace ddblab::server {
+namespace ddblab::cli {
 
 // `body` as application/json with `status`.
-WireResponse ControlJson(int status, const nlohmann::json& body);
+server::WireResponse ControlJson(int status, const nlohmann::json& body);
 
 // A 400 naming the error (not DynamoDB's error shape: wire_error.h has that):
 // {"type": "<ExceptionName>", "message": "..."}.
-WireResponse ControlError(const Error& error);
+server::WireResponse ControlError(const Error& error);
 
 // A time as control answers give it: epoch seconds, an integer when whole,
 // else a fraction.
 nlohmann::json EpochJson(TimePoint t);
 
-}  // namespace ddblab::server
+}  // namespace ddblab::cli

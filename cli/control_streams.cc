@@ -8,12 +8,13 @@
 #include "cli/emulator_handler.h"
 #include "emulator/api/duration.h"
 
-namespace ddblab::server {
+namespace ddblab::cli {
 namespace {
 
 using Json = nlohmann::json;
 
-WireResponse Split(Emulator& emulator, const WireRequest& request) {
+server::WireResponse Split(Emulator& emulator,
+                           const server::WireRequest& request) {
   Json body = Json::parse(request.body, nullptr, /*allow_exceptions=*/false);
   if (body.is_discarded() || !body.is_object()) {
     return ControlError(Error::Validation("the body must be a JSON object"));
@@ -46,13 +47,13 @@ WireResponse Split(Emulator& emulator, const WireRequest& request) {
 
 }  // namespace
 
-Status AddStreamsRoutes(Emulator& emulator, Protocol& protocol) {
+Status AddStreamsRoutes(Emulator& emulator, server::Protocol& protocol) {
   return protocol.AddRoute(
       "POST", "/_ddblab/streams/split",
-      [&emulator](const WireRequest& r) { return Split(emulator, r); });
+      [&emulator](const server::WireRequest& r) { return Split(emulator, r); });
 }
 
-Status AddStreamsControl(const ServeConfig& config, ServeHooks& hooks) {
+Status AddStreamsControl(const ServeConfig& config, server::ServeHooks& hooks) {
   Duration rollover = Duration::zero();
   if (config.shard_rollover != "off") {
     Result<Duration> parsed = ParseDuration(config.shard_rollover);
@@ -70,4 +71,4 @@ Status AddStreamsControl(const ServeConfig& config, ServeHooks& hooks) {
   return OkStatus();
 }
 
-}  // namespace ddblab::server
+}  // namespace ddblab::cli

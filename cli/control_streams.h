@@ -11,26 +11,26 @@
 //        (unknown table or shard: ResourceNotFoundException; no enabled
 //        stream, closed shard, bad body: ValidationException).
 //
-// Flags (cli.h): --stream-shards sets Options::stream_shards,
+// Flags (command_line.h): --stream-shards sets Options::stream_shards,
 // --shard-rollover Options::shard_rollover ("off" or "0": never).
 //
 // Thread-safety: the route may run concurrently with DynamoDB calls; it
 // takes the engine lock.
 #pragma once
 
+#include "cli/command_line.h"
 #include "emulator/api/emulator.h"
 #include "emulator/api/result.h"
-#include "emulator/server/cli.h"
 #include "emulator/server/protocol.h"
 #include "emulator/server/serve.h"
 
-namespace ddblab::server {
+namespace ddblab::cli {
 
 // Wraps `hooks` so that the engine gets the stream flags of `config` and
 // the route above. A bad flag value is a ValidationException naming it.
-Status AddStreamsControl(const ServeConfig& config, ServeHooks& hooks);
+Status AddStreamsControl(const ServeConfig& config, server::ServeHooks& hooks);
 
 // Registers the route for `emulator` (which must outlive `protocol`'s use).
-Status AddStreamsRoutes(Emulator& emulator, Protocol& protocol);
+Status AddStreamsRoutes(Emulator& emulator, server::Protocol& protocol);
 
-}  // namespace ddblab::server
+}  // namespace ddblab::cli

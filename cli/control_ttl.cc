@@ -12,7 +12,7 @@
 #include "emulator/api/duration.h"
 #include "emulator/engine/ttl/ttl_delay.h"
 
-namespace ddblab::server {
+namespace ddblab::cli {
 namespace {
 
 using Json = nlohmann::json;
@@ -21,7 +21,7 @@ using Json = nlohmann::json;
 // a nanosecond TimePoint.
 constexpr int64_t kMaxEpochSeconds = 9'000'000'000;
 
-WireResponse BadRequest(const std::string& message) {
+server::WireResponse BadRequest(const std::string& message) {
   return ControlJson(400, Json{{"message", message}});
 }
 
@@ -47,7 +47,7 @@ std::optional<TimePoint> TimeFromJson(const Json& v) {
   return std::nullopt;
 }
 
-Result<Json> ParseBody(const WireRequest& request) {
+Result<Json> ParseBody(const server::WireRequest& request) {
   Json body = Json::parse(request.body, nullptr, /*allow_exceptions=*/false);
   if (body.is_discarded()) {
     return Error::Validation("the body is not valid JSON");
@@ -84,17 +84,17 @@ Result<Duration> AdvanceAmount(const Json& v) {
 
 class TtlRoutes {
  public:
-  TtlRoutes(Emulator& emulator, ControlExtensions& extensions)
+  TtlRoutes(Emulator& emulator, server::ControlExtensions& extensions)
       : emulator_(emulator),
         extensions_(extensions),
         manual_(dynamic_cast<ManualClock*>(&emulator.clock())) {}
 
-  WireResponse GetClock() const {
+  server::WireResponse GetClock() const {
     return ControlJson(200, Json{{"now", EpochJson(emulator_.clock().Now())},
                                  {"mode", manual_ ? "manual" : "system"}});
   }
 
-  WireResponse PostClock(const WireRequest& request) {
+  server::WireResponse PostClock(const server::WireRequest& request) {
     Result<Json> body = ParseBody(request);
     if (!body.ok()) return BadRequest(body.error().message);
     if (manual_ == nullptr) {
@@ -145,7 +145,7 @@ class TtlRoutes {
         200, Json{{"now", EpochJson(manual_->Now())}, {"deleted", *deleted}});
   }
 
-  WireResponse Sweep() {
+  server::WireResponse Sweep() {
     Result<int64_t> deleted = emulator_.SweepTtl();
     if (!deleted.ok()) {
       return ControlJson(500, Json{{"message", deleted.error().message}});
@@ -153,7 +153,7 @@ class TtlRoutes {
     return ControlJson(200, Json{{"deleted", *deleted}});
   }
 
-  WireResponse Status() {
+  server::WireResponse Status() {
     Result<std::vector<TtlTableStatus>> status = emulator_.TtlStatus();
     if (!status.ok()) {
       return ControlJson(500, Json{{"message", status.error().message}});
@@ -171,7 +171,7 @@ class TtlRoutes {
 
  private:
   Emulator& emulator_;
-  ControlExtensions& extensions_;
+  server::ControlExtensions& extensions_;
   ManualClock* manual_;  // null on any other clock
 };
 
@@ -203,23 +203,23 @@ Result<std::optional<TimePoint>> ParseClockFlag(const std::string& value) {
 
 }  // namespace
 
-Status AddTtlRoutes(Emulator& emulator, Protocol& protocol) {
+Status AddTtlRoutes(Emulator& emulator, server::Protocol& protocol) {
   auto routes = std::make_shared<TtlRoutes>(emulator, protocol.extensions());
   DDBLAB_RETURN_IF_ERROR(protocol.AddRoute(
       "GET", "/_ddblab/clock",
-      [routes](const WireRequest&) { return routes->GetClock(); }));
+      [routes](const server::WireRequest&) { return routes->GetClock(); }));
   DDBLAB_RETURN_IF_ERROR(protocol.AddRoute(
       "POST", "/_ddblab/clock",
-      [routes](const WireRequest& r) { return routes->PostClock(r); }));
+      [routes](const server::WireRequest& r) { return routes->PostClock(r); }));
   DDBLAB_RETURN_IF_ERROR(protocol.AddRoute(
       "POST", "/_ddblab/ttl/sweep",
-      [routes](const WireRequest&) { return routes->Sweep(); }));
-  return protocol.AddRoute("GET", "/_ddblab/ttl", [routes](const WireRequest&) {
-    return routes->Status();
-  });
+      [routes](const server::WireRequest&) { return routes->Sweep(); }));
+  return protocol.AddRoute(
+      "GET", "/_ddblab/ttl",
+      [routes](const server::WireRequest&) { return routes->Status(); });
 }
 
-Status AddTtlControl(const ServeConfig& config, ServeHooks& hooks) {
+Status AddTtlControl(const ServeConfig& config, server::ServeHooks& hooks) {
   DDBLAB_ASSIGN_OR_RETURN(std::optional<TimePoint> manual_start,
                           ParseClockFlag(config.clock));
   if (Result<engine::TtlDelay> delay =
@@ -257,4 +257,4 @@ Status AddTtlControl(const ServeConfig& config, ServeHooks& hooks) {
   return OkStatus();
 }
 
-}  // namespace ddblab::server
+}  // namespace ddblab::cli

@@ -1,6 +1,6 @@
 // cli/control_ttl.h: `ddblab serve` clock and TTL controls.
 //
-// Flags (parsed into ServeConfig by cli.cc, checked and applied here):
+// Flags (parsed into ServeConfig by command_line.cc, checked and applied here):
 //   --clock system|manual[=EPOCH_SECONDS]   manual: a ManualClock starting at
 //                      EPOCH_SECONDS (default: the real time at start, whole
 //                      seconds) that moves only through POST /_ddblab/clock
@@ -31,20 +31,20 @@
 // moves are serialised by the ManualClock.
 #pragma once
 
+#include "cli/command_line.h"
 #include "emulator/api/emulator.h"
 #include "emulator/api/result.h"
-#include "emulator/server/cli.h"
 #include "emulator/server/protocol.h"
 #include "emulator/server/serve.h"
 
-namespace ddblab::server {
+namespace ddblab::cli {
 
 // Checks the clock/TTL flags of `config` (a bad value is an Error whose
 // message names the flag) and wraps `hooks`: the engine opens with the
 // chosen clock and TTL options, and the routes above are registered.
-Status AddTtlControl(const ServeConfig& config, ServeHooks& hooks);
+Status AddTtlControl(const ServeConfig& config, server::ServeHooks& hooks);
 
 // Registers the routes for `emulator` (which must outlive `protocol`'s use).
-Status AddTtlRoutes(Emulator& emulator, Protocol& protocol);
+Status AddTtlRoutes(Emulator& emulator, server::Protocol& protocol);
 
-}  // namespace ddblab::server
+}  // namespace ddblab::cli

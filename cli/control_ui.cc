@@ -7,11 +7,11 @@
 
 #include "cli/ui_assets.h"
 
-namespace ddblab::server {
+namespace ddblab::cli {
 namespace {
 
-WireResponse JsonMessage(int status, std::string message) {
-  WireResponse response;
+server::WireResponse JsonMessage(int status, std::string message) {
+  server::WireResponse response;
   response.status = status;
   response.content_type = "application/json";
   nlohmann::json body = {{"message", std::move(message)}};
@@ -40,9 +40,9 @@ std::string_view UiContentType(std::string_view path) {
   return "application/octet-stream";
 }
 
-WireResponse ServeUiFile(const WireRequest& request) {
+server::WireResponse ServeUiFile(const server::WireRequest& request) {
   if (request.method != "GET" && request.method != "HEAD") {
-    WireResponse response = JsonMessage(
+    server::WireResponse response = JsonMessage(
         405, "method " + request.method + " not allowed on " + request.path);
     response.SetHeader("Allow", "GET, HEAD");
     return response;
@@ -53,7 +53,7 @@ WireResponse ServeUiFile(const WireRequest& request) {
   if (rest.empty()) rest = "index.html";
   for (const UiFile& file : EmbeddedUiFiles()) {
     if (file.path != rest) continue;
-    WireResponse response;
+    server::WireResponse response;
     response.content_type = std::string(UiContentType(file.path));
     // The files change only with the binary; always revalidate so a new
     // build is picked up on reload.
@@ -64,19 +64,26 @@ WireResponse ServeUiFile(const WireRequest& request) {
   return JsonMessage(404, "no such file in the web console: " + request.path);
 }
 
-Status AddUiControl(const ServeConfig& config, ServeHooks& hooks) {
+Status AddUiControl(const ServeConfig& config, server::ServeHooks& hooks) {
   if (!config.ui) return OkStatus();
+  // Under the control token's line at startup: the console's address with
+  // the token in its fragment (where the page reads it).
+  hooks.token_lines = [](const std::string& endpoint,
+                         const std::string& token) {
+    return "Web console: " + endpoint + std::string(kUiRoutePrefix) +
+           "#token=" + token + "\n";
+  };
   hooks.add_routes = [before = std::move(hooks.add_routes)](
-                         RequestHandler& handler,
-                         Protocol& protocol) -> Status {
+                         server::RequestHandler& handler,
+                         server::Protocol& protocol) -> Status {
     if (before) DDBLAB_RETURN_IF_ERROR(before(handler, protocol));
     // The static files reveal and change nothing: public, so that the page
     // loads before it knows the token (it reads it from the URL fragment).
     return protocol.extensions().AddPrefixRoute(
         std::string(kUiRoutePrefix), &ServeUiFile,
-        ControlExtensions::Access::kPublic);
+        server::ControlExtensions::Access::kPublic);
   };
   return OkStatus();
 }
 
-}  // namespace ddblab::server
+}  // namespace ddblab::cli

@@ -15,12 +15,13 @@
 #include "emulator/server/request_handler.h"
 #include "emulator/server/serve.h"
 
-namespace ddblab::server {
+namespace ddblab::cli {
 
-class EmulatorHandler final : public RequestHandler {
+class EmulatorHandler final : public server::RequestHandler {
  public:
   // Emulator::Open(options), wrapped.
-  static Result<std::unique_ptr<RequestHandler>> Open(const Options& options);
+  static Result<std::unique_ptr<server::RequestHandler>> Open(
+      const Options& options);
 
   explicit EmulatorHandler(std::unique_ptr<Emulator> emulator)
       : emulator_(std::move(emulator)) {}
@@ -52,12 +53,13 @@ class EmulatorHandler final : public RequestHandler {
 
 // Wraps hooks.open so that `adjust` edits the Options (flags of a control
 // layer) before the engine opens.
-void AdjustOptions(ServeHooks& hooks, std::function<void(Options&)> adjust);
+void AdjustOptions(server::ServeHooks& hooks,
+                   std::function<void(Options&)> adjust);
 
 // Wraps hooks.add_routes so that, after the routes added before, `add`
 // registers routes for the engine's Emulator. `what` names them in the
 // InternalServerError given when the handler is not an EmulatorHandler.
-void AddEngineRoutes(ServeHooks& hooks, std::string what,
-                     std::function<Status(Emulator&, Protocol&)> add);
+void AddEngineRoutes(server::ServeHooks& hooks, std::string what,
+                     std::function<Status(Emulator&, server::Protocol&)> add);
 
-}  // namespace ddblab::server
+}  // namespace ddblab::cli

@@ -1,11 +1,11 @@
-// cli/main.cc: the `ddblab` executable (usage: emulator/server/cli.h).
+// cli/main.cc: the `ddblab` executable (usage: cli/command_line.h).
 //
 // Dispatch: `ddblab <subcommand> args...` runs the entry of kSubcommands
 // named by the first argument, with every argument (the name included);
 // anything else (--help, --version, a mistake) goes to ParseCommandLine.
 // To add a subcommand: write `int NameMain(const std::vector<std::string>&)`
 // and add one row to kSubcommands (and its line to HelpText in
-// emulator/server/cli.cc).
+// cli/command_line.cc).
 #include <unistd.h>
 
 #include <iostream>
@@ -14,6 +14,8 @@
 #include <string_view>
 #include <vector>
 
+#include "cli/command_line.h"
+#include "cli/control_capacity.h"
 #include "cli/control_esm.h"
 #include "cli/control_faults.h"
 #include "cli/control_reset.h"
@@ -22,18 +24,17 @@
 #include "cli/control_ui.h"
 #include "cli/emulator_handler.h"
 #include "cli/token_command.h"
-#include "emulator/server/cli.h"
 #include "emulator/server/serve.h"
 #include "harness/bench/bench_command.h"
 #include "harness/scenario/run_command.h"
 
+namespace ddblab::cli {
 namespace {
 
-using namespace ddblab::server;
 using Args = std::vector<std::string>;
 
 // Prints a parse result that is not kServe; returns its exit status.
-int HelpOrVersion(const ddblab::Result<Command>& command) {
+int HelpOrVersion(const Result<Command>& command) {
   if (!command.ok()) {
     std::cerr << "ddblab: " << command.error().message << "\n";
     return 2;
@@ -53,21 +54,22 @@ int ServeMain(const Args& args) {
   if (!command.ok() || command->kind != CommandKind::kServe) {
     return HelpOrVersion(command);
   }
-  ServeHooks hooks;
+  server::ServeHooks hooks;
   hooks.open = &EmulatorHandler::Open;
-  for (auto add : {&AddTtlControl, &AddStreamsControl, &AddFaultControl,
-                   &AddEsmControl, &AddResetControl, &AddUiControl}) {
-    if (ddblab::Status s = add(command->serve, hooks); !s.ok()) {
+  for (auto add :
+       {&AddTtlControl, &AddStreamsControl, &AddFaultControl,
+        &AddCapacityControl, &AddEsmControl, &AddResetControl, &AddUiControl}) {
+    if (Status s = add(command->serve, hooks); !s.ok()) {
       std::cerr << "ddblab: " << s.error().message << "\n";
       return 2;
     }
   }
-  return RunServe(command->serve, hooks, std::cout, std::cerr);
+  return server::RunServe(command->serve, hooks, std::cout, std::cerr);
 }
 
 // `ddblab run FILE... [flags]`: scenario files (harness/scenario).
 int RunMain(const Args& args) {
-  return ddblab::harness::scenario::RunScenarioCommand(
+  return harness::scenario::RunScenarioCommand(
       std::span<const std::string>(args).subspan(1), std::cout, std::cerr,
       isatty(STDERR_FILENO) != 0);
 }
@@ -75,15 +77,15 @@ int RunMain(const Args& args) {
 // `ddblab bench sweeper|aggregator [flags]`: the pattern benchmarks
 // (harness/bench).
 int BenchMain(const Args& args) {
-  return ddblab::harness::bench::RunBenchCommand(
+  return harness::bench::RunBenchCommand(
       std::span<const std::string>(args).subspan(1), std::cout, std::cerr,
       isatty(STDERR_FILENO) != 0);
 }
 
 // `ddblab token [ENDPOINT]`: a local server's control token (cli/).
 int TokenMain(const Args& args) {
-  return ddblab::cli::RunTokenCommand(
-      std::span<const std::string>(args).subspan(1), std::cout, std::cerr);
+  return RunTokenCommand(std::span<const std::string>(args).subspan(1),
+                         std::cout, std::cerr);
 }
 
 struct Subcommand {
@@ -98,14 +100,19 @@ constexpr Subcommand kSubcommands[] = {
     {"token", &TokenMain},
 };
 
-}  // namespace
-
-int main(int argc, char** argv) {
-  Args args(argv + 1, argv + argc);
+// The exit status of `ddblab args...`.
+int Main(const Args& args) {
   if (!args.empty()) {
     for (const Subcommand& sub : kSubcommands) {
       if (args[0] == sub.name) return sub.run(args);
     }
   }
   return HelpOrVersion(ParseCommandLine(args));
+}
+
+}  // namespace
+}  // namespace ddblab::cli
+
+int main(int argc, char** argv) {
+  return ddblab::cli::Main(std::vector<std::string>(argv + 1, argv + argc));
 }

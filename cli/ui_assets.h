@@ -8,7 +8,7 @@
 #include <string_view>
 #include <vector>
 
-namespace ddblab::server {
+namespace ddblab::cli {
 
 struct UiFile {
   std::string_view path;  // relative to ui/, e.g. "index.html"
@@ -18,4 +18,4 @@ struct UiFile {
 // Every file of ui/, as listed in cli/CMakeLists.txt.
 const std::vector<UiFile>& EmbeddedUiFiles();
 
-}  // namespace ddblab::server
+}  // namespace ddblab::cli

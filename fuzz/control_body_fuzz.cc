@@ -77,7 +77,7 @@ void FuzzClock(std::string_view body) {
   EmptyHandler handler;
   ddblab::server::Protocol protocol(handler, authenticator, emulator->clock(),
                                     logger, {});
-  Check(ddblab::server::AddTtlRoutes(*emulator, protocol).ok());
+  Check(ddblab::cli::AddTtlRoutes(*emulator, protocol).ok());
   ddblab::server::WireRequest request;
   request.method = "POST";
   request.path = "/_ddblab/clock";

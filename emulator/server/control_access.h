@@ -39,7 +39,7 @@ enum class ControlMode { kOff, kLocalToken, kOpen };
 
 struct ControlAccess {
   // The library's default is open (unit tests, embedders); `ddblab serve`
-  // defaults to kLocalToken (cli.h).
+  // defaults to kLocalToken (ServeOptions in serve.h).
   ControlMode mode = ControlMode::kOpen;
   std::string token;  // kLocalToken: the expected X-Ddblab-Token
 };

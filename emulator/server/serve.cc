@@ -46,7 +46,7 @@ sigset_t ShutdownSignals() {
   return set;
 }
 
-Result<CredentialStore> LoadCredentials(const ServeConfig& config) {
+Result<CredentialStore> LoadCredentials(const ServeOptions& config) {
   CredentialStore store;
   if (!config.credentials_file.empty()) {
     DDBLAB_ASSIGN_OR_RETURN(store,
@@ -105,7 +105,7 @@ std::string EndpointUrl(const std::string& host, int port, bool https) {
   return (https ? "https://" : "http://") + EndpointAddress(host, port);
 }
 
-int RunServe(const ServeConfig& config, const ServeHooks& hooks,
+int RunServe(const ServeOptions& config, const ServeHooks& hooks,
              std::ostream& out, std::ostream& err) {
   // Every thread started from here on inherits the blocked set; the main
   // thread takes the signals with sigwait.
@@ -188,7 +188,6 @@ int RunServe(const ServeConfig& config, const ServeHooks& hooks,
   options.region = config.region;
   options.account_id = config.account_id;
   options.endpoint_address = EndpointAddress(config.host, *port);
-  options.capacity = config.capacity;
   auto opened = hooks.open(options);
   if (!opened.ok()) {
     // Returning closes the bound port: nothing was served.
@@ -215,7 +214,7 @@ int RunServe(const ServeConfig& config, const ServeHooks& hooks,
         << " can move the clock, change the fault plan and split shards\n";
     err.flush();
   }
-  out << VersionText() << " serving DynamoDB at " << endpoint << " (db "
+  out << config.name << " serving DynamoDB at " << endpoint << " (db "
       << config.db << ", region " << config.region << ", auth "
       << (config.auth == AuthMode::kVerify ? "verify" : "accept") << ")\n"
       << "Try: AWS_ACCESS_KEY_ID=x AWS_SECRET_ACCESS_KEY=x AWS_REGION="
@@ -225,10 +224,7 @@ int RunServe(const ServeConfig& config, const ServeHooks& hooks,
     case ControlMode::kLocalToken:
       out << "Control endpoints (/_ddblab/) need the header X-Ddblab-Token: "
           << token << " (also in " << token_file << ")\n";
-      if (config.ui) {
-        out << "Web console: " << endpoint << "/_ddblab/ui#token=" << token
-            << "\n";
-      }
+      if (hooks.token_lines) out << hooks.token_lines(endpoint, token);
       break;
     case ControlMode::kOpen:
     case ControlMode::kOff:

@@ -1,4 +1,6 @@
-// emulator/server/serve.h: `ddblab serve` from parsed flags to exit status.
+// emulator/server/serve.h: running the server, from its options to the
+// process's exit status (the `ddblab` command line that fills them is
+// cli/command_line.h).
 //
 // Blocks SIGINT/SIGTERM (before any thread starts), binds, opens the
 // handler through the hooks (Options.endpoint_address set), prints the endpoint
@@ -13,23 +15,62 @@
 // Thread-safety: call once per process, from the main thread.
 #pragma once
 
+#include <cstddef>
+#include <cstdint>
 #include <functional>
 #include <memory>
 #include <ostream>
+#include <string>
 
 #include "emulator/api/options.h"
 #include "emulator/api/result.h"
-#include "emulator/server/cli.h"
+#include "emulator/server/authenticator.h"
+#include "emulator/server/control_access.h"
+#include "emulator/server/logger.h"
 #include "emulator/server/protocol.h"
 #include "emulator/server/request_handler.h"
 
 namespace ddblab::server {
+
+// What the server itself reads: where it listens, who may call it, and the
+// engine options it fills in before the hooks open the engine.
+struct ServeOptions {
+  std::string host = "127.0.0.1";
+  int port = 8000;  // 0: any free port (printed at startup)
+  std::string db = ":memory:";
+  std::string region = "us-east-1";
+  std::string account_id = "000000000000";
+  AuthMode auth = AuthMode::kAccept;
+  // --auth verify's keys: one pair and/or an AWS credentials file.
+  std::string access_key_id;
+  std::string secret_access_key;
+  std::string credentials_file;
+  LogLevel log_level = LogLevel::kInfo;
+  uint64_t seed = 0;  // the emulator's and the request ids' seed
+  // Who may call the /_ddblab/ control endpoints (control_access.h), and
+  // where the local-token mode writes its token ("": the default path,
+  // common/control_token).
+  ControlMode control = ControlMode::kLocalToken;
+  std::string control_token_file;
+  // HTTP front end.
+  size_t max_connections = 10000;  // open connections; more get a 503
+  int idle_timeout_seconds = 60;   // idle keep-alive connections closed
+  std::string https_cert;          // both set: serve HTTPS
+  std::string https_key;
+  // How the startup line names the server ("ddblab 1.2.0 serving ...").
+  std::string name = "ddblab";
+};
 
 struct ServeHooks {
   // Opens the engine for these options (db path, clock, seed, region, ...).
   std::function<Result<std::unique_ptr<RequestHandler>>(const Options&)> open;
   // Optional: registers control endpoints (/_ddblab/...) for the handler.
   std::function<Status(RequestHandler&, Protocol&)> add_routes;
+  // Optional: lines printed at startup after the control token's line
+  // (--control local-token only), given the endpoint URL and the token.
+  std::function<std::string(const std::string& endpoint,
+                            const std::string& token)>
+      token_lines;
 };
 
 // "127.0.0.1:8000" ("[::1]:8000" for IPv6 hosts).
@@ -47,7 +88,7 @@ inline constexpr int kExitDatabaseInUse = 3;
 // credentials, kExitDatabaseInUse (3) when the database file is in use by
 // another ddblab ("ddblab: cannot open database PATH: ..." on `err`; the
 // port is closed again before it returns).
-int RunServe(const ServeConfig& config, const ServeHooks& hooks,
+int RunServe(const ServeOptions& config, const ServeHooks& hooks,
              std::ostream& out, std::ostream& err);
 
 }  // namespace ddblab::server

@@ -21,7 +21,7 @@
 #include "cli/emulator_handler.h"
 #include "emulator/server/protocol.h"
 
-namespace ddblab::server {
+namespace ddblab::cli {
 namespace {
 
 namespace fs = std::filesystem;
@@ -33,7 +33,8 @@ constexpr int64_t kStart = 1700000000;
 class ServeEsmTest : public ::testing::Test {
  protected:
   ServeEsmTest()
-      : logger_(LogLevel::kError, log_), auth_(AuthConfig{}, date_clock_) {
+      : logger_(server::LogLevel::kError, log_),
+        auth_(server::AuthConfig{}, date_clock_) {
     dir_ = fs::path(::testing::TempDir()) /
            ("ddblab_serve_esm_" + std::to_string(getpid()) + "_" +
             ::testing::UnitTest::GetInstance()->current_test_info()->name());
@@ -50,15 +51,15 @@ class ServeEsmTest : public ::testing::Test {
 
   // What RunServe does between parsing and serving, minus the socket.
   Status Start(const ServeConfig& config) {
-    ServeHooks hooks;
+    server::ServeHooks hooks;
     hooks.open = &EmulatorHandler::Open;
     DDBLAB_RETURN_IF_ERROR(AddTtlControl(config, hooks));
     DDBLAB_RETURN_IF_ERROR(AddEsmControl(config, hooks));
     Options options;
     options.seed = config.seed;
     DDBLAB_ASSIGN_OR_RETURN(handler_, hooks.open(options));
-    protocol_ = std::make_unique<Protocol>(*handler_, auth_, date_clock_,
-                                           logger_, ProtocolConfig{});
+    protocol_ = std::make_unique<server::Protocol>(
+        *handler_, auth_, date_clock_, logger_, server::ProtocolConfig{});
     return hooks.add_routes(*handler_, *protocol_);
   }
 
@@ -116,12 +117,12 @@ class ServeEsmTest : public ::testing::Test {
     Json body;
   };
   Answer Send(std::string method, std::string path, std::string body = "") {
-    WireRequest r;
+    server::WireRequest r;
     r.method = std::move(method);
     r.path = std::move(path);
     r.headers = {{"Content-Type", "application/json"}};
     r.body = body;
-    WireResponse response = protocol_->Handle(r);
+    server::WireResponse response = protocol_->Handle(r);
     EXPECT_EQ(response.content_type, "application/json") << response.body;
     return {response.status, Json::parse(response.body, nullptr, false)};
   }
@@ -157,10 +158,10 @@ class ServeEsmTest : public ::testing::Test {
   std::string stream_arn_;
   ManualClock date_clock_;  // the Date header's; the engine has its own
   std::ostringstream log_;
-  Logger logger_;
-  Authenticator auth_;
-  std::unique_ptr<RequestHandler> handler_;
-  std::unique_ptr<Protocol> protocol_;
+  server::Logger logger_;
+  server::Authenticator auth_;
+  std::unique_ptr<server::RequestHandler> handler_;
+  std::unique_ptr<server::Protocol> protocol_;
 };
 
 using Calls = std::vector<std::vector<std::string>>;
@@ -454,4 +455,4 @@ TEST_F(ServeEsmTest, ClockHookLeavesTheServerAnsweringOnASystemClock) {
 }
 
 }  // namespace
-}  // namespace ddblab::server
+}  // namespace ddblab::cli

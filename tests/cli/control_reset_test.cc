@@ -20,7 +20,7 @@
 #include "cli/emulator_handler.h"
 #include "emulator/server/protocol.h"
 
-namespace ddblab::server {
+namespace ddblab::cli {
 namespace {
 
 using Json = nlohmann::json;
@@ -30,7 +30,8 @@ constexpr int64_t kStart = 1700000000;
 class ServeResetTest : public ::testing::Test {
  protected:
   ServeResetTest()
-      : logger_(LogLevel::kError, log_), auth_(AuthConfig{}, date_clock_) {}
+      : logger_(server::LogLevel::kError, log_),
+        auth_(server::AuthConfig{}, date_clock_) {}
 
   ~ServeResetTest() override {
     if (protocol_) protocol_->extensions().Stop();
@@ -44,7 +45,7 @@ class ServeResetTest : public ::testing::Test {
     config.clock = clock;
     config.seed = 5;
     config.allow_functions = true;
-    ServeHooks hooks;
+    server::ServeHooks hooks;
     hooks.open = &EmulatorHandler::Open;
     for (auto add : {&AddTtlControl, &AddStreamsControl, &AddFaultControl,
                      &AddEsmControl, &AddResetControl}) {
@@ -55,8 +56,8 @@ class ServeResetTest : public ::testing::Test {
     auto handler = hooks.open(options);
     ASSERT_TRUE(handler.ok()) << ToString(handler.error());
     handler_ = std::move(*handler);
-    protocol_ = std::make_unique<Protocol>(*handler_, auth_, date_clock_,
-                                           logger_, ProtocolConfig{});
+    protocol_ = std::make_unique<server::Protocol>(
+        *handler_, auth_, date_clock_, logger_, server::ProtocolConfig{});
     ASSERT_TRUE(hooks.add_routes(*handler_, *protocol_).ok());
   }
 
@@ -65,12 +66,12 @@ class ServeResetTest : public ::testing::Test {
     Json body;
   };
   Answer Send(std::string method, std::string path, std::string body = "") {
-    WireRequest r;
+    server::WireRequest r;
     r.method = std::move(method);
     r.path = std::move(path);
     r.headers = {{"Content-Type", "application/json"}};
     r.body = std::move(body);
-    WireResponse response = protocol_->Handle(r);
+    server::WireResponse response = protocol_->Handle(r);
     return {response.status, Json::parse(response.body, nullptr, false)};
   }
   Answer Reset(const Json& body) {
@@ -94,10 +95,10 @@ class ServeResetTest : public ::testing::Test {
 
   ManualClock date_clock_;
   std::ostringstream log_;
-  Logger logger_;
-  Authenticator auth_;
-  std::unique_ptr<RequestHandler> handler_;
-  std::unique_ptr<Protocol> protocol_;
+  server::Logger logger_;
+  server::Authenticator auth_;
+  std::unique_ptr<server::RequestHandler> handler_;
+  std::unique_ptr<server::Protocol> protocol_;
 };
 
 TEST_F(ServeResetTest, LeavesNoTableMappingFaultPlanOrLog) {
@@ -245,4 +246,4 @@ TEST_F(ServeResetTest, AClockOnTheSystemClockIs400) {
 }
 
 }  // namespace
-}  // namespace ddblab::server
+}  // namespace ddblab::cli

@@ -1,7 +1,8 @@
 // tests/cli/control_ui_test.cc: the web console's route (cli/control_ui.h)
 // driven through ServeUiFile and a Protocol without a socket: the embedded
 // files with their Content-Types, 404 for an unknown file, 405 for another
-// method, HEAD without a body, and --no-ui leaving the route out.
+// method, HEAD without a body, and --no-ui leaving the route (and the
+// startup line naming the console) out.
 #include "cli/control_ui.h"
 
 #include <gtest/gtest.h>
@@ -16,11 +17,11 @@
 #include "emulator/server/logger.h"
 #include "emulator/server/protocol.h"
 
-namespace ddblab::server {
+namespace ddblab::cli {
 namespace {
 
-WireRequest Get(std::string path, std::string method = "GET") {
-  WireRequest request;
+server::WireRequest Get(std::string path, std::string method = "GET") {
+  server::WireRequest request;
   request.method = std::move(method);
   request.path = std::move(path);
   return request;
@@ -37,7 +38,7 @@ TEST(UiContentTypeTest, ByExtension) {
 TEST(ServeUiFileTest, EveryEmbeddedFileIsServedWithItsType) {
   ASSERT_EQ(EmbeddedUiFiles().size(), 6u);
   for (const UiFile& file : EmbeddedUiFiles()) {
-    WireResponse response =
+    server::WireResponse response =
         ServeUiFile(Get("/_ddblab/ui/" + std::string(file.path)));
     EXPECT_EQ(response.status, 200) << file.path;
     EXPECT_EQ(response.content_type, UiContentType(file.path));
@@ -49,7 +50,7 @@ TEST(ServeUiFileTest, EveryEmbeddedFileIsServedWithItsType) {
 
 TEST(ServeUiFileTest, TheFolderAnswersIndexHtml) {
   for (const char* path : {"/_ddblab/ui", "/_ddblab/ui/"}) {
-    WireResponse response = ServeUiFile(Get(path));
+    server::WireResponse response = ServeUiFile(Get(path));
     EXPECT_EQ(response.status, 200) << path;
     EXPECT_EQ(response.content_type, "text/html; charset=utf-8");
     EXPECT_NE(response.body.find("<title>ddblab console</title>"),
@@ -58,7 +59,7 @@ TEST(ServeUiFileTest, TheFolderAnswersIndexHtml) {
 }
 
 TEST(ServeUiFileTest, UnknownFileIs404) {
-  WireResponse response = ServeUiFile(Get("/_ddblab/ui/nope.js"));
+  server::WireResponse response = ServeUiFile(Get("/_ddblab/ui/nope.js"));
   EXPECT_EQ(response.status, 404);
   EXPECT_EQ(response.content_type, "application/json");
   EXPECT_EQ(
@@ -69,10 +70,11 @@ TEST(ServeUiFileTest, UnknownFileIs404) {
 }
 
 TEST(ServeUiFileTest, OtherMethodsAre405AndHeadHasNoBody) {
-  WireResponse post = ServeUiFile(Get("/_ddblab/ui/", "POST"));
+  server::WireResponse post = ServeUiFile(Get("/_ddblab/ui/", "POST"));
   EXPECT_EQ(post.status, 405);
   EXPECT_EQ(post.Header("Allow").value_or(""), "GET, HEAD");
-  WireResponse head = ServeUiFile(Get("/_ddblab/ui/console.js", "HEAD"));
+  server::WireResponse head =
+      ServeUiFile(Get("/_ddblab/ui/console.js", "HEAD"));
   EXPECT_EQ(head.status, 200);
   EXPECT_EQ(head.content_type, "text/javascript; charset=utf-8");
   EXPECT_TRUE(head.body.empty());
@@ -80,18 +82,19 @@ TEST(ServeUiFileTest, OtherMethodsAre405AndHeadHasNoBody) {
 
 // The route through the hooks, as cli/main.cc composes it: present by
 // default, absent with --no-ui.
-WireResponse ThroughServer(bool ui, const std::string& path) {
+server::WireResponse ThroughServer(bool ui, const std::string& path) {
   ServeConfig config;
   config.ui = ui;
-  ServeHooks hooks;
+  server::ServeHooks hooks;
   EXPECT_TRUE(AddUiControl(config, hooks).ok());
   auto handler = EmulatorHandler::Open(Options{});
   EXPECT_TRUE(handler.ok());
   ManualClock clock;
   std::ostringstream log;
-  Logger logger(LogLevel::kError, log);
-  Authenticator authenticator(AuthConfig{}, clock);
-  Protocol protocol(**handler, authenticator, clock, logger, ProtocolConfig{});
+  server::Logger logger(server::LogLevel::kError, log);
+  server::Authenticator authenticator(server::AuthConfig{}, clock);
+  server::Protocol protocol(**handler, authenticator, clock, logger,
+                            server::ProtocolConfig{});
   if (hooks.add_routes) {
     EXPECT_TRUE(hooks.add_routes(**handler, protocol).ok());
   }
@@ -105,5 +108,20 @@ TEST(AddUiControlTest, OnByDefaultOffWithNoUi) {
   EXPECT_EQ(ThroughServer(false, "/_ddblab/ui/sigv4.js").status, 404);
 }
 
+// The startup line under the control token's: the console's URL with the
+// token in its fragment; none with --no-ui.
+TEST(AddUiControlTest, StartupLineNamesTheConsole) {
+  ServeConfig config;
+  server::ServeHooks hooks;
+  ASSERT_TRUE(AddUiControl(config, hooks).ok());
+  ASSERT_TRUE(hooks.token_lines);
+  EXPECT_EQ(hooks.token_lines("http://127.0.0.1:8000", "abc123"),
+            "Web console: http://127.0.0.1:8000/_ddblab/ui#token=abc123\n");
+  config.ui = false;
+  server::ServeHooks off;
+  ASSERT_TRUE(AddUiControl(config, off).ok());
+  EXPECT_FALSE(off.token_lines);
+}
+
 }  // namespace
-}  // namespace ddblab::server
+}  // namespace ddblab::cli

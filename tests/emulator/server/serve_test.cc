@@ -45,7 +45,7 @@ bool CanBind(int port) {
 
 int ServeFailingOpen(const Error& error, std::string* out_text,
                      std::string* err_text, int port) {
-  ServeConfig config;
+  ServeOptions config;
   config.port = port;
   config.db = "/data/x.db";
   config.log_level = LogLevel::kError;

@@ -1,4 +1,6 @@
-#include "emulator/server/cli.h"
+// cli/command_line.cc: parsing `ddblab serve`'s flags, and the help text
+// (command_line.h).
+#include "cli/command_line.h"
 
 #include <charconv>
 #include <optional>
@@ -8,8 +10,11 @@
 #define DDBLAB_VERSION "0.0.0"
 #endif
 
-namespace ddblab::server {
+namespace ddblab::cli {
 namespace {
+
+using server::AuthMode;
+using server::ControlMode;
 
 Error Usage(std::string message) {
   return Error::Validation(std::move(message) +
@@ -118,7 +123,7 @@ Status SetFlag(ServeConfig& config, std::string_view flag,
     if (value.empty()) return bad("a file path");
     config.credentials_file = value;
   } else if (flag == "--log-level") {
-    auto level = ParseLogLevel(value);
+    auto level = server::ParseLogLevel(value);
     if (!level) return bad("error, warn, info or debug");
     config.log_level = *level;
   } else if (flag == "--seed") {
@@ -154,7 +159,7 @@ Status SetFlag(ServeConfig& config, std::string_view flag,
     if (value.empty()) return bad("a file of event source mappings (JSON)");
     config.event_source_mappings_file = value;
   } else if (flag == "--control") {
-    auto mode = ParseControlMode(value);
+    auto mode = server::ParseControlMode(value);
     if (!mode) return bad("off, local-token or open");
     config.control = *mode;
   } else if (flag == "--control-token-file") {
@@ -192,6 +197,7 @@ Result<Command> ParseServe(const std::vector<std::string>& args) {
   Command command;
   command.kind = CommandKind::kServe;
   ServeConfig& config = command.serve;
+  config.name = VersionText();
   for (size_t i = 1; i < args.size(); ++i) {
     std::string_view arg = args[i];
     if (arg == "--help" || arg == "-h") {
@@ -365,4 +371,4 @@ Once started, point any AWS SDK or the AWS CLI at the printed endpoint, e.g.
 )";
 }
 
-}  // namespace ddblab::server
+}  // namespace ddblab::cli

@@ -1,4 +1,5 @@
-// emulator/server/cli.h: the `ddblab` command line.
+// cli/command_line.h: the `ddblab` command line (cli/main.cc dispatches on
+// it).
 //
 //   ddblab serve [--host 127.0.0.1] [--port 8000] [--db PATH|:memory:]
 //                [--region us-east-1] [--account-id 000000000000]
@@ -13,11 +14,12 @@
 //                [--https-cert FILE --https-key FILE] [--faults FILE]
 //                [--event-source-mappings FILE] [--allow-functions]
 //                [--control off|local-token|open] [--control-token-file PATH]
-//                [--no-ui]
+//                [--capacity off|enforce] [--no-ui]
+//   ddblab run ... | bench ... | token ...   (cli/main.cc)
 //   ddblab --help | --version
 //
 // Flags take "--flag value" or "--flag=value"; --no-ui and --allow-functions
-// take none. A bad
+// take none. Durations are written as emulator/api/duration.h says. A bad
 // command line is an Error whose message is the one line to print on stderr
 // (exit status 2).
 //
@@ -30,24 +32,13 @@
 
 #include "emulator/api/options.h"
 #include "emulator/api/result.h"
-#include "emulator/server/authenticator.h"
-#include "emulator/server/control_access.h"
-#include "emulator/server/logger.h"
+#include "emulator/server/serve.h"
 
-namespace ddblab::server {
+namespace ddblab::cli {
 
-struct ServeConfig {
-  std::string host = "127.0.0.1";
-  int port = 8000;  // 0: any free port (printed at startup)
-  std::string db = ":memory:";
-  std::string region = "us-east-1";
-  std::string account_id = "000000000000";
-  AuthMode auth = AuthMode::kAccept;
-  std::string access_key_id;
-  std::string secret_access_key;
-  std::string credentials_file;
-  LogLevel log_level = LogLevel::kInfo;
-  uint64_t seed = 0;  // the emulator's and the request ids' seed
+// `ddblab serve`'s flags: what the server reads (server::ServeOptions) and
+// what only the executable's control layers (cli/control_*.h) read.
+struct ServeConfig : server::ServeOptions {
   // Clock and TTL, as given; checked and applied by cli/control_ttl.h.
   std::string clock = "system";  // system | manual | manual=EPOCH_SECONDS
   std::string ttl_delay = "0";
@@ -64,20 +55,11 @@ struct ServeConfig {
   // --allow-functions: mappings created through the control API may run
   // commands and call URLs (those of the file above always may).
   bool allow_functions = false;
-  // Who may call the /_ddblab/ control endpoints (control_access.h), and
-  // where the local-token mode writes its token ("": the default path,
-  // common/control_token).
-  ControlMode control = ControlMode::kLocalToken;
-  std::string control_token_file;
   // The web console at /_ddblab/ui (cli/control_ui.h); --no-ui: off.
   bool ui = true;
   // --capacity off|enforce: DynamoDB's throughput limits (Options.capacity).
+  // Applied by cli/control_capacity.h.
   Capacity capacity = Capacity::kOff;
-  // HTTP front end.
-  size_t max_connections = 10000;  // open connections; more get a 503
-  int idle_timeout_seconds = 60;   // idle keep-alive connections closed
-  std::string https_cert;          // both set: serve HTTPS
-  std::string https_key;
 };
 
 enum class CommandKind { kServe, kHelp, kVersion };
@@ -94,4 +76,4 @@ std::string HelpText();
 // "ddblab <version>".
 std::string VersionText();
 
-}  // namespace ddblab::server
+}  // namespace ddblab::cli

@@ -1,8 +1,11 @@
-#include "emulator/server/cli.h"
+// tests/cli/command_line_test.cc: `ddblab serve`'s flags and the help
+// (cli/command_line.h): defaults, every flag, and each usage error's exact
+// message.
+#include "cli/command_line.h"
 
 #include <gtest/gtest.h>
 
-namespace ddblab::server {
+namespace ddblab::cli {
 namespace {
 
 Result<Command> Parse(std::vector<std::string> args) {
@@ -26,19 +29,20 @@ TEST(CliTest, ServeDefaults) {
   EXPECT_EQ(c.db, ":memory:");
   EXPECT_EQ(c.region, "us-east-1");
   EXPECT_EQ(c.account_id, "000000000000");
-  EXPECT_EQ(c.auth, AuthMode::kAccept);
-  EXPECT_EQ(c.log_level, LogLevel::kInfo);
+  EXPECT_EQ(c.auth, server::AuthMode::kAccept);
+  EXPECT_EQ(c.log_level, server::LogLevel::kInfo);
   EXPECT_EQ(c.seed, 0u);
   EXPECT_TRUE(c.ui);
-  EXPECT_EQ(c.control, ControlMode::kLocalToken);
+  EXPECT_EQ(c.control, server::ControlMode::kLocalToken);
   EXPECT_EQ(c.control_token_file, "");
   EXPECT_FALSE(c.allow_functions);
 }
 
 TEST(CliTest, ControlFlags) {
-  for (auto [text, mode] : {std::pair{"off", ControlMode::kOff},
-                            std::pair{"local-token", ControlMode::kLocalToken},
-                            std::pair{"open", ControlMode::kOpen}}) {
+  for (auto [text, mode] :
+       {std::pair{"off", server::ControlMode::kOff},
+        std::pair{"local-token", server::ControlMode::kLocalToken},
+        std::pair{"open", server::ControlMode::kOpen}}) {
     auto command = Parse({"serve", "--control", text});
     ASSERT_TRUE(command.ok()) << text;
     EXPECT_EQ(command->serve.control, mode);
@@ -101,11 +105,11 @@ TEST(CliTest, EveryFlag) {
   EXPECT_EQ(c.db, "/tmp/x.db");
   EXPECT_EQ(c.region, "eu-west-1");
   EXPECT_EQ(c.account_id, "123456789012");
-  EXPECT_EQ(c.auth, AuthMode::kVerify);
+  EXPECT_EQ(c.auth, server::AuthMode::kVerify);
   EXPECT_EQ(c.access_key_id, "AK");
   EXPECT_EQ(c.secret_access_key, "SK");
   EXPECT_EQ(c.credentials_file, "/tmp/creds");
-  EXPECT_EQ(c.log_level, LogLevel::kDebug);
+  EXPECT_EQ(c.log_level, server::LogLevel::kDebug);
   EXPECT_EQ(c.seed, 99u);
 }
 
@@ -222,4 +226,4 @@ TEST(CliTest, EventSourceMappingsFile) {
 }
 
 }  // namespace
-}  // namespace ddblab::server
+}  // namespace ddblab::cli
