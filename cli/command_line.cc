@@ -3,8 +3,11 @@
 #include "cli/command_line.h"
 
 #include <charconv>
+#include <chrono>
 #include <optional>
 #include <string_view>
+
+#include "emulator/api/duration.h"
 
 #ifndef DDBLAB_VERSION
 #define DDBLAB_VERSION "0.0.0"
@@ -175,12 +178,15 @@ Status SetFlag(ServeConfig& config, std::string_view flag,
                  std::to_string(kMaxConnections));
     }
     config.max_connections = *n;
-  } else if (flag == "--idle-timeout") {
-    std::string_view v = value;
-    if (v.ends_with('s')) v.remove_suffix(1);
-    auto n = ParseNumber<int>(v);
-    if (!n || *n < 1 || *n > 86400) return bad("seconds from 1s to 86400s");
-    config.idle_timeout_seconds = *n;
+  } else if (flag == "--idle-timeout") {  // whole seconds
+    Result<Duration> d = ParseDuration(value);
+    if (!d.ok() || *d < std::chrono::seconds(1) ||
+        *d > std::chrono::seconds(86400) ||
+        *d % std::chrono::seconds(1) != Duration::zero()) {
+      return bad("seconds from 1s to 86400s");
+    }
+    config.idle_timeout_seconds = static_cast<int>(
+        std::chrono::duration_cast<std::chrono::seconds>(*d).count());
   } else if (flag == "--https-cert") {
     if (value.empty()) return bad("a PEM certificate file");
     config.https_cert = value;

@@ -13,9 +13,9 @@
 // {"message": "<what is wrong>"}):
 //   GET  /_ddblab/clock      -> {"now": <epoch seconds>,
 //                            "mode": "manual"|"system"}
-//   POST /_ddblab/clock      {"advance": "90s"} (units ms, s, m, h, d; a
-//                            bare number is seconds) or {"set": <epoch
-//                            seconds>}
+//   POST /_ddblab/clock      {"advance": "90s"} (a duration as
+//                            emulator/api/duration.h says, or a number of
+//                            seconds) or {"set": <epoch seconds>}
 //                            -> {"now": ..., "deleted": <TTL deletions run>};
 //                            every due TTL sweep, then every after-clock-move
 //                            hook of the Protocol's extensions (hosted event

@@ -8,6 +8,8 @@
 #include <cstdio>
 #include <utility>
 
+#include "common/text/query_string.h"
+
 namespace ddblab::sigv4 {
 
 bool HeaderNameEquals(std::string_view a, std::string_view b) {
@@ -158,19 +160,9 @@ std::string CanonicalUri(std::string_view raw_path) {
 std::string CanonicalQueryString(std::string_view raw_query,
                                  std::string_view exclude_name) {
   std::vector<std::pair<std::string, std::string>> pairs;
-  size_t start = 0;
-  while (start < raw_query.size()) {
-    size_t amp = raw_query.find('&', start);
-    if (amp == std::string_view::npos) amp = raw_query.size();
-    std::string_view pair = raw_query.substr(start, amp - start);
-    start = amp + 1;
-    if (pair.empty()) continue;
-    size_t eq = pair.find('=');
-    std::string name = UriDecode(pair.substr(0, eq), /*plus_is_space=*/true);
-    std::string value =
-        eq == std::string_view::npos
-            ? std::string()
-            : UriDecode(pair.substr(eq + 1), /*plus_is_space=*/true);
+  for (const text::QueryPair& pair : text::SplitQuery(raw_query)) {
+    std::string name = UriDecode(pair.name, /*plus_is_space=*/true);
+    std::string value = UriDecode(pair.value, /*plus_is_space=*/true);
     if (!exclude_name.empty() && name == exclude_name) continue;
     pairs.emplace_back(UriEncode(name, false), UriEncode(value, false));
   }

@@ -3,7 +3,8 @@
 // One implementation shared by the server's verifier
 // (emulator/server/authenticator.*) and the harness's signer
 // (harness/backend/http_backend.*). A leaf library: it depends only on
-// OpenSSL and the standard library.
+// OpenSSL, the standard library and common/text (the query-string
+// splitter).
 //
 // Canonical request, string to sign, signing key and signature exactly as
 // AWS (and botocore's SigV4Auth) compute them, plus the ISO-8601 basic date

@@ -4,8 +4,9 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
-#include <cstdlib>
 #include <utility>
+
+#include "emulator/api/duration.h"
 
 namespace ddblab::fault {
 namespace {
@@ -92,39 +93,15 @@ Error At(const std::string& path, const std::string& what) {
   return Error::Validation(path + ": " + what);
 }
 
-// "250ms", "2s", "1.5m", "1h" or a number of seconds.
+// A duration (emulator/api/duration.h) of at most 366 days.
 Result<Duration> ParseDurationValue(const Json& value,
                                     const std::string& path) {
-  double seconds = 0;
-  if (value.is_number()) {
-    seconds = value.get<double>();
-  } else if (value.is_string()) {
-    const std::string text = value.get<std::string>();
-    char* end = nullptr;
-    const double number = std::strtod(text.c_str(), &end);
-    if (end == text.c_str()) {
-      return At(path, "invalid duration " + Quote(text) +
-                          " (expected e.g. \"250ms\", \"2s\", \"5m\", \"1h\")");
-    }
-    const std::string unit(end);
-    double scale = 0;
-    if (unit == "ms") scale = 0.001;
-    if (unit == "s" || unit.empty()) scale = 1;
-    if (unit == "m") scale = 60;
-    if (unit == "h") scale = 3600;
-    if (scale == 0) {
-      return At(path, "invalid duration " + Quote(text) +
-                          " (expected e.g. \"250ms\", \"2s\", \"5m\", \"1h\")");
-    }
-    seconds = number * scale;
-  } else {
-    return At(path, "must be a duration (\"250ms\", \"2s\") or seconds");
-  }
-  if (!std::isfinite(seconds) || seconds < 0 || seconds > 86400.0 * 366) {
+  Result<Duration> d = DurationFromJson(value);
+  if (!d.ok()) return At(path, d.error().message);
+  if (*d > std::chrono::hours(24 * 366)) {
     return At(path, "must be between 0 and 366 days");
   }
-  return std::chrono::duration_cast<Duration>(
-      std::chrono::duration<double>(seconds));
+  return d;
 }
 
 Result<std::vector<std::string>> StringOrList(const Json& value,

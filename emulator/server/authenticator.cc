@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "common/sigv4/sigv4.h"
+#include "common/text/query_string.h"
 
 namespace ddblab::server {
 namespace {
@@ -78,19 +79,9 @@ bool SignatureEquals(std::string_view expected, std::string_view given) {
 std::map<std::string, std::string, std::less<>> ParseQuery(
     std::string_view query) {
   std::map<std::string, std::string, std::less<>> params;
-  size_t start = 0;
-  while (start < query.size()) {
-    size_t amp = query.find('&', start);
-    if (amp == std::string_view::npos) amp = query.size();
-    std::string_view pair = query.substr(start, amp - start);
-    start = amp + 1;
-    if (pair.empty()) continue;
-    size_t eq = pair.find('=');
-    std::string name = sigv4::UriDecode(pair.substr(0, eq), true);
-    std::string value = eq == std::string_view::npos
-                            ? std::string()
-                            : sigv4::UriDecode(pair.substr(eq + 1), true);
-    params.emplace(std::move(name), std::move(value));
+  for (const text::QueryPair& pair : text::SplitQuery(query)) {
+    params.emplace(sigv4::UriDecode(pair.name, /*plus_is_space=*/true),
+                   sigv4::UriDecode(pair.value, /*plus_is_space=*/true));
   }
   return params;
 }

@@ -1,9 +1,10 @@
 // emulator/server/credentials.h: the access keys `--auth verify` accepts.
 //
 // Loaded from --access-key-id/--secret-access-key or from an AWS
-// credentials file (INI: [profile] sections with aws_access_key_id,
-// aws_secret_access_key and optional aws_session_token; every profile is
-// loaded). Built once at startup, then only read.
+// credentials file (INI as common/text/ini.h reads it: [profile] sections
+// with aws_access_key_id, aws_secret_access_key and optional
+// aws_session_token; every profile is loaded). Built once at startup, then
+// only read.
 //
 // Thread-safety: const methods may be called concurrently.
 #pragma once
@@ -34,8 +35,9 @@ class CredentialStore {
 };
 
 // Parses AWS credentials-file text. Fails (with a message naming the line or
-// profile) on a malformed line, a profile with a key id but no secret (or the
-// reverse), or when no profile holds a key.
+// profile) on a malformed line (common/text/ini.h's messages), a profile
+// with a key id but no secret (or the reverse), or when no profile holds a
+// key.
 Result<CredentialStore> ParseCredentialsIni(std::string_view text);
 
 // Reads and parses the file at `path`.

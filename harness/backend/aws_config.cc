@@ -1,5 +1,5 @@
-// harness/backend/aws_config.cc: the SDK credentials and region chains, the
-// AWS config/credentials INI format, AWS endpoints by region.
+// harness/backend/aws_config.cc: the SDK credentials and region chains over
+// the AWS config/credentials files, AWS endpoints by region.
 #include "harness/backend/aws_config.h"
 
 #include <cstdlib>
@@ -7,17 +7,10 @@
 #include <sstream>
 #include <utility>
 
+#include "common/text/ini.h"
+
 namespace ddblab::harness {
 namespace {
-
-std::string Trim(std::string_view s) {
-  size_t b = 0, e = s.size();
-  while (b < e && (s[b] == ' ' || s[b] == '\t' || s[b] == '\r')) ++b;
-  while (e > b && (s[e - 1] == ' ' || s[e - 1] == '\t' || s[e - 1] == '\r')) {
-    --e;
-  }
-  return std::string(s.substr(b, e - b));
-}
 
 std::optional<std::string> NonEmpty(const AwsEnvironment& env,
                                     const std::string& name) {
@@ -36,15 +29,23 @@ std::optional<std::string> FilePath(const AwsEnvironment& env,
   return std::nullopt;
 }
 
+// Section -> key -> value.
+using IniFile = std::map<std::string, std::map<std::string, std::string>>;
+
 // Reads and parses `path`; a missing file is an empty IniFile.
 Result<IniFile> LoadIni(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) return IniFile{};
   std::stringstream text;
   text << in.rdbuf();
-  Result<IniFile> ini = ParseIni(text.str());
-  if (!ini.ok()) {
-    return Error::Validation(path + ": " + ini.error().message);
+  text::IniDocument document = text::ParseIni(text.str());
+  if (!document.error.empty()) {
+    return Error::Validation(path + ": " + document.error);
+  }
+  IniFile ini;
+  for (const text::IniSection& section : document.sections) {
+    auto& values = ini[section.name];
+    for (const auto& [key, value] : section.values) values[key] = value;
   }
   return ini;
 }
@@ -99,43 +100,6 @@ AwsEnvironment AwsEnvironment::FromMap(
     if (it == vars.end()) return std::nullopt;
     return it->second;
   }};
-}
-
-Result<IniFile> ParseIni(std::string_view text) {
-  IniFile ini;
-  std::string section;
-  bool in_section = false;
-  size_t line_number = 0;
-  size_t start = 0;
-  while (start <= text.size()) {
-    size_t end = text.find('\n', start);
-    if (end == std::string_view::npos) end = text.size();
-    std::string_view raw = text.substr(start, end - start);
-    start = end + 1;
-    ++line_number;
-    std::string line = Trim(raw);
-    if (line.empty() || line[0] == '#' || line[0] == ';') continue;
-    // Indented lines continue a nested value (e.g. "s3 =\n  key = v").
-    if (raw[0] == ' ' || raw[0] == '\t') continue;
-    if (line.front() == '[') {
-      if (line.back() != ']') {
-        return Error::Validation("line " + std::to_string(line_number) +
-                                 ": unterminated section header");
-      }
-      section = Trim(std::string_view(line).substr(1, line.size() - 2));
-      ini[section];
-      in_section = true;
-      continue;
-    }
-    size_t eq = line.find('=');
-    if (eq == std::string::npos || !in_section) {
-      return Error::Validation("line " + std::to_string(line_number) +
-                               ": expected [section] or key = value");
-    }
-    ini[section][Trim(std::string_view(line).substr(0, eq))] =
-        Trim(std::string_view(line).substr(eq + 1));
-  }
-  return ini;
 }
 
 std::string ResolveProfile(const AwsEnvironment& env) {

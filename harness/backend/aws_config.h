@@ -13,8 +13,9 @@
 // https://streams.dynamodb.<region>.amazonaws.com (".amazonaws.com.cn" for
 // the cn- regions).
 //
-// Everything reads through an AwsEnvironment so tests use a temporary HOME
-// and a map instead of the process environment.
+// The files are INI as common/text/ini.h reads them (a section named twice
+// is one section). Everything reads through an AwsEnvironment so tests use a
+// temporary HOME and a map instead of the process environment.
 //
 // Thread-safety: pure functions; AwsEnvironment::Process reads getenv.
 #pragma once
@@ -45,13 +46,6 @@ struct AwsEnvironment {
   // A fixed map (tests).
   static AwsEnvironment FromMap(std::map<std::string, std::string> vars);
 };
-
-// INI text as the AWS CLI writes it: section -> key -> value. Comments (#,
-// ;), blank lines and indented continuation lines are skipped. A line that
-// is neither a section, a key = value pair nor a comment is an error naming
-// it.
-using IniFile = std::map<std::string, std::map<std::string, std::string>>;
-Result<IniFile> ParseIni(std::string_view text);
 
 // The profile name: AWS_PROFILE, else "default".
 std::string ResolveProfile(const AwsEnvironment& env);

@@ -6,32 +6,23 @@
 #include <string>
 #include <utility>
 
+#include "common/text/query_string.h"
+#include "emulator/api/duration.h"
 #include "emulator/api/emulator.h"
 #include "emulator/api/options.h"
 
 namespace ddblab::harness {
 namespace {
 
-// "250ms", "90s", "15m", "4h", "2d", or a bare number of seconds.
+// A duration (emulator/api/duration.h), the option named in any error.
 Result<Duration> ParseDurationValue(std::string_view key,
                                     std::string_view text) {
-  int64_t amount = 0;
-  auto [end, ec] =
-      std::from_chars(text.data(), text.data() + text.size(), amount);
-  std::string_view unit(end,
-                        static_cast<size_t>(text.data() + text.size() - end));
-  if (ec != std::errc() || amount < 0) {
-    return Error::Validation("emulator option " + std::string(key) +
-                             ": not a duration: " + std::string(text));
+  Result<Duration> d = ParseDuration(text);
+  if (!d.ok()) {
+    return Error::Validation("emulator option " + std::string(key) + ": " +
+                             d.error().message);
   }
-  if (unit == "ms") return std::chrono::milliseconds(amount);
-  if (unit.empty() || unit == "s") return std::chrono::seconds(amount);
-  if (unit == "m") return std::chrono::minutes(amount);
-  if (unit == "h") return std::chrono::hours(amount);
-  if (unit == "d") return std::chrono::hours(24 * amount);
-  return Error::Validation("emulator option " + std::string(key) +
-                           ": unknown unit in " + std::string(text) +
-                           " (ms, s, m, h, d)");
+  return d;
 }
 
 Result<int64_t> ParseInteger(std::string_view key, std::string_view text) {
@@ -128,17 +119,7 @@ class InProcessBackend final : public Backend {
 Result<std::unique_ptr<Backend>> OpenInProcessBackend(std::string_view query) {
   Options options;
   std::shared_ptr<ManualClock> manual;
-  size_t start = 0;
-  while (start < query.size()) {
-    size_t amp = query.find('&', start);
-    if (amp == std::string_view::npos) amp = query.size();
-    std::string_view pair = query.substr(start, amp - start);
-    start = amp + 1;
-    if (pair.empty()) continue;
-    size_t eq = pair.find('=');
-    std::string_view key = pair.substr(0, eq);
-    std::string_view value =
-        eq == std::string_view::npos ? std::string_view() : pair.substr(eq + 1);
+  for (const auto& [key, value] : text::SplitQuery(query)) {
     if (key == "clock") {
       if (value == "system") {
         options.clock = nullptr;

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <string>
 
+#include "emulator/api/duration.h"
 #include "harness/bench/aggregator_bench.h"
 
 namespace ddblab::harness::bench {
@@ -65,27 +66,15 @@ Result<int64_t> Whole(std::string_view flag, std::string_view text, int64_t min,
   return v;
 }
 
-// A whole number with a unit: us, ms, s, m or h ("200us", "20ms", "5s",
-// "2m"); a bare number is seconds.
+// A duration (emulator/api/duration.h: "200us", "20ms", "1.5s", "2m"; a
+// bare number is seconds).
 Result<Duration> Time(std::string_view flag, std::string_view text) {
-  constexpr std::string_view kExpected =
-      "a duration such as 200us, 20ms, 5s or 2m";
-  size_t digits = 0;
-  while (digits < text.size() && text[digits] >= '0' && text[digits] <= '9') {
-    ++digits;
+  Result<Duration> d = ParseDuration(text);
+  if (!d.ok()) {
+    return Error::Validation("--" + std::string(flag) + ": " +
+                             d.error().message);
   }
-  int64_t v = 0;
-  auto [end, ec] = std::from_chars(text.data(), text.data() + digits, v);
-  if (digits == 0 || ec != std::errc() || v > 1000000000) {
-    return Bad(flag, kExpected, text);
-  }
-  const std::string_view unit = text.substr(digits);
-  if (unit == "us") return std::chrono::microseconds(v);
-  if (unit == "ms") return std::chrono::milliseconds(v);
-  if (unit.empty() || unit == "s") return std::chrono::seconds(v);
-  if (unit == "m") return std::chrono::minutes(v);
-  if (unit == "h") return std::chrono::hours(v);
-  return Bad(flag, kExpected, text);
+  return d;
 }
 
 double Millis(Duration d) {

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <optional>
 
 namespace ddblab::harness::bench {
 namespace {
@@ -20,33 +21,6 @@ std::string Shortest(double v) {
 }
 
 }  // namespace
-
-std::optional<Duration> ParseBenchDuration(std::string_view text) {
-  int64_t n = 0;
-  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), n);
-  if (ec != std::errc() || end == text.data() || n < 0) return std::nullopt;
-  const std::string_view unit(
-      end, static_cast<size_t>(text.data() + text.size() - end));
-  using namespace std::chrono;
-  if (n > 1000000000) return std::nullopt;
-  if (unit.empty() || unit == "s") return seconds(n);
-  if (unit == "ms") return milliseconds(n);
-  if (unit == "m") return minutes(n);
-  if (unit == "h") return hours(n);
-  if (unit == "d") return hours(24 * n);
-  return std::nullopt;
-}
-
-std::string DurationText(Duration d) {
-  using namespace std::chrono;
-  const int64_t ms = duration_cast<milliseconds>(d).count();
-  if (ms == 0) return "0s";
-  if (ms % 86400000 == 0) return std::to_string(ms / 86400000) + "d";
-  if (ms % 3600000 == 0) return std::to_string(ms / 3600000) + "h";
-  if (ms % 60000 == 0) return std::to_string(ms / 60000) + "m";
-  if (ms % 1000 == 0) return std::to_string(ms / 1000) + "s";
-  return std::to_string(ms) + "ms";
-}
 
 Status BenchFlags::Parse(std::span<const std::string> args,
                          const std::vector<std::string_view>& known) {
@@ -119,9 +93,13 @@ Result<Duration> BenchFlags::Time(std::string_view name, Duration fallback,
                                   Duration min, bool whole_seconds) const {
   auto it = values_.find(name);
   if (it == values_.end()) return fallback;
-  std::optional<Duration> d = ParseBenchDuration(it->second);
-  const bool whole = d && *d % std::chrono::seconds(1) == Duration::zero();
-  if (!d || *d < min || (whole_seconds && !whole)) {
+  Result<Duration> d = ParseDuration(it->second);
+  if (!d.ok()) {
+    return Error::Validation("--" + std::string(name) + ": " +
+                             d.error().message);
+  }
+  const bool whole = *d % std::chrono::seconds(1) == Duration::zero();
+  if (*d < min || (whole_seconds && !whole)) {
     return Error::Validation(
         "--" + std::string(name) + " expects a duration of at least " +
         DurationText(min) + (whole_seconds ? " in whole seconds" : "") +

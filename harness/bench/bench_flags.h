@@ -7,29 +7,24 @@
 // Flags are "--name value" or "--name=value"; each may appear once. Every
 // error is a ValidationException whose message names the flag and what was
 // expected ("--items expects a whole number from 1 to 10000000, got \"x\"").
-// Durations are a whole number with a unit ms, s, m, h or d (a bare number
-// is seconds).
+// Durations follow emulator/api/duration.h ("90s", "1.5m", "250ms"; a bare
+// number is seconds).
 //
 // Thread-safety: a value type; use from one thread.
 #pragma once
 
 #include <cstdint>
 #include <map>
-#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "emulator/api/clock.h"
+#include "emulator/api/duration.h"
 #include "emulator/api/result.h"
 
 namespace ddblab::harness::bench {
-
-// "90s" -> 90 s, "15m", "2h", "1d", "500ms"; nullopt when malformed.
-std::optional<Duration> ParseBenchDuration(std::string_view text);
-// "90s", "15m", "2h", "1d" or "500ms": the largest unit that divides d.
-std::string DurationText(Duration d);
 
 class BenchFlags {
  public:
@@ -43,7 +38,8 @@ class BenchFlags {
   Result<double> Double(std::string_view name, double fallback, double min,
                         double max) const;
   // A duration of at least `min`; with `whole_seconds`, a whole number of
-  // seconds.
+  // seconds. Malformed: "--NAME: invalid duration ..." (duration.h); out of
+  // range: "--NAME expects a duration of at least ...".
   Result<Duration> Time(std::string_view name, Duration fallback, Duration min,
                         bool whole_seconds) const;
   std::string String(std::string_view name, std::string fallback) const;

@@ -1,8 +1,6 @@
 // harness/scenario/fields.cc: typed reads with path-naming errors.
 #include "harness/scenario/fields.h"
 
-#include <charconv>
-#include <chrono>
 #include <limits>
 #include <utility>
 
@@ -26,41 +24,6 @@ std::string Shown(const json& value) {
   return text;
 }
 
-std::optional<Duration> ParseDurationText(std::string_view text) {
-  int64_t amount = 0;
-  auto [end, ec] =
-      std::from_chars(text.data(), text.data() + text.size(), amount);
-  if (ec != std::errc() || end == text.data() || amount < 0) {
-    return std::nullopt;
-  }
-  std::string_view unit(end,
-                        static_cast<size_t>(text.data() + text.size() - end));
-  // At most 100 years, whatever the unit.
-  constexpr int64_t kMaxSeconds = int64_t{100} * 366 * 86400;
-  int64_t per = 0;  // seconds per unit, 0 for ms
-  if (unit == "ms") {
-    if (amount > kMaxSeconds * 1000) return std::nullopt;
-    return std::chrono::milliseconds(amount);
-  }
-  if (unit == "s") per = 1;
-  if (unit == "m") per = 60;
-  if (unit == "h") per = 3600;
-  if (unit == "d") per = 86400;
-  if (per == 0 || amount > kMaxSeconds / per) return std::nullopt;
-  return std::chrono::seconds(amount * per);
-}
-
-std::string DurationText(Duration d) {
-  using namespace std::chrono;
-  const int64_t ms = duration_cast<milliseconds>(d).count();
-  if (ms == 0) return "0s";
-  if (ms % 86'400'000 == 0) return std::to_string(ms / 86'400'000) + "d";
-  if (ms % 3'600'000 == 0) return std::to_string(ms / 3'600'000) + "h";
-  if (ms % 60'000 == 0) return std::to_string(ms / 60'000) + "m";
-  if (ms % 1000 == 0) return std::to_string(ms / 1000) + "s";
-  return std::to_string(ms) + "ms";
-}
-
 std::string Member(std::string_view parent, std::string_view key) {
   if (parent.empty()) return std::string(key);
   return std::string(parent) + "." + std::string(key);
@@ -71,12 +34,9 @@ std::string Index(std::string_view parent, size_t i) {
 }
 
 Result<Duration> DurationValue(const json& value, std::string_view path) {
-  if (value.is_string()) {
-    if (auto d = ParseDurationText(value.get_ref<const std::string&>())) {
-      return *d;
-    }
-  }
-  return At(path, "expected a duration such as \"5m\", got " + Shown(value));
+  Result<Duration> d = DurationFromJson(value);
+  if (!d.ok()) return At(path, d.error().message);
+  return d;
 }
 
 Result<int64_t> IntValue(const json& value, std::string_view path, int64_t min,

@@ -3,23 +3,25 @@
 //
 //   Fields f(doc["actors"][2]["params"], "actors[2].params");
 //   DDBLAB_ASSIGN_OR_RETURN(Duration window, f.DurationOr("window", 5min));
-//   // bad: `actors[2].params.window: expected a duration such as "5m", got 5`
+//   // bad: `actors[2].params.window: invalid duration '5 min': unknown unit
+//   //       ' min' (expected a number with an optional unit us, ms, ...)`
 //   DDBLAB_RETURN_IF_ERROR(f.NoOthers());  // unknown keys are errors
 //
 // Every error is a ValidationException whose message is "<path>: <what>".
-// Durations are written "250ms", "90s", "5m", "2h" or "1d" (whole numbers).
+// Durations follow emulator/api/duration.h ("250ms", "1.5s", "5m", or a
+// number of seconds); DurationText writes them back.
 //
 // Thread-safety: plain values; a Fields is used by one thread.
 #pragma once
 
 #include <cstdint>
 #include <nlohmann/json.hpp>
-#include <optional>
 #include <set>
 #include <string>
 #include <string_view>
 
 #include "emulator/api/clock.h"
+#include "emulator/api/duration.h"
 #include "emulator/api/result.h"
 
 namespace ddblab::harness::scenario {
@@ -31,11 +33,6 @@ Error At(std::string_view path, std::string_view what);
 
 // How a value is shown in a message: its JSON text, cut at 60 characters.
 std::string Shown(const json& value);
-
-// "250ms", "90s", "5m", "2h", "1d" -> a duration; nullopt otherwise.
-std::optional<Duration> ParseDurationText(std::string_view text);
-// The shortest exact text of a duration ("90s", "5m", "250ms").
-std::string DurationText(Duration d);
 
 // "<parent>.<key>" (or "<key>" at the top) and "<parent>[<i>]".
 std::string Member(std::string_view parent, std::string_view key);

@@ -5,7 +5,8 @@
 // of clock steps and events, the invariants to check and what to expect of
 // them. ParseScenario checks the whole file and fails with a
 // ValidationException "<path>: <what>" naming the first bad value
-// (`actors[2].params.window: expected a duration such as "5m", got 5`).
+// (`actors[2].params.window: invalid duration '5 min': unknown unit ' min'
+// (expected ...)`).
 // The format is documented in docs/scenarios.md and, for editors, in
 // scenarios/scenario.schema.json.
 //

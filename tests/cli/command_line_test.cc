@@ -152,6 +152,21 @@ TEST(CliTest, CapacityFlag) {
   EXPECT_NE(HelpText().find("--capacity off|enforce"), std::string::npos);
 }
 
+// A duration (emulator/api/duration.h) of whole seconds, 1s to 1 day.
+TEST(CliTest, IdleTimeoutTakesWholeSeconds) {
+  EXPECT_EQ(Parse({"serve"})->serve.idle_timeout_seconds, 60);
+  EXPECT_EQ(
+      Parse({"serve", "--idle-timeout", "90"})->serve.idle_timeout_seconds, 90);
+  EXPECT_EQ(Parse({"serve", "--idle-timeout=2m"})->serve.idle_timeout_seconds,
+            120);
+  for (const char* bad : {"1.5s", "0", "86401s", "soon", "500ms"}) {
+    ExpectUsageError({"serve", "--idle-timeout", bad},
+                     std::string("invalid value '") + bad +
+                         "' for --idle-timeout: expected seconds from 1s to "
+                         "86400s");
+  }
+}
+
 TEST(CliTest, HelpAndVersion) {
   EXPECT_EQ(Parse({"--help"})->kind, CommandKind::kHelp);
   EXPECT_EQ(Parse({"-h"})->kind, CommandKind::kHelp);

@@ -173,9 +173,9 @@ def main(argv):
         link("ddblab_scenario", "ddblab_cli"),
         "ddblab_scenario (harness/scenario) links ddblab_cli (cli), which is above it")
     graph_case(
-        root, graph, "a common/ library linking a ddblab library fails",
+        root, graph, "a common/ library linking an emulator library fails",
         link("ddblab_sigv4", "ddblab_api"),
-        "common/ libraries link no ddblab library")
+        "common/ libraries link only common/ libraries")
     graph_case(
         root, graph, "a harness folder but backend linking the emulator fails",
         link("ddblab_patterns", "ddblab_engine"),

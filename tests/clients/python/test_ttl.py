@@ -96,8 +96,8 @@ class ClockTest(unittest.TestCase):
              'cannot move the clock backwards ("advance" is negative)'),
             ({"advance": "5 minutes"},
              "\"advance\": invalid duration '5 minutes': unknown unit "
-             "' minutes' (expected a whole number with an optional unit ms, "
-             "s, m, h or d, e.g. 90s, 15m, 2h)"),
+             "' minutes' (expected a number with an optional unit us, ms, "
+             "s, m, h or d, e.g. 90s, 1.5m, 250ms)"),
             ({"advance": True},
              '"advance" must be a duration string like "90s", "15m", "2h", '
              '"1d" or a number of seconds'),

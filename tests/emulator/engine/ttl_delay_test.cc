@@ -53,8 +53,8 @@ TEST(TtlDelayTest, Errors) {
       "aws)";
   EXPECT_EQ(DelayError("fast"),
             "ValidationException: invalid TTL delay 'fast': invalid duration "
-            "'fast': no number (expected a whole number with an optional unit "
-            "ms, s, m, h or d, e.g. 90s, 15m, 2h)" +
+            "'fast': no number (expected a number with an optional unit us, "
+            "ms, s, m, h or d, e.g. 90s, 1.5m, 250ms)" +
                 tail);
   EXPECT_EQ(DelayError("2h..1h"),
             "ValidationException: invalid TTL delay '2h..1h': the range ends "

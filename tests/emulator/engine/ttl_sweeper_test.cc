@@ -340,9 +340,9 @@ TEST_F(TtlSweeperTest, BadDelaySpecFailsOpen) {
   ASSERT_FALSE(emu.ok());
   EXPECT_EQ(ToString(emu.error()),
             "ValidationException: invalid TTL delay 'soon': invalid duration "
-            "'soon': no number (expected a whole number with an optional unit "
-            "ms, s, m, h or d, e.g. 90s, 15m, 2h) (expected 0, a duration like "
-            "90s or 15m, a range like 1m..48h, or aws)");
+            "'soon': no number (expected a number with an optional unit us, "
+            "ms, s, m, h or d, e.g. 90s, 1.5m, 250ms) (expected 0, a duration "
+            "like 90s or 15m, a range like 1m..48h, or aws)");
 }
 
 TEST_F(TtlSweeperTest, BackgroundThreadSweepsOnItsClock) {

@@ -58,10 +58,9 @@ TEST(FaultPlan, TableArnsBecomeNames) {
 }
 
 TEST(FaultPlan, LatencyIsAtMostTheSdkReadTimeout) {
-  EXPECT_EQ(ErrorOf(Json::parse(R"({"rules": [{"operation": "GetItem",
-          "effect": "latency", "duration": "366d"}]})")),
-            "rules[0].duration: invalid duration \"366d\" (expected e.g. "
-            "\"250ms\", \"2s\", \"5m\", \"1h\")");
+  EXPECT_EQ(ErrorOf(Json::parse(R"({"rules": [{"operation": "GetRecords",
+          "effect": "visibility_delay", "duration": "367d"}]})")),
+            "rules[0].duration: must be between 0 and 366 days");
   EXPECT_EQ(ErrorOf(Json::parse(R"({"rules": [{"effect": "throttle"},
       {"effect": "latency", "duration": "2m"}]})")),
             "rules[1].duration: a latency of at most 60s (the SDKs' read "
@@ -100,8 +99,9 @@ TEST(FaultPlan, ErrorsNameThePath) {
   EXPECT_EQ(
       ErrorOf(Json::parse(
           R"({"rules": [{"effect": "latency", "duration": "5 parsecs"}]})")),
-      "rules[0].duration: invalid duration \"5 parsecs\" (expected e.g. "
-      "\"250ms\", \"2s\", \"5m\", \"1h\")");
+      "rules[0].duration: invalid duration '5 parsecs': unknown unit "
+      "' parsecs' (expected a number with an optional unit us, ms, s, m, h or "
+      "d, e.g. 90s, 1.5m, 250ms)");
   EXPECT_EQ(ErrorOf(Json::parse(
                 R"({"rules": [{"effect": "throttle", "probability": 1.5}]})")),
             "rules[0].probability: must be a number from 0 to 1");

@@ -38,16 +38,12 @@ TEST(CredentialsTest, Errors) {
   EXPECT_EQ(no_secret.error().message,
             "profile [p] needs both aws_access_key_id and "
             "aws_secret_access_key");
-  auto outside = ParseCredentialsIni("aws_access_key_id=A\n");
-  ASSERT_FALSE(outside.ok());
-  EXPECT_EQ(outside.error().message,
-            "line 1: setting outside a [profile] section");
+  // The INI format's own errors (common/text/ini.h, tested there) pass
+  // through.
   auto garbage = ParseCredentialsIni("[p]\nnot a setting\n");
   ASSERT_FALSE(garbage.ok());
-  EXPECT_EQ(garbage.error().message, "line 2: expected 'key = value'");
-  auto header = ParseCredentialsIni("[p\n");
-  ASSERT_FALSE(header.ok());
-  EXPECT_EQ(header.error().message, "line 1: unterminated profile header");
+  EXPECT_EQ(garbage.error().message,
+            "line 2: expected [section] or key = value");
   auto empty = ParseCredentialsIni("[p]\nregion=x\n");
   ASSERT_FALSE(empty.ok());
   EXPECT_EQ(empty.error().message, "no profile has aws_access_key_id");

@@ -215,6 +215,14 @@ TEST(BackendTest, BadSpecsAreErrors) {
   ASSERT_FALSE(shards.ok());
   EXPECT_EQ(shards.error().message,
             "emulator option stream_shards: not a non-negative integer: x");
+  // Durations take the one grammar (emulator/api/duration.h).
+  EXPECT_TRUE(OpenBackend("emulator?shard_rollover=1.5h").ok());
+  auto rollover = OpenBackend("emulator?shard_rollover=4hrs");
+  ASSERT_FALSE(rollover.ok());
+  EXPECT_EQ(rollover.error().message,
+            "emulator option shard_rollover: invalid duration '4hrs': unknown "
+            "unit 'hrs' (expected a number with an optional unit us, ms, s, m, "
+            "h or d, e.g. 90s, 1.5m, 250ms)");
   auto path = OpenBackend("http://127.0.0.1:1/path");
   ASSERT_FALSE(path.ok());
   EXPECT_EQ(path.error().message,

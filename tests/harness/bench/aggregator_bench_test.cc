@@ -313,8 +313,9 @@ TEST_F(AggregatorBenchTest, BadFlagsNameTheFlag) {
             "--rate: expected records per second, 0..10000000, "
             "got \"-5\"");
   EXPECT_EQ(Error({"--handler-cost", "fast"}),
-            "--handler-cost: expected a duration such as 200us, "
-            "20ms, 5s or 2m, got \"fast\"");
+            "--handler-cost: invalid duration 'fast': no number (expected a "
+            "number with an optional unit us, ms, s, m, h or d, e.g. 90s, "
+            "1.5m, 250ms)");
   EXPECT_EQ(Error({"--fail-every", "1"}),
             "--fail-every: expected 0 (never) or 2 or more (every "
             "invocation failing would never deliver a batch), got \"1\"");

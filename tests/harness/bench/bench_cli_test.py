@@ -158,9 +158,9 @@ def emulator_row():
         "ddblab serve with --capacity enforce instead)")
     bad(["sweeper", "--ttl-delay", "eventually"],
         "ddblab bench sweeper: invalid TTL delay 'eventually': invalid "
-        "duration 'eventually': no number (expected a whole number with an "
-        "optional unit ms, s, m, h or d, e.g. 90s, 15m, 2h) (expected 0, a "
-        "duration like 90s or 15m, a range like 1m..48h, or aws)")
+        "duration 'eventually': no number (expected a number with an "
+        "optional unit us, ms, s, m, h or d, e.g. 90s, 1.5m, 250ms) (expected "
+        "0, a duration like 90s or 15m, a range like 1m..48h, or aws)")
     bad(["sweeper", "--backend", "http://127.0.0.1:9", "--ttl-delay", "0"],
         "ddblab bench: --ttl-delay applies to --backend emulator (start "
         "ddblab serve with --ttl-delay instead)")

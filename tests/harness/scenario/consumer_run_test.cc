@@ -279,11 +279,11 @@ INSTANTIATE_TEST_SUITE_P(
                  R"({"name": "t", "actors": [{"name": "s",
                    "pattern": "ttl_expiry_listener",
                    "ops": [{"cart": {"id": "c", "products": [],
-                                     "expires_in": 5}}]}],
+                                     "expires_in": true}}]}],
                    "invariants": [{"check": "ttl_expiry_listener"}],
                    "expect": "holds"})",
                  "actors[0].ops[0].cart.expires_in: expected a duration such "
-                 "as \"5m\", got 5"},
+                 "as \"90s\" or \"1.5m\", or a number of seconds, got true"},
         BadInput{"listener_op",
                  R"({"name": "t", "actors": [{"name": "s",
                    "pattern": "ttl_expiry_listener",

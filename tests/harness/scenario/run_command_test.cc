@@ -205,12 +205,13 @@ TEST_P(BadFileTest, ExitsWithTwoAndNamesThePath) {
 INSTANTIATE_TEST_SUITE_P(
     Messages, BadFileTest,
     ::testing::Values(
-        BadFile{"window_number",
+        BadFile{"window_unit",
                 Edit("\"pattern\": \"idempotent_counter\",",
                      "\"pattern\": \"idempotent_counter\", \"params\": "
-                     "{\"window\": 5},"),
-                "actors[0].params.window: expected a duration such as \"5m\", "
-                "got 5"},
+                     "{\"window\": \"5 min\"},"),
+                "actors[0].params.window: invalid duration '5 min': unknown "
+                "unit ' min' (expected a number with an optional unit us, ms, "
+                "s, m, h or d, e.g. 90s, 1.5m, 250ms)"},
         BadFile{"not_json", "{\"name\": \"t\",\n  actors: []}",
                 "not JSON: line 2, column 3: syntax error while parsing "
                 "object key - invalid literal; last read: '\"t\",<U+000A>  a'; "

@@ -178,13 +178,14 @@ TEST(Runner, ACounterRetryAfterItsWindowCountsAgainAsDesigned) {
                 "add n k1 +10 issued_at=2024-01-01T00:00:00Z: applied"}));
   auto bad = ParseScenario(R"({"name": "x", "actors": [{"name": "c",
       "pattern": "idempotent_counter", "ops": [{"add": {"counter": "n",
-      "key": "k", "issued_at": 5}}]}],
+      "key": "k", "issued_at": "5 min"}}]}],
       "invariants": [{"check": "idempotent_counter"}], "expect": "holds"})",
                            "t.json");
   ASSERT_FALSE(bad.ok());
   EXPECT_EQ(bad.error().message,
-            "actors[0].ops[0].add.issued_at: expected a duration such as "
-            "\"5m\", got 5");
+            "actors[0].ops[0].add.issued_at: invalid duration '5 min': "
+            "unknown unit ' min' (expected a number with an optional unit us, "
+            "ms, s, m, h or d, e.g. 90s, 1.5m, 250ms)");
 }
 
 TEST(Runner, BrokenGenericChecksSayWhatTheTableHolds) {

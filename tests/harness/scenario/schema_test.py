@@ -62,7 +62,7 @@ def main():
                      "duration", "rule_field"):
             bad = copy.deepcopy(doc)
             if edit == "window":
-                bad["actors"][0].setdefault("params", {})["window"] = 5
+                bad["actors"][0].setdefault("params", {})["window"] = "5 min"
             elif edit == "variant":
                 bad["actors"][0]["variant"] = "fast"
             elif edit == "expect":
@@ -82,6 +82,12 @@ def main():
         for edit, bad in broken:
             if validator.is_valid(bad):
                 problems.append(f"{path.name}: the schema accepts it with a bad {edit}")
+        # The forms of the one duration grammar (emulator/api/duration.h).
+        for tick in ("1.5s", "250ms", "90", 2):
+            good = copy.deepcopy(doc)
+            good.setdefault("backend", {})["tick"] = tick
+            if not validator.is_valid(good):
+                problems.append(f"{path.name}: the schema refuses tick {tick!r}")
     for p in problems:
         print(p)
     print(f"schema: {len(files)} files, {len(problems)} problem(s)")
