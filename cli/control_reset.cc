@@ -35,15 +35,9 @@ Error Invalid(const Json& value, std::string_view field,
                            std::string(expected));
 }
 
-// "off", "4h", "90m", "15s", "250ms": the largest unit that is exact.
+// "off", or the duration's shortest exact text ("4h", "90m", "1d").
 std::string RolloverText(Duration d) {
-  using std::chrono::duration_cast;
-  if (d <= Duration::zero()) return "off";
-  const int64_t ms = duration_cast<std::chrono::milliseconds>(d).count();
-  if (ms % 3'600'000 == 0) return std::to_string(ms / 3'600'000) + "h";
-  if (ms % 60'000 == 0) return std::to_string(ms / 60'000) + "m";
-  if (ms % 1'000 == 0) return std::to_string(ms / 1'000) + "s";
-  return std::to_string(ms) + "ms";
+  return d <= Duration::zero() ? "off" : DurationText(d);
 }
 
 // The body as ResetOptions; an Error whose message is the 400's.
@@ -94,14 +88,13 @@ Result<ResetOptions> ParseReset(const Json& body, bool manual) {
       if (n < 1 || n > kMaxStreamShards) return Invalid(value, key, expected);
       out.stream_shards = static_cast<int>(n);
     } else if (key == "shard_rollover") {
-      if (!value.is_string() || value.get<std::string>().empty()) {
+      if (!(value.is_string() || value.is_number()) || value == "") {
         return Invalid(value, key, "a duration (4h, 90m) or off");
       }
-      const std::string text = value.get<std::string>();
-      if (text == "off") {
+      if (value == "off") {
         out.shard_rollover = Duration::zero();
       } else {
-        Result<Duration> d = ParseDuration(text);
+        Result<Duration> d = DurationFromJson(value);
         if (!d.ok()) {
           return Error::Validation("\"shard_rollover\": " + d.error().message);
         }

@@ -6,6 +6,8 @@
 //                         "ttl_delay": "0"|"90s"|"1m..48h"|"aws",
 //                         "stream_shards": 1..1024,
 //                         "shard_rollover": "4h"|"off"}   (each optional)
+// ("shard_rollover" is a duration as emulator/api/duration.h reads it: text
+// or a number of seconds.)
 //
 // Drops every table (with its items, indexes, stream and TTL queue), every
 // hosted event source mapping (a reset hook of the extensions, file

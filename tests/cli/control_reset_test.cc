@@ -170,6 +170,9 @@ TEST_F(ServeResetTest, SetsEachFieldAndKeepsWhatIsNotGiven) {
   EXPECT_EQ(again.body["shard_rollover"], "off");
   EXPECT_EQ(Tables(), Json::array());
   EXPECT_EQ(Reset({{"shard_rollover", "90m"}}).body["shard_rollover"], "90m");
+  // The one duration grammar: decimals and seconds as a number.
+  EXPECT_EQ(Reset({{"shard_rollover", "1.5h"}}).body["shard_rollover"], "90m");
+  EXPECT_EQ(Reset({{"shard_rollover", 86400}}).body["shard_rollover"], "1d");
 }
 
 TEST_F(ServeResetTest, BadBodiesAre400AndChangeNothing) {
