@@ -3,6 +3,9 @@
 // reporting order.
 #include <gtest/gtest.h>
 
+#include <initializer_list>
+
+#include "emulator/expr/eval_condition.h"
 #include "expr_test_util.h"
 
 namespace ddblab::expr {
@@ -129,47 +132,78 @@ TEST(ParseConditionTest, OtherSyntaxErrors) {
             "range; index: [99999999999]");
 }
 
+// Every form of the grammar parses, and parses into the expression DynamoDB
+// means: each is evaluated on one item (a = "mm", b = "n", c = "x", d = "q",
+// e = "x"), so a wrong precedence or a dropped operand changes an answer.
 TEST(ParseConditionTest, AcceptsTheGrammar) {
-  for (const char* text : {
-           "a = :s",
-           "a <> :s",
-           "a < :n",
-           "a <= :n",
-           "a > :n",
-           "a >= :n",
-           ":n = a",
-           "a BETWEEN :n AND :n2",
-           "a IN (:s)",
-           "a IN (:s, :a, b)",
-           "attribute_exists(a)",
-           "attribute_not_exists(a.b[2].c)",
-           "attribute_type(a, :t)",
-           "begins_with(a, :s)",
-           "contains(a, :s)",
-           "size(a) > :n",
-           ":n < size(a)",
-           "size(:s) = :n",
-           "NOT a = :s",
-           "NOT NOT NOT NOT a < b",
-           "a = :s AND b = :s OR c = :s",
-           "(a = :s OR b = :s) AND (c = :s AND (d = :s OR e = :s))",
-           "((a<b) and c<d)",
-           "(a) = :s",
-           "a = (:s)",
-           "(a).b = :s",
-           "(size(a)) > :n",
-           "(attribute_exists(a))",
-           "a = :s aNd b = :s oR NOT c = :s",
-           "attribute_exists (b.x)",
-           "a.b[0][1].#n = :s",
-           "b BETWEEN a AND c AND a < b",
-           "contains(a, size(b))",
-           "begins_with(:s, a)",
-           "a IN (:s) AND b IN (:n)",
+  const value::Item item = testing::ItemOf(
+      R"({"a": {"S": "mm"}, "b": {"S": "n"}, "c": {"S": "x"},
+          "d": {"S": "q"}, "e": {"S": "x"}})");
+  struct Case {
+    const char* text;
+    bool holds;
+  };
+  for (const Case& c : std::initializer_list<Case>{
+           {"a = :s", false},
+           {"a <> :s", true},
+           {"c = :s", true},
+           {"a < :n", false},  // a string never compares with a number
+           {"a <= :n", false},
+           {"a > :n", false},
+           {"a >= :n", false},
+           {":n = a", false},
+           {"a < b", true},
+           {"c >= e", true},
+           {"a BETWEEN :n AND :n2", false},
+           {"b BETWEEN a AND c", true},
+           {"a IN (:s)", false},
+           {"c IN (:s)", true},
+           {"a IN (:s, :a, b)", false},
+           {"b IN (:s, :a, b)", true},
+           {"attribute_exists(a)", true},
+           {"attribute_not_exists(a.b[2].c)", true},
+           {"attribute_type(a, :t)", false},
+           {"begins_with(a, :s)", false},
+           {"begins_with(c, :s)", true},
+           {"contains(a, :s)", false},
+           {"contains(c, :s)", true},
+           {"size(a) > :n", true},
+           {":n < size(a)", true},
+           {"size(:s) = :n", true},
+           {"NOT a = :s", true},
+           {"NOT NOT NOT NOT a < b", true},
+           {"NOT NOT NOT a < b", false},
+           // AND binds tighter than OR: (F AND F) OR T.
+           {"a = :s AND b = :s OR c = :s", true},
+           {"c = :s OR b = :s AND a = :s", true},
+           // NOT binds tighter than AND: (NOT F) AND T.
+           {"NOT a = :s AND c = :s", true},
+           {"(a = :s OR c = :s) AND (c = :s AND (d = :s OR e = :s))", true},
+           {"(a = :s OR b = :s) AND (c = :s AND (d = :s OR e = :s))", false},
+           {"((a<b) and c<d)", false},
+           {"((a<b) and d<c)", true},
+           {"(a) = :s", false},
+           {"(c) = :s", true},
+           {"c = (:s)", true},
+           {"(a).b = :s", false},
+           {"(size(a)) > :n", true},
+           {"(attribute_exists(a))", true},
+           {"a = :s aNd b = :s oR NOT c = :s", false},
+           {"a = :s aNd b = :s oR NOT a = :s", true},
+           {"attribute_exists (b.x)", false},
+           {"a.b[0][1].#n = :s", false},
+           // BETWEEN's AND is its own: (b BETWEEN a AND c) AND (a < b).
+           {"b BETWEEN a AND c AND a < b", true},
+           {"b BETWEEN a AND c AND b < a", false},
+           {"contains(a, size(b))", false},
+           {"begins_with(:s, a)", false},
+           {"begins_with(:s, c)", true},
+           {"a IN (:s) AND b IN (:n)", false},
        }) {
-    auto r = Filter(text, R"({"#n": "n"})");
-    EXPECT_TRUE(r.ok()) << text << " -> "
+    auto r = Filter(c.text, R"({"#n": "n"})");
+    ASSERT_TRUE(r.ok()) << c.text << " -> "
                         << (r.ok() ? "" : ToString(r.error()));
+    EXPECT_EQ(EvaluateCondition(*r, item), c.holds) << c.text;
   }
 }
 

@@ -2,6 +2,10 @@
 // DynamoDB's expression rules, with the reporting order.
 #include <gtest/gtest.h>
 
+#include <initializer_list>
+#include <string>
+
+#include "emulator/expr/eval_update.h"
 #include "expr_test_util.h"
 
 namespace ddblab::expr {
@@ -89,38 +93,105 @@ TEST(ParseUpdateTest, SyntaxErrors) {
   }
 }
 
+// Every form of the grammar parses, and parses into the update DynamoDB
+// means: each is applied to an item shaped for it and the item after it
+// (or the exact error) is compared.
 TEST(ParseUpdateTest, AcceptsTheGrammar) {
-  for (const char* text : {
-           "SET b = :v",
-           "set b = :v",
-           "sEt b = :v",
-           "  set   b=:v  ",
-           "SET x = :v, y = :v",
-           "REMOVE a SET b = :v",
-           "SET c = :v REMOVE b",
-           "SET a = :n + :n",
-           "SET a = :n - a",
-           "SET a = (:n + :n)",
-           "SET a = (:n) + (a)",
-           "SET a = ((:n))",
-           "SET a = list_append(a, :l)",
-           "SET a = list_append(if_not_exists(a, :l), :l)",
-           "SET a = if_not_exists(b, if_not_exists(c, :v))",
-           "SET b = if_not_exists(b, :n)+:n",
-           "ADD a :n, b :ss",
-           "ADD a :ns",
-           "DELETE a :ss, b :ns, c :bs",
-           "REMOVE a.c[1].x.y[1], a.c[1].q",
-           "SET a.c[1].#name.y[1] = :v",
-           "SET #a = #b",
-           "SET a.b = :v, a.c.d = :v, b.x = :v REMOVE a.x, b.y",
-           "SET a[1] = :v, a[2] = :v",
-           "SET a.b = :v, a.c[2] = :v",
-           "SET a = :v REMOVE b ADD c :n DELETE d :ss",
+  // Flat: a number, a string, a string set.
+  constexpr char kFlat[] =
+      R"({"a": {"N": "5"}, "b": {"S": "old"}, "d": {"SS": ["1", "2"]}})";
+  // Nested: a.c is a list whose second element is a map.
+  constexpr char kNested[] = R"({"a": {"M": {"x": {"S": "ax"}, "c": {"L": [
+      {"S": "zero"}, {"M": {"q": {"S": "q"}, "x": {"M": {"y": {"L": [
+      {"N": "0"}, {"N": "1"}]}}}}}]}}}, "b": {"M": {"y": {"S": "by"}}}})";
+  constexpr char kMaps[] =
+      R"({"a": {"M": {"x": {"S": "ax"}, "c": {"M": {}}}},
+          "b": {"M": {"y": {"S": "by"}}}})";
+  constexpr char kList[] = R"({"a": {"L": [{"N": "0"}, {"N": "1"}]}})";
+  const std::string bad_type =
+      "ValidationException: An operand in the update expression has an "
+      "incorrect data type";
+  struct Case {
+    const char* text;
+    const char* item;
+    std::string after;  // the item as JSON, or the error
+  };
+  const std::string flat_b_x =
+      R"({"a": {"N": "5"}, "b": {"S": "x"}, "d": {"SS": ["1", "2"]}})";
+  for (const Case& c : std::initializer_list<Case>{
+           {"SET b = :v", kFlat, flat_b_x},
+           {"set b = :v", kFlat, flat_b_x},
+           {"sEt b = :v", kFlat, flat_b_x},
+           {"  set   b=:v  ", kFlat, flat_b_x},
+           {"SET x = :v, y = :v", kFlat,
+            R"({"a": {"N": "5"}, "b": {"S": "old"}, "d": {"SS": ["1", "2"]},
+                "x": {"S": "x"}, "y": {"S": "x"}})"},
+           {"REMOVE a SET b = :v", kFlat,
+            R"({"b": {"S": "x"}, "d": {"SS": ["1", "2"]}})"},
+           {"SET c = :v REMOVE b", kFlat,
+            R"({"a": {"N": "5"}, "c": {"S": "x"}, "d": {"SS": ["1", "2"]}})"},
+           {"SET a = :n + :n", kFlat,
+            R"({"a": {"N": "2"}, "b": {"S": "old"}, "d": {"SS": ["1", "2"]}})"},
+           {"SET a = :n - a", kFlat,
+            R"({"a": {"N": "-4"}, "b": {"S": "old"}, "d": {"SS": ["1", "2"]}})"},
+           {"SET a = (:n + :n)", kFlat,
+            R"({"a": {"N": "2"}, "b": {"S": "old"}, "d": {"SS": ["1", "2"]}})"},
+           {"SET a = (:n) + (a)", kFlat,
+            R"({"a": {"N": "6"}, "b": {"S": "old"}, "d": {"SS": ["1", "2"]}})"},
+           {"SET a = ((:n))", kFlat,
+            R"({"a": {"N": "1"}, "b": {"S": "old"}, "d": {"SS": ["1", "2"]}})"},
+           {"SET a = list_append(a, :l)", kFlat, bad_type},
+           {"SET a = list_append(a, :l)", kList, kList},
+           {"SET a = list_append(if_not_exists(a, :l), :l)", kFlat, bad_type},
+           {"SET z = list_append(if_not_exists(z, :l), :l)", kList,
+            R"({"a": {"L": [{"N": "0"}, {"N": "1"}]}, "z": {"L": []}})"},
+           {"SET a = if_not_exists(b, if_not_exists(c, :v))", kFlat,
+            R"({"a": {"S": "old"}, "b": {"S": "old"}, "d": {"SS": ["1", "2"]}})"},
+           {"SET a = if_not_exists(c, if_not_exists(e, :v))", kFlat,
+            R"({"a": {"S": "x"}, "b": {"S": "old"}, "d": {"SS": ["1", "2"]}})"},
+           {"SET b = if_not_exists(b, :n)+:n", kFlat, bad_type},
+           {"SET z = if_not_exists(z, :n)+:n", kList,
+            R"({"a": {"L": [{"N": "0"}, {"N": "1"}]}, "z": {"N": "2"}})"},
+           {"ADD a :n, b :ss", kFlat, bad_type},
+           {"ADD a :n, d :ss", kFlat,
+            R"({"a": {"N": "6"}, "b": {"S": "old"}, "d": {"SS": ["1", "2"]}})"},
+           {"ADD a :ns", kFlat, bad_type},
+           {"DELETE a :ss, b :ns, c :bs", kFlat, bad_type},
+           {"DELETE d :ss", kFlat,
+            R"({"a": {"N": "5"}, "b": {"S": "old"}, "d": {"SS": ["2"]}})"},
+           {"REMOVE a.c[1].x.y[1], a.c[1].q", kNested,
+            R"({"a": {"M": {"x": {"S": "ax"}, "c": {"L": [{"S": "zero"},
+                {"M": {"x": {"M": {"y": {"L": [{"N": "0"}]}}}}}]}}},
+                "b": {"M": {"y": {"S": "by"}}}})"},
+           {"SET a.c[1].#name.y[1] = :v", kNested,
+            R"({"a": {"M": {"x": {"S": "ax"}, "c": {"L": [{"S": "zero"},
+                {"M": {"q": {"S": "q"}, "x": {"M": {"y": {"L": [{"N": "0"},
+                {"S": "x"}]}}}}}]}}}, "b": {"M": {"y": {"S": "by"}}}})"},
+           {"SET #a = #b", kFlat,
+            R"({"a": {"S": "old"}, "b": {"S": "old"}, "d": {"SS": ["1", "2"]}})"},
+           {"SET a.b = :v, a.c.d = :v, b.x = :v REMOVE a.x, b.y", kMaps,
+            R"({"a": {"M": {"b": {"S": "x"}, "c": {"M": {"d": {"S": "x"}}}}},
+                "b": {"M": {"x": {"S": "x"}}}})"},
+           {"SET a[1] = :v, a[2] = :v", kList,
+            R"({"a": {"L": [{"N": "0"}, {"S": "x"}, {"S": "x"}]}})"},
+           {"SET a.b = :v, a.c[2] = :v", kNested,
+            R"({"a": {"M": {"b": {"S": "x"}, "x": {"S": "ax"}, "c": {"L": [
+                {"S": "zero"}, {"M": {"q": {"S": "q"}, "x": {"M": {"y": {"L": [
+                {"N": "0"}, {"N": "1"}]}}}}}, {"S": "x"}]}}},
+                "b": {"M": {"y": {"S": "by"}}}})"},
+           {"SET a = :v REMOVE b ADD c :n DELETE d :ss", kFlat,
+            R"({"a": {"S": "x"}, "c": {"N": "1"}, "d": {"SS": ["2"]}})"},
        }) {
-    auto r = Update(text, R"({"#name": "x", "#a": "a", "#b": "b"})");
-    EXPECT_TRUE(r.ok()) << text << " -> "
+    auto r = Update(c.text, R"({"#name": "x", "#a": "a", "#b": "b"})");
+    ASSERT_TRUE(r.ok()) << c.text << " -> "
                         << (r.ok() ? "" : ToString(r.error()));
+    auto after = ApplyUpdate(*r, testing::ItemOf(c.item));
+    const std::string expected =
+        c.after.front() == '{' ? testing::Json(testing::ItemOf(c.after))
+                               : c.after;
+    EXPECT_EQ(after.ok() ? testing::Json(*after) : ToString(after.error()),
+              expected)
+        << c.text << " on " << c.item;
   }
 }
 
