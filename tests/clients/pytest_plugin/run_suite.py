@@ -37,6 +37,7 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--ddblab", required=True)
     args = ap.parse_args()
+    binary = pathlib.Path(args.ddblab).resolve()  # pytest runs elsewhere
     missing = [m for m in ("pytest", "xdist", "boto3", "venv")
                if importlib.util.find_spec(m) is None]
     if missing:
@@ -69,7 +70,7 @@ def main():
             "run_suite.py", "__pycache__"))
         ran = subprocess.run(
             [str(python), "-m", "pytest", "-n", "2", "-q",
-             f"--ddblab-bin={args.ddblab}",
+             f"--ddblab-bin={binary}",
              "--ddblab-arg=--seed=7"], cwd=suite, env=env)
         if ran.returncode != 0:
             return fail(f"pytest exited with status {ran.returncode}")
