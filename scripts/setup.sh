@@ -13,6 +13,7 @@ packages=(
   libgtest-dev libgmock-dev libbenchmark-dev libssl-dev
   python3 python3-boto3 awscli nodejs npm curl zlib1g-dev
   openjdk-17-jre-headless chromium python3-jsonschema python3-matplotlib
+  python3-pytest python3-pytest-xdist python3-venv python3-pip
 )
 missing=()
 for p in "${packages[@]}"; do
@@ -46,3 +47,8 @@ for dir in js consumer ddblocal ui; do
     (cd "tests/clients/$dir" && npm ci --no-audit --no-fund --loglevel=error)
   fi
 done
+# @ddblab/test's devDependencies (vitest, the AWS SDK), for its own tests.
+if [ ! -d clients/js/node_modules ] ||
+   [ clients/js/package-lock.json -nt clients/js/node_modules ]; then
+  (cd clients/js && npm ci --no-audit --no-fund --loglevel=error)
+fi

@@ -12,6 +12,15 @@ never to another file). Every fenced block is either run or skipped by name:
   ```python         run with /usr/bin/python3;
   ```js             run with node as an ES module from tests/clients/js (where
                     the committed lockfile installs the AWS SDK);
+  ```python pytest  a test module, run by pytest with pytest-ddblab
+                    (clients/python, loaded with -p, other plugins off) in a
+                    folder of its own; the plugin starts the server itself;
+  ```js vitest      a test file, run by vitest (clients/js's node_modules) in
+                    a project folder of its own that has @ddblab/test
+                    installed; its globalSetup starts the server;
+  ```ini pytest.ini / ```js vitest.config.js / ```python conftest.py
+                    not run: the file the later pytest / vitest blocks of the
+                    same page run with (vitest's default names the globalSetup);
   ```LANG no-test REASON   skipped, and the reason printed;
   ```mermaid        a diagram (docs/architecture.md's is checked by
                     docs.architecture), not run;
@@ -163,6 +172,49 @@ def with_server(port: int, ddblab: str, env, fn):
         proc.wait(timeout=10)
 
 
+FRAMEWORK_FILES = ("pytest.ini", "conftest.py", "vitest.config.js")
+DEFAULT_VITEST_CONFIG = """import { defineConfig } from "vitest/config";
+export default defineConfig({ test: { globalSetup: ["@ddblab/test/global-setup"] } });
+"""
+
+
+def run_framework_block(lang, text, files, env, folder):
+    """Runs a `python pytest` or `js vitest` block in `folder`, as a user's
+    project would; None when pytest or clients/js's node_modules is missing."""
+    os.makedirs(folder)
+    if lang == "python":
+        if subprocess.run(["/usr/bin/python3", "-c", "import pytest"],
+                          capture_output=True).returncode != 0:
+            return None
+        for name in ("pytest.ini", "conftest.py"):
+            if name in files:
+                pathlib.Path(folder, name).write_text(files[name])
+        pathlib.Path(folder, "test_readme.py").write_text(text)
+        run_env = dict(env, PYTHONPATH=str(ROOT / "clients" / "python"),
+                       PYTEST_DISABLE_PLUGIN_AUTOLOAD="1")
+        return subprocess.run(
+            ["/usr/bin/python3", "-m", "pytest", "-q", "-p", "pytest_ddblab.plugin",
+             "-p", "no:cacheprovider", "test_readme.py"],
+            cwd=folder, env=run_env, timeout=300)
+    package = ROOT / "clients" / "js"
+    vitest = package / "node_modules" / "vitest" / "vitest.mjs"
+    if not vitest.is_file() or shutil.which("node") is None:
+        return None
+    # node_modules: the package's dependencies, and the package itself.
+    modules = pathlib.Path(folder, "node_modules")
+    (modules / "@ddblab").mkdir(parents=True)
+    for entry in (package / "node_modules").iterdir():
+        if not entry.name.startswith("."):
+            (modules / entry.name).symlink_to(entry)
+    (modules / "@ddblab" / "test").symlink_to(package)
+    pathlib.Path(folder, "package.json").write_text('{"private": true, "type": "module"}\n')
+    pathlib.Path(folder, "vitest.config.js").write_text(
+        files.get("vitest.config.js", DEFAULT_VITEST_CONFIG))
+    pathlib.Path(folder, "readme.test.js").write_text(text)
+    return subprocess.run(["node", str(vitest), "run"], cwd=folder,
+                          env=dict(env, CI="1", NO_COLOR="1"), timeout=300)
+
+
 def run_file(path: pathlib.Path, name: str, ddblab: str, bindir: str, work: str):
     """Runs the blocks of one file; (ran, skipped, failures)."""
     os.makedirs(work, exist_ok=True)
@@ -175,6 +227,7 @@ def run_file(path: pathlib.Path, name: str, ddblab: str, bindir: str, work: str)
     env["AWS_PAGER"] = ""
 
     failures, ran, skipped = 0, 0, 0
+    framework_files = {}
     for line, info, text in blocks(path.read_text()):
         words = info.split()
         lang = words[0] if words else ""
@@ -189,6 +242,9 @@ def run_file(path: pathlib.Path, name: str, ddblab: str, bindir: str, work: str)
             continue
         if lang == "mermaid":
             continue
+        if len(words) > 1 and words[1] in FRAMEWORK_FILES:
+            framework_files[words[1]] = text
+            continue
         if lang in ("", "text", "console") and not re.search(r"^\s*(\$|ddblab|curl|aws)\b", text, re.M):
             # Plain text (the layout tree, sample output): nothing to run.
             continue
@@ -197,7 +253,16 @@ def run_file(path: pathlib.Path, name: str, ddblab: str, bindir: str, work: str)
             failures += 1
             continue
         port = free_port()
-        if lang in ("sh", "bash"):
+        framework = words[1] if len(words) > 1 else None
+        if (lang, framework) in (("python", "pytest"), ("js", "vitest")):
+            r = run_framework_block(lang, text, framework_files, env,
+                                    os.path.join(work, f"{framework}-{line}"))
+            if r is None:
+                failures += 1
+                print(f"FAIL {where}: pytest or clients/js/node_modules missing "
+                      "(run scripts/setup.sh)")
+                continue
+        elif lang in ("sh", "bash"):
             script = shell_script(text, port)
             run = lambda: subprocess.run(["bash", "-c", script], cwd=work, env=env,
                                          timeout=300)

@@ -1,0 +1,3 @@
+// Types of @ddblab/test/global-teardown (jest's globalTeardown).
+declare function teardown(): Promise<void>;
+export default teardown;
