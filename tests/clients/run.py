@@ -9,7 +9,8 @@ SUITE is one of:
   awscli      tests/clients/awscli/test_*.py (/usr/bin/aws, AWS CLI v2)
   js          tests/clients/js/*.test.mjs (node --test, AWS SDK for JS v3;
               runs `npm ci` first if node_modules is missing); one server
-              for the run, its endpoint in $DDBLAB_ENDPOINT and its control
+              for the run, on a manual clock (a test that needs time to pass
+              advances it), its endpoint in $DDBLAB_ENDPOINT and its control
               token in $DDBLAB_CONTROL_TOKEN
   durability  tests/clients/durability/test_*.py (kill -9 mid-load)
   all         every suite above
@@ -74,7 +75,7 @@ def run_js(pattern):
             print("npm ci failed: cannot run the JS SDK tests")
             return 1
     files = sorted(glob.glob(str(js / "*.test.mjs")))
-    server = DdblabServer.start()
+    server = DdblabServer.start(args=("--clock", "manual"))
     try:
         command = [node, "--test"]
         if pattern:

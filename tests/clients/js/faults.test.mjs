@@ -94,32 +94,34 @@ describe('fault plans', () => {
       const shard = (await streams.send(new DescribeStreamCommand({
         StreamArn: arn,
       }))).StreamDescription.Shards[0].ShardId;
-      let iterator = (await streams.send(new GetShardIteratorCommand({
+      const iterator = (await streams.send(new GetShardIteratorCommand({
         StreamArn: arn, ShardId: shard, ShardIteratorType: 'TRIM_HORIZON',
       }))).ShardIterator;
-      const written = Date.now();
       await ddb.send(new PutItemCommand({
         TableName: 'js_faults_lagging', Item: { pk: { S: 'late' } },
       }));
+      // The server's clock is manual: the record is as old as the clock
+      // is moved past its write.
+      const advance = async (duration) => {
+        const moved = await control('POST', '/_ddblab/clock',
+          { advance: duration });
+        assert.equal(moved.status, 200);
+      };
       const first = await streams.send(new GetRecordsCommand({
         ShardIterator: iterator,
       }));
-      if (Date.now() - written < delayMs) {  // (always, unless stalled)
-        assert.deepEqual(first.Records, []);
-        assert.ok(first.NextShardIterator);
-      }
-      iterator = first.NextShardIterator;
-      let records = first.Records;
-      while (records.length === 0) {
-        assert.ok(Date.now() - written < 30000, 'the record never showed');
-        await new Promise((resolve) => setTimeout(resolve, 100));
-        const next = await streams.send(new GetRecordsCommand({
-          ShardIterator: iterator,
-        }));
-        records = next.Records;
-        iterator = next.NextShardIterator;
-      }
-      assert.ok(Date.now() - written >= delayMs);
+      assert.deepEqual(first.Records, []);
+      assert.ok(first.NextShardIterator);
+      await advance(`${delayMs - 1}ms`);
+      const second = await streams.send(new GetRecordsCommand({
+        ShardIterator: first.NextShardIterator,
+      }));
+      assert.deepEqual(second.Records, [], 'visible before the delay');
+      await advance('1ms');
+      const third = await streams.send(new GetRecordsCommand({
+        ShardIterator: second.NextShardIterator,
+      }));
+      const records = third.Records;
       assert.equal(records.length, 1);
       assert.equal(records[0].eventName, 'INSERT');
       assert.deepEqual(records[0].dynamodb.Keys, { pk: { S: 'late' } });
