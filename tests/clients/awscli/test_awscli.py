@@ -1,5 +1,6 @@
 """AWS CLI v2 (/usr/bin/aws, Debian awscli) against `ddblab serve`:
-create-table, put-item, get-item, query, scan, delete-item, delete-table.
+create-table, put-item, get-item, query, scan, delete-item, delete-table, and
+the `Try:` line `ddblab serve` prints, run as printed.
 
 The CLI runs with a private environment: dummy credentials, no config
 files, one attempt (AWS_MAX_ATTEMPTS=1; CLI v2 has no legacy retry mode, so
@@ -11,7 +12,8 @@ import subprocess
 import tempfile
 import unittest
 
-from ddblab_server import ACCESS_KEY_ID, REGION, SECRET_ACCESS_KEY, ServerModule
+from ddblab_server import (ACCESS_KEY_ID, REGION, SECRET_ACCESS_KEY,
+                           ServerModule, ddblab_bin)
 
 AWS = os.environ.get("DDBLAB_AWS_CLI", "/usr/bin/aws")
 TABLE = "cli_roundtrip"
@@ -124,3 +126,38 @@ class AwsCliTest(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class ServeHintTest(unittest.TestCase):
+    """The `Try:` line `ddblab serve` prints after its endpoint is a
+    command that works as printed, pasted into a shell with no AWS
+    configuration at all."""
+
+    def test_the_try_line_runs_as_printed(self):
+        process = subprocess.Popen(
+            [ddblab_bin(), "serve", "--port", "0", "--log-level", "warn"],
+            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+        try:
+            banner = process.stdout.readline()
+            hint = process.stdout.readline().rstrip("\n")
+            self.assertIn("serving DynamoDB at http://", banner)
+            self.assertTrue(hint.startswith("Try: "), hint)
+            endpoint = banner.split(" at ", 1)[1].split(" ", 1)[0]
+            self.assertTrue(hint.endswith(f"--endpoint-url {endpoint}"), hint)
+            with tempfile.TemporaryDirectory() as home:
+                env = {
+                    "PATH": os.path.dirname(AWS) + ":/usr/bin:/bin",
+                    "HOME": home,
+                    "AWS_CONFIG_FILE": os.devnull,
+                    "AWS_SHARED_CREDENTIALS_FILE": os.devnull,
+                    "AWS_PAGER": "",
+                }
+                ran = subprocess.run(["bash", "-c", hint[len("Try: "):]],
+                                     env=env, capture_output=True, text=True,
+                                     timeout=120)
+            self.assertEqual(ran.returncode, 0, ran.stderr)
+            self.assertEqual(json.loads(ran.stdout), {"TableNames": []})
+        finally:
+            process.terminate()
+            process.wait(timeout=30)
+            process.stdout.close()
