@@ -288,14 +288,14 @@ Result<json> HttpBackend::Exchange(Transport& transport,
                                          : Result<json>(response.error());
     if (decoded.ok()) {
       retry_.OnSuccess(taken);
-      std::lock_guard<std::mutex> lock(mu_);
+      MutexLock lock(mu_);
       last_attempts_ = attempt;
       return decoded;
     }
     FailureKind kind = Classify(decoded.error(), StatusOf(response));
     std::optional<Duration> wait = retry_.NextWait(attempt, kind, &taken);
     if (!wait) {
-      std::lock_guard<std::mutex> lock(mu_);
+      MutexLock lock(mu_);
       last_attempts_ = attempt;
       return decoded;
     }
@@ -317,7 +317,7 @@ void HttpBackend::FollowDueTime(const HttpResponse& response) {
 
 void HttpBackend::Wait(Duration d) {
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    MutexLock lock(mu_);
     waits_.push_back(d);
   }
   if (auto* manual = dynamic_cast<ManualClock*>(config_.clock.get())) {
@@ -328,12 +328,12 @@ void HttpBackend::Wait(Duration d) {
 }
 
 std::vector<Duration> HttpBackend::waits() const {
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(mu_);
   return waits_;
 }
 
 int HttpBackend::last_attempts() const {
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(mu_);
   return last_attempts_;
 }
 

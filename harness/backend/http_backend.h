@@ -18,10 +18,11 @@
 #pragma once
 
 #include <memory>
-#include <mutex>
 #include <string>
 #include <vector>
 
+#include "emulator/api/mutex.h"
+#include "emulator/api/thread_annotations.h"
 #include "harness/backend/aws_config.h"
 #include "harness/backend/backend.h"
 #include "harness/backend/http_transport.h"
@@ -107,9 +108,9 @@ class HttpBackend final : public Backend {
 
   HttpBackendConfig config_;
   RetryState retry_;
-  mutable std::mutex mu_;
-  std::vector<Duration> waits_;
-  int last_attempts_ = 0;
+  mutable Mutex mu_;
+  std::vector<Duration> waits_ DDBLAB_GUARDED_BY(mu_);
+  int last_attempts_ DDBLAB_GUARDED_BY(mu_) = 0;
 };
 
 // Decodes one DynamoDB response: the body of a 200 (an empty body is {}),

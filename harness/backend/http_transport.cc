@@ -52,8 +52,8 @@ Result<std::unique_ptr<HttplibTransport>> HttplibTransport::Open(
   transport->base_url_ = base_url;
   transport->host_header_ =
       (port == (https ? 443 : 80)) ? host : host + ":" + std::to_string(port);
-  transport->client_ = std::make_unique<httplib::Client>(base_url);
-  httplib::Client& client = *transport->client_;
+  auto made = std::make_unique<httplib::Client>(base_url);
+  httplib::Client& client = *made;
   client.set_keep_alive(true);
   // Headers and body go out in separate writes: without TCP_NODELAY each
   // call waits on the peer's delayed ACK (~40 ms).
@@ -72,6 +72,8 @@ Result<std::unique_ptr<HttplibTransport>> HttplibTransport::Open(
       client.set_ca_cert_path(options.ca_cert_file.c_str());
     }
   }
+  MutexLock lock(transport->mu_);
+  transport->client_ = std::move(made);
   return transport;
 }
 
@@ -87,7 +89,7 @@ Result<HttpResponse> HttplibTransport::Send(const HttpRequest& request) {
     }
     headers.emplace(key, value);
   }
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(mu_);
   // Real time, on purpose: it tells a read timeout (the socket's own real
   // timer ran out) from a connection closed early, which cpp-httplib 0.11
   // reports alike.

@@ -14,13 +14,14 @@
 #pragma once
 
 #include <memory>
-#include <mutex>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "emulator/api/clock.h"
+#include "emulator/api/mutex.h"
 #include "emulator/api/result.h"
+#include "emulator/api/thread_annotations.h"
 
 namespace httplib {
 class Client;
@@ -79,8 +80,8 @@ class HttplibTransport final : public Transport {
   std::string base_url_;
   std::string host_header_;
   Duration read_timeout_{};
-  std::mutex mu_;
-  std::unique_ptr<httplib::Client> client_;
+  Mutex mu_;
+  std::unique_ptr<httplib::Client> client_ DDBLAB_GUARDED_BY(mu_);
 };
 
 }  // namespace ddblab::harness

@@ -112,7 +112,7 @@ std::optional<Duration> RetryState::NextWait(int attempt, FailureKind kind,
   if (policy_.mode == RetryPolicy::Mode::kOff) return std::nullopt;
   if (kind == FailureKind::kNotRetryable) return std::nullopt;
   if (attempt >= policy_.max_attempts) return std::nullopt;
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(mu_);
   int cost = kind == FailureKind::kTimeout ? policy_.timeout_retry_cost
                                            : policy_.retry_cost;
   if (quota_ < cost) return std::nullopt;
@@ -127,13 +127,13 @@ std::optional<Duration> RetryState::NextWait(int attempt, FailureKind kind,
 }
 
 void RetryState::OnSuccess(int taken) {
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(mu_);
   quota_ = std::min(policy_.quota_capacity,
                     quota_ + (taken > 0 ? taken : policy_.no_retry_increment));
 }
 
 int RetryState::quota() const {
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(mu_);
   return quota_;
 }
 

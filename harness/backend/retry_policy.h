@@ -24,12 +24,13 @@
 
 #include <chrono>
 #include <cstdint>
-#include <mutex>
 #include <optional>
 
 #include "emulator/api/clock.h"
 #include "emulator/api/error.h"
+#include "emulator/api/mutex.h"
 #include "emulator/api/random.h"
+#include "emulator/api/thread_annotations.h"
 
 namespace ddblab::harness {
 
@@ -90,9 +91,9 @@ class RetryState {
 
  private:
   RetryPolicy policy_;
-  mutable std::mutex mu_;
-  int quota_;
-  Rng rng_;
+  mutable Mutex mu_;
+  int quota_ DDBLAB_GUARDED_BY(mu_);
+  Rng rng_ DDBLAB_GUARDED_BY(mu_);
 };
 
 }  // namespace ddblab::harness

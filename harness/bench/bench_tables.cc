@@ -5,9 +5,9 @@
 #include <chrono>
 #include <cstdio>
 #include <functional>
-#include <mutex>
 #include <thread>
 
+#include "emulator/api/mutex.h"
 #include "harness/patterns/common.h"
 
 namespace ddblab::harness::bench {
@@ -44,7 +44,7 @@ Status BatchPut(Backend& backend, const std::string& table,
   const size_t batches = (items.size() + 24) / 25;
   std::atomic<size_t> next{0};
   std::atomic<size_t> written{0};
-  std::mutex mu;
+  Mutex mu;
   Status failed;
   auto work = [&] {
     for (size_t b = next++; b < batches; b = next++) {
@@ -62,7 +62,7 @@ Status BatchPut(Backend& backend, const std::string& table,
         // UnprocessedItems, as an SDK would retry it.
         const bool retry_all = !out.ok() && patterns::SdkRetries(out.error());
         if (!out.ok() && !retry_all) {
-          std::lock_guard<std::mutex> lock(mu);
+          MutexLock lock(mu);
           if (failed.ok()) failed = out.error();
           next = batches;
           return;
@@ -71,7 +71,7 @@ Status BatchPut(Backend& backend, const std::string& table,
                               : out->value("UnprocessedItems", json::object());
         if (left.empty()) break;
         if (attempt >= 50) {
-          std::lock_guard<std::mutex> lock(mu);
+          MutexLock lock(mu);
           if (failed.ok()) {
             failed = Error::Internal("BatchWriteItem left items of " + table +
                                      " unprocessed after 50 retries");
@@ -84,7 +84,7 @@ Status BatchPut(Backend& backend, const std::string& table,
       }
       const size_t so_far = written += count;
       if (done) {
-        std::lock_guard<std::mutex> lock(mu);
+        MutexLock lock(mu);
         done(so_far);
       }
     }

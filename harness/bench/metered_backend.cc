@@ -90,7 +90,7 @@ Result<json> MeteredBackend::Call(std::string_view operation,
 Result<json> MeteredBackend::CallStreams(std::string_view operation,
                                          const json& request) {
   Result<json> out = inner().CallStreams(operation, request);
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(mu_);
   Count(operation);
   if (!out.ok() && IsThrottle(out.error())) ++stream_throttles_;
   return out;
@@ -110,11 +110,21 @@ TableMeter& MeteredBackend::Table(const std::string& name) {
   return it != tables_.end() ? it->second : tables_[name];
 }
 
+void MeteredBackend::AddConsumed(const json& consumed, bool write) {
+  if (!consumed.is_object()) return;
+  auto name = consumed.find("TableName");
+  if (name == consumed.end() || !name->is_string()) return;
+  TableMeter& m = Table(name->get_ref<const std::string&>());
+  double units = consumed.value("CapacityUnits", 0.0);
+  (write ? m.write_units : m.read_units) += units;
+  ++m.metered;
+}
+
 void MeteredBackend::Record(std::string_view operation, const json& request,
                             const Result<json>& out) {
   const bool write = IsWrite(operation);
   const bool read = IsRead(operation);
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(mu_);
   Count(operation);
   if (!write && !read) return;
   if (!out.ok()) {
@@ -128,19 +138,10 @@ void MeteredBackend::Record(std::string_view operation, const json& request,
   if (consumed == body.end() || consumed->is_null()) {
     for (const std::string& t : TablesOf(request)) ++tables_[t].unmetered;
   } else {
-    auto add = [&](const json& c) {
-      if (!c.is_object()) return;
-      auto name = c.find("TableName");
-      if (name == c.end() || !name->is_string()) return;
-      TableMeter& m = Table(name->get_ref<const std::string&>());
-      double units = c.value("CapacityUnits", 0.0);
-      (write ? m.write_units : m.read_units) += units;
-      ++m.metered;
-    };
     if (consumed->is_array()) {
-      for (const json& c : *consumed) add(c);
+      for (const json& c : *consumed) AddConsumed(c, write);
     } else {
-      add(*consumed);
+      AddConsumed(*consumed, write);
     }
   }
   if (operation == "BatchWriteItem") {
@@ -172,18 +173,18 @@ Status MeteredBackend::SetClock(TimePoint t) {
 }
 
 TableMeter MeteredBackend::Meter(const std::string& table) const {
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(mu_);
   auto it = tables_.find(table);
   return it == tables_.end() ? TableMeter{} : it->second;
 }
 
 std::map<std::string, int64_t> MeteredBackend::Calls() const {
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(mu_);
   return {calls_.begin(), calls_.end()};
 }
 
 int64_t MeteredBackend::stream_throttles() const {
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(mu_);
   return stream_throttles_;
 }
 

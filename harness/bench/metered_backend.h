@@ -22,9 +22,10 @@
 
 #include <cstdint>
 #include <map>
-#include <mutex>
 #include <string>
 
+#include "emulator/api/mutex.h"
+#include "emulator/api/thread_annotations.h"
 #include "harness/backend/forwarding_backend.h"
 
 namespace ddblab::harness::bench {
@@ -58,14 +59,15 @@ class MeteredBackend final : public ForwardingBackend {
  private:
   void Record(std::string_view operation, const json& request,
               const Result<json>& out);
-  // With mu_ held.
-  void Count(std::string_view operation);
-  TableMeter& Table(const std::string& name);
+  void Count(std::string_view operation) DDBLAB_REQUIRES(mu_);
+  TableMeter& Table(const std::string& name) DDBLAB_REQUIRES(mu_);
+  // One ConsumedCapacity entry of a response, on its table's meter.
+  void AddConsumed(const json& consumed, bool write) DDBLAB_REQUIRES(mu_);
 
-  mutable std::mutex mu_;
-  std::map<std::string, TableMeter, std::less<>> tables_;
-  std::map<std::string, int64_t, std::less<>> calls_;
-  int64_t stream_throttles_ = 0;
+  mutable Mutex mu_;
+  std::map<std::string, TableMeter, std::less<>> tables_ DDBLAB_GUARDED_BY(mu_);
+  std::map<std::string, int64_t, std::less<>> calls_ DDBLAB_GUARDED_BY(mu_);
+  int64_t stream_throttles_ DDBLAB_GUARDED_BY(mu_) = 0;
 };
 
 }  // namespace ddblab::harness::bench

@@ -8,10 +8,10 @@
 #include <chrono>
 #include <iterator>
 #include <map>
-#include <mutex>
 #include <stop_token>
 #include <thread>
 
+#include "emulator/api/mutex.h"
 #include "harness/bench/bench_tables.h"
 #include "harness/bench/stats.h"
 #include "harness/bench/sweeper_params.h"
@@ -94,7 +94,7 @@ Status Trigger(TtlWindowSweeper& sweeper, Backend& backend, int64_t now,
   const size_t chunk = static_cast<size_t>(p.chunk);
   const size_t chunks = (keys.size() + chunk - 1) / chunk;
   std::atomic<size_t> next{0};
-  std::mutex mu;
+  Mutex mu;
   Status failed;
   auto work = [&] {
     SweepReport mine;
@@ -112,7 +112,7 @@ Status Trigger(TtlWindowSweeper& sweeper, Backend& backend, int64_t now,
       const int left_before = mine.unprocessed_left + mine.kept;
       Status s = sweeper.DeleteKeys(std::move(part), now, &mine);
       if (!s.ok()) {
-        std::lock_guard<std::mutex> lock(mu);
+        MutexLock lock(mu);
         if (failed.ok()) failed = s;
         next = chunks;
         break;
@@ -128,7 +128,7 @@ Status Trigger(TtlWindowSweeper& sweeper, Backend& backend, int64_t now,
                          static_cast<double>(ttl[static_cast<size_t>(ids[k])]));
       }
     }
-    std::lock_guard<std::mutex> lock(mu);
+    MutexLock lock(mu);
     Merge(mine, &tally->report);
     tally->delays.insert(tally->delays.end(), delays.begin(), delays.end());
   };

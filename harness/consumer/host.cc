@@ -121,7 +121,7 @@ Result<json> EsmHost::CreateLocked(const json& request) {
 }
 
 Result<json> EsmHost::Create(const json& request) {
-  std::lock_guard lock(mu_);
+  MutexLock lock(mu_);
   return CreateLocked(request);
 }
 
@@ -132,7 +132,7 @@ Status EsmHost::LoadFile(const std::string& path) {
 
 Status EsmHost::LoadMappings(const std::vector<json>& bodies,
                              std::string_view source) {
-  std::lock_guard lock(mu_);
+  MutexLock lock(mu_);
   std::vector<std::string> added;
   for (size_t i = 0; i < bodies.size(); ++i) {
     auto made = CreateLocked(bodies[i]);
@@ -171,7 +171,7 @@ EsmHost::Response EsmHost::Handle(std::string_view method,
           Error::Serialization("the body must be a JSON object"));
     }
   }
-  std::lock_guard lock(mu_);
+  MutexLock lock(mu_);
   if (rest.empty() || rest == "/") {
     if (method == "POST") {
       auto made = CreateLocked(parsed);
@@ -291,13 +291,13 @@ int64_t EsmHost::RunDueLocked() {
 }
 
 void EsmHost::Clear(uint64_t seed) {
-  std::lock_guard lock(mu_);
+  MutexLock lock(mu_);
   mappings_.clear();
   rng_ = Rng(seed);
 }
 
 int64_t EsmHost::RunDue() {
-  std::lock_guard lock(mu_);
+  MutexLock lock(mu_);
   return RunDueLocked();
 }
 

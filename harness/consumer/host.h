@@ -40,15 +40,16 @@
 #include <cstdint>
 #include <map>
 #include <memory>
-#include <mutex>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <string_view>
 #include <thread>
 #include <vector>
 
+#include "emulator/api/mutex.h"
 #include "emulator/api/random.h"
 #include "emulator/api/result.h"
+#include "emulator/api/thread_annotations.h"
 #include "harness/backend/backend.h"
 #include "harness/consumer/esm.h"
 
@@ -109,14 +110,14 @@ class EsmHost {
     json function;
     std::string last_error;
   };
-  json DescribeLocked(const Hosted& h) const;
-  Result<json> CreateLocked(const json& request);
-  int64_t RunDueLocked();
+  json DescribeLocked(const Hosted& h) const DDBLAB_REQUIRES(mu_);
+  Result<json> CreateLocked(const json& request) DDBLAB_REQUIRES(mu_);
+  int64_t RunDueLocked() DDBLAB_REQUIRES(mu_);
 
   Backend& backend_;
-  mutable std::mutex mu_;
-  Rng rng_;
-  std::map<std::string, Hosted> mappings_;  // by UUID
+  mutable Mutex mu_;
+  Rng rng_ DDBLAB_GUARDED_BY(mu_);
+  std::map<std::string, Hosted> mappings_ DDBLAB_GUARDED_BY(mu_);  // by UUID
   std::atomic<bool> allow_api_functions_{false};
   std::jthread runner_;
 };

@@ -1,11 +1,13 @@
 #!/usr/bin/env python3
-"""Clang's thread-safety analysis over the engine and the server.
+"""Clang's thread-safety analysis over the engine, the server and the harness
+(registered only in a GCC build: built with Clang 16 or later, every
+target compiles with -Wthread-safety -Werror, cmake/Warnings.cmake).
 
 Runs `clang++ -fsyntax-only -Wthread-safety -Werror` on every .cc file of
-emulator/engine/ and emulator/server/ (two at a time) and fails if any of them
-warns: a member annotated DDBLAB_GUARDED_BY read without its lock, a
-DDBLAB_REQUIRES function called without it, a lock still held at the end of a
-scope (annotations: emulator/api/thread_annotations.h).
+emulator/engine/, emulator/server/ and harness/ (two at a time) and fails if
+any of them warns: a member annotated DDBLAB_GUARDED_BY read without its
+lock, a DDBLAB_REQUIRES function called without it, a lock still held at the
+end of a scope (annotations: emulator/api/thread_annotations.h).
 
 The headers most engine files share are parsed once, into a precompiled
 header that every check includes first (the analysis of their inline
@@ -25,7 +27,7 @@ import sys
 import tempfile
 
 CANDIDATES = ["clang++-19", "clang++-18", "clang++-17", "clang++-16", "clang++"]
-FOLDERS = ["emulator/engine", "emulator/server"]
+FOLDERS = ["emulator/engine", "emulator/server", "harness"]
 # Parsed once into the precompiled header (the ones most files include).
 SHARED_HEADERS = ["emulator/engine/emulator_impl.h",
                   "emulator/engine/operations.h",
@@ -50,7 +52,9 @@ def find_clang(explicit):
 
 
 def flags(root: pathlib.Path):
-    return ["-std=c++20", f"-I{root}", "-Wthread-safety", "-Werror"]
+    # The define the harness' HTTPS transport is built with.
+    return ["-std=c++20", f"-I{root}", "-DCPPHTTPLIB_OPENSSL_SUPPORT",
+            "-Wthread-safety", "-Werror"]
 
 
 def build_pch(clang: str, root: pathlib.Path, folder: pathlib.Path):
