@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
-# Configures and builds ddblab. Usage: scripts/build.sh [--sanitize [TARGET...]]
-# Build trees: build/ (RelWithDebInfo) or build-asan/ (ASan + UBSan; only the
-# TARGETs if given, e.g. value_test).
+# Configures and builds ddblab.
+# Usage: scripts/build.sh [--sanitize|--tsan [TARGET...]]
+# Build trees: build/ (RelWithDebInfo), build-asan/ (ASan + UBSan) or
+# build-tsan/ (ThreadSanitizer, -O1); the sanitized ones only the TARGETs if
+# given, e.g. value_test.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -12,6 +14,12 @@ targets=()
 if [ "${1:-}" = "--sanitize" ]; then
   dir=build-asan
   flags=(-DCMAKE_BUILD_TYPE=Debug -DDDBLAB_SANITIZE=ON -DDDBLAB_BENCH=OFF)
+  shift
+  for t in "$@"; do targets+=(--target "$t"); done
+elif [ "${1:-}" = "--tsan" ]; then
+  dir=build-tsan
+  flags=(-DCMAKE_BUILD_TYPE=RelWithDebInfo "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O1 -g"
+         -DDDBLAB_TSAN=ON -DDDBLAB_BENCH=OFF)
   shift
   for t in "$@"; do targets+=(--target "$t"); done
 fi
