@@ -31,14 +31,9 @@ constexpr int64_t kMaxNextToken = 32768;
 // One operation of a statement's plan, through its typed core, in the
 // PartiQL call's context (its capacity ledger: an ExecuteTransaction's
 // factor 2 applies to the TransactWriteItems it runs).
-Result<Json> RunOperation(EmulatorImpl& impl, CallContext& call,
-                          std::string_view name, const Json& request) {
-  const std::optional<Operation> op = OperationByName(name);
-  if (!op) {
-    return Error::Internal("PartiQL planned an unknown operation: " +
-                           std::string(name));
-  }
-  switch (*op) {
+Result<Json> RunOperation(EmulatorImpl& impl, CallContext& call, Operation op,
+                          const Json& request) {
+  switch (op) {
     case Operation::kGetItem:
       return RunTyped<ParseGetItem, ExecuteGetItem, RenderGetItem>(impl, call,
                                                                    request);
@@ -63,8 +58,8 @@ Result<Json> RunOperation(EmulatorImpl& impl, CallContext& call,
       return RunTyped<ParseTransactWrite, ExecuteTransactWrite,
                       RenderTransactWrite>(impl, call, request);
     default:
-      return Error::Internal("PartiQL planned an unknown operation: " +
-                             std::string(name));
+      return Error::Internal("PartiQL planned an unexpected operation: " +
+                             std::string(NameOf(op)));
   }
 }
 
@@ -119,7 +114,7 @@ Result<partiql::TableInfo> DescribeForPartiql(EmulatorImpl& impl,
 
 partiql::PartiqlExecutor MakeExecutor(EmulatorImpl& impl, CallContext& call) {
   return partiql::PartiqlExecutor(
-      [&impl, &call](std::string_view op, const Json& request) {
+      [&impl, &call](Operation op, const Json& request) {
         return RunOperation(impl, call, op, request);
       },
       [&impl](const std::string& table) {
