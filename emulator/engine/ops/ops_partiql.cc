@@ -7,7 +7,11 @@
 // GetItem / Query / Scan / PutItem / UpdateItem / DeleteItem /
 // TransactGetItems / TransactWriteItems (operations.h: Parse, Execute,
 // Render) — never through the dispatcher or EmulatorImpl::Call — so
-// conditions, stream records and TTL are the engine's.
+// conditions, stream records and TTL are the engine's. They run in the
+// PartiQL call's own CallContext: its capacity ledger (with
+// ExecuteTransaction's factor 2) is charged for them. The executor names
+// the operation by enum (emulator/api/operation.h); the requests are still
+// JSON, parsed by each operation's Parse.
 //
 // Thread-safety: the handlers hold no lock themselves (each Execute takes
 // it) and are safe to run concurrently.
