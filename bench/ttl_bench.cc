@@ -119,7 +119,8 @@ void BM_TtlSweep(benchmark::State& state) {
       auto lock = impl.Lock();
       auto table = impl.catalog().Find("bench")->table;
       for (int64_t start = 0; start < n; start += kBatch) {
-        ddblab::engine::WriteBatch batch(impl);
+        ddblab::engine::CapacityLedger unmetered;
+        ddblab::engine::WriteBatch batch(impl, unmetered);
         if (!batch.Begin().ok()) std::abort();
         for (int64_t i = start; i < std::min(n, start + kBatch); ++i) {
           Item item = MakeItem(i);

@@ -4,7 +4,8 @@
 #include <exception>
 #include <utility>
 
-#include "emulator/engine/capacity/capacity_seam.h"
+#include "emulator/engine/call_context.h"
+#include "emulator/engine/capacity/capacity_model.h"
 #include "emulator/engine/fault_seam.h"
 #include "emulator/engine/ops/transact_tokens.h"
 #include "emulator/engine/streams_glue/stream_sink.h"
@@ -41,7 +42,6 @@ Result<std::unique_ptr<EmulatorImpl>> EmulatorImpl::Open(
     auto lock = impl->Lock();
     DDBLAB_RETURN_IF_ERROR(impl->catalog_.Load(*impl->store_));
   }
-  InstallFaultHooks(*impl);
   if (impl->options_.capacity == Capacity::kEnforce) {
     impl->capacity_ = std::make_unique<CapacityModel>();
   }
@@ -67,51 +67,54 @@ Result<std::unique_ptr<EmulatorImpl>> EmulatorImpl::Open(
 namespace {
 
 Result<nlohmann::json> Guarded(const Dispatcher& d, EmulatorImpl& impl,
-                               std::string_view operation,
+                               CallContext& call,
                                const nlohmann::json& request) {
   try {
-    return d.Dispatch(impl, operation, request);
+    return d.Dispatch(impl, call, request);
   } catch (const std::exception& e) {
     // A bug, not bad input: never let it escape the facade.
-    return Error::Internal(std::string("internal error in ") +
-                           std::string(operation) + ": " + e.what());
+    return Error::Internal("internal error in " +
+                           std::string(call.info().name) + ": " + e.what());
   }
 }
 
 }  // namespace
 
-DeferredAnswer EmulatorImpl::CallDeferred(std::string_view operation,
-                                          const nlohmann::json& request) {
+DeferredAnswer EmulatorImpl::Run(const Dispatcher& dispatcher, Api api,
+                                 std::string_view name,
+                                 const nlohmann::json& request) {
   RunDueWork();
+  // The one lookup by name of the call; from here on, the enum and its
+  // traits.
+  const std::optional<Operation> operation = OperationByName(name);
+  if (!operation || InfoOf(*operation).api != api) {
+    return {Error::Of(ErrorType::kUnknownOperation, ""), std::nullopt};
+  }
+  CallContext call(*operation, Now());
   auto run = [&]() -> Result<nlohmann::json> {
-    if (capacity_) {  // the one capacity seam (capacity_seam.h)
-      auto dispatch = [&] {
-        return Guarded(dispatcher_, *this, operation, request);
-      };
-      // One captured reference: the std::function holds it without
-      // allocating.
-      return CallWithCapacity(*this, operation,
-                              [&dispatch] { return dispatch(); });
-    }
-    return Guarded(dispatcher_, *this, operation, request);
+    if (!capacity_) return Guarded(dispatcher, *this, call, request);
+    // The one capacity seam (capacity/capacity_ledger.h): a failed call
+    // consumes nothing.
+    call.capacity =
+        CapacityLedger(capacity_.get(), call.now, call.info().capacity_factor);
+    Result<nlohmann::json> answer = Guarded(dispatcher, *this, call, request);
+    if (!answer.ok()) call.capacity.RefundAll();
+    return answer;
   };
   if (faults_.active()) {  // the one fault seam (fault_seam.h)
-    return CallWithFaults(*this, fault::Api::kDynamoDb, operation, request,
-                          run);
+    return CallWithFaults(*this, call, request, run);
   }
   return {run(), std::nullopt};
 }
 
+DeferredAnswer EmulatorImpl::CallDeferred(std::string_view operation,
+                                          const nlohmann::json& request) {
+  return Run(dispatcher_, Api::kDynamoDb, operation, request);
+}
+
 DeferredAnswer EmulatorImpl::CallStreamsDeferred(
     std::string_view operation, const nlohmann::json& request) {
-  RunDueWork();
-  if (faults_.active()) {
-    return CallWithFaults(*this, fault::Api::kStreams, operation, request, [&] {
-      return Guarded(streams_dispatcher_, *this, operation, request);
-    });
-  }
-  return {Guarded(streams_dispatcher_, *this, operation, request),
-          std::nullopt};
+  return Run(streams_dispatcher_, Api::kStreams, operation, request);
 }
 
 Result<nlohmann::json> EmulatorImpl::Call(std::string_view operation,

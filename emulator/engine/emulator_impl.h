@@ -20,6 +20,11 @@
 // DELETING last that long on the clock; transitions happen lazily when a
 // table is looked up (FindTable, SettleAll), never on a timer.
 //
+// Calls: CallDeferred / CallStreamsDeferred look the operation's name up
+// once (emulator/api/operation.h) and make the call's CallContext
+// (call_context.h: operation, clock time, fault decision, capacity ledger),
+// which the handler and everything under it receive explicitly.
+//
 // Latency faults: CallDeferred / CallStreamsDeferred answer at once with
 // the time the answer is due; Call / CallStreams wait for it on the clock.
 //
@@ -110,26 +115,9 @@ class EmulatorImpl {
   // Adds a sink for item and table changes.
   void AddChangeSink(std::shared_ptr<ChangeSink> sink) DDBLAB_REQUIRES(mu_);
 
-  // Fault seam for partial batches (ops_batch_get.cc, ops_batch_write.cc).
-  // When set, it is called once per write request of a BatchWriteItem and
-  // once per key of a BatchGetItem that passed validation, with the engine
-  // lock held (it must not call into the emulator): the operation name, the
-  // table name or ARN as the request gave it, and the WriteRequest / Key
-  // JSON. Returning true leaves that request unprocessed: it is not applied
-  // (not read) and comes back in UnprocessedItems (UnprocessedKeys). Null,
-  // the default, processes everything. Set it before concurrent use.
-  using BatchUnprocessedHook =
-      std::function<bool(std::string_view operation, std::string_view table,
-                         const nlohmann::json& request)>;
-  void SetBatchUnprocessedHook(BatchUnprocessedHook hook) {
-    batch_unprocessed_hook_ = std::move(hook);
-  }
-  const BatchUnprocessedHook& batch_unprocessed_hook() const {
-    return batch_unprocessed_hook_;
-  }
-
-  // The capacity model (capacity_seam.h); null unless Options.capacity is
-  // kEnforce. Thread-safe.
+  // The capacity model (capacity/capacity_model.h); null unless
+  // Options.capacity is kEnforce. Each call's CapacityLedger
+  // (capacity/capacity_ledger.h) charges it. Thread-safe.
   CapacityModel* capacity() const { return capacity_.get(); }
 
   // The fault plan, its counters and log (fault_seam.h). Thread-safe.
@@ -187,6 +175,13 @@ class EmulatorImpl {
  private:
   EmulatorImpl(Options options, std::shared_ptr<Clock> clock,
                std::unique_ptr<storage::ItemStore> store);
+  // The one entry of both APIs: looks `name` up once (an unknown name, or
+  // one of the other API, is UnknownOperationException), makes the call's
+  // CallContext and runs its handler under the capacity ledger and the
+  // fault plan.
+  DeferredAnswer Run(const Dispatcher& dispatcher, Api api,
+                     std::string_view name, const nlohmann::json& request)
+      DDBLAB_EXCLUDES(mu_);
   // Moves one table along its status timeline if due; may erase the entry
   // (end of DELETING). Returns whether the entry still exists.
   Result<bool> Settle(const std::string& name) DDBLAB_REQUIRES(mu_);
@@ -200,7 +195,6 @@ class EmulatorImpl {
   Dispatcher dispatcher_{Api::kDynamoDb};
   Dispatcher streams_dispatcher_{Api::kStreams};
   std::vector<std::shared_ptr<ChangeSink>> sinks_ DDBLAB_GUARDED_BY(mu_);
-  BatchUnprocessedHook batch_unprocessed_hook_;
   fault::Injector faults_;
   std::unique_ptr<CapacityModel> capacity_;  // null: not enforced
   std::unique_ptr<TransactTokens> transact_tokens_ DDBLAB_PT_GUARDED_BY(mu_);

@@ -1,8 +1,7 @@
+// emulator/engine/fault_seam.cc: the fault plan at the call (fault_seam.h).
 #include "emulator/engine/fault_seam.h"
 
-#include <map>
 #include <optional>
-#include <set>
 #include <string>
 #include <utility>
 
@@ -13,28 +12,6 @@ namespace ddblab::engine {
 namespace {
 
 using Json = nlohmann::json;
-
-struct CallContext {
-  // Per table as the request gave it: positions to leave unprocessed.
-  std::map<std::string, std::set<size_t>, std::less<>> unprocessed;
-  std::map<std::string, size_t, std::less<>> seen;  // hook calls per table
-  Duration visibility_delay{};
-};
-
-thread_local CallContext* t_context = nullptr;
-
-class ContextScope {
- public:
-  explicit ContextScope(CallContext& c) : previous_(t_context) {
-    t_context = &c;
-  }
-  ~ContextScope() { t_context = previous_; }
-  ContextScope(const ContextScope&) = delete;
-  ContextScope& operator=(const ContextScope&) = delete;
-
- private:
-  CallContext* previous_;
-};
 
 fault::TableResolver Resolver(EmulatorImpl& impl) {
   return [&impl](std::string_view name) {
@@ -64,12 +41,12 @@ DeferredAnswer Answer(EmulatorImpl& impl, Duration latency, TimePoint start,
 
 }  // namespace
 
-DeferredAnswer CallWithFaults(EmulatorImpl& impl, fault::Api api,
-                              std::string_view operation, const Json& request,
+DeferredAnswer CallWithFaults(EmulatorImpl& impl, CallContext& context,
+                              const Json& request,
                               const std::function<Result<Json>()>& run) {
-  const fault::CallView call = fault::DescribeCall(api, operation, request);
+  const fault::CallView call = fault::DescribeCall(context.operation, request);
   const fault::TableResolver resolve = Resolver(impl);
-  const TimePoint now = impl.Now();
+  const TimePoint now = context.now;
   std::optional<fault::Decision> decision =
       impl.faults().Decide(call, now, resolve);
   if (!decision) return {run(), std::nullopt};
@@ -77,12 +54,11 @@ DeferredAnswer CallWithFaults(EmulatorImpl& impl, fault::Api api,
           fault::ImmediateError(call, *decision, resolve)) {
     return Answer(impl, decision->latency, now, std::move(*error));
   }
-  CallContext context;
-  context.visibility_delay = decision->visibility_delay;
+  context.faults.visibility_delay = decision->visibility_delay;
   if (decision->effect == fault::Effect::kUnprocessed) {
     for (size_t i : decision->items) {
       const fault::CallItem& item = call.items[i];
-      context.unprocessed[item.given_table].insert(item.position);
+      context.faults.LeaveUnprocessed(item.given_table, item.position);
     }
   }
   if (decision->effect == fault::Effect::kEmpty) {
@@ -93,33 +69,11 @@ DeferredAnswer CallWithFaults(EmulatorImpl& impl, fault::Api api,
           Json{{"Records", Json::array()}, {"NextShardIterator", *it}});
     }
   }
-  Result<Json> answer = [&] {
-    ContextScope scope(context);
-    return run();
-  }();
+  Result<Json> answer = run();
   if (decision->effect == fault::Effect::kLostResponse) {
     answer = fault::OutcomeUnknown(decision->rule_id);
   }
   return Answer(impl, decision->latency, now, std::move(answer));
-}
-
-void InstallFaultHooks(EmulatorImpl& impl) {
-  impl.SetBatchUnprocessedHook(
-      [](std::string_view, std::string_view table, const Json&) {
-        CallContext* c = t_context;
-        if (c == nullptr || c->unprocessed.empty()) return false;
-        auto seen = c->seen.find(table);
-        if (seen == c->seen.end()) {
-          seen = c->seen.emplace(std::string(table), 0).first;
-        }
-        const size_t position = seen->second++;
-        auto it = c->unprocessed.find(table);
-        return it != c->unprocessed.end() && it->second.count(position) > 0;
-      });
-}
-
-Duration CurrentVisibilityDelay() {
-  return t_context == nullptr ? Duration::zero() : t_context->visibility_delay;
 }
 
 }  // namespace ddblab::engine

@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <utility>
 
-#include "emulator/engine/capacity/capacity_seam.h"
 #include "emulator/engine/emulator_impl.h"
 #include "emulator/engine/vector/vector_entry.h"
 #include "emulator/engine/vector/vector_rebuild.h"
@@ -114,8 +113,9 @@ Result<bool> ChangeEvent::ChangesNothing() const {
 // ---------------------------------------------------------------------------
 // WriteBatch
 
-WriteBatch::WriteBatch(EmulatorImpl& impl)
+WriteBatch::WriteBatch(EmulatorImpl& impl, CapacityLedger& capacity)
     : impl_(impl),
+      capacity_(capacity),
       store_(impl.store()),
       catalog_(impl.catalog()),
       sinks_(impl.sinks()) {}
@@ -228,11 +228,11 @@ Status WriteBatch::ApplyInto(const Table& table, const PrimaryKey& key,
     DDBLAB_RETURN_IF_ERROR(old.Resolve());
   }
   const bool enforce = origin == ChangeEvent::Origin::kUser &&
-                       CapacityEnforced();  // TTL deletions are free
+                       capacity_.enforced();  // TTL deletions are free
   if (new_item == nullptr && !old.exists()) {
     // Deleting a missing item: 1 WCU, nothing written.
     if (enforce) {
-      DDBLAB_RETURN_IF_ERROR(AdmitCapacity(table, {{0, true, key.pk, 1}}));
+      DDBLAB_RETURN_IF_ERROR(capacity_.Admit(table, {{0, true, key.pk, 1}}));
     }
     total->table += 1;
     return OkStatus();
@@ -304,7 +304,7 @@ Status WriteBatch::ApplyInto(const Table& table, const PrimaryKey& key,
         charges.push_back({c.index->id, true, c.after->ipk, c.put_units});
       }
     }
-    Status admitted = AdmitCapacity(table, std::move(charges));
+    Status admitted = capacity_.Admit(table, std::move(charges));
     if (!admitted.ok()) {
       if (written) {  // undo the insert-first write
         DDBLAB_RETURN_IF_ERROR(txn_->DeleteItem(table.id, key.pk, key.sk));
@@ -400,11 +400,11 @@ void WriteBatch::AddVectorChanges(const Table& table, const PrimaryKey& key,
   }
 }
 
-Result<Consumed> WriteItem(EmulatorImpl& impl, const Table& table,
-                           const PrimaryKey& key, ExistingItem& old,
-                           const value::Item* new_item,
+Result<Consumed> WriteItem(EmulatorImpl& impl, CapacityLedger& capacity,
+                           const Table& table, const PrimaryKey& key,
+                           ExistingItem& old, const value::Item* new_item,
                            ChangeEvent::Origin origin) {
-  WriteBatch batch(impl);
+  WriteBatch batch(impl, capacity);
   DDBLAB_RETURN_IF_ERROR(batch.Begin());
   DDBLAB_ASSIGN_OR_RETURN(Consumed used,
                           batch.Apply(table, key, old, new_item, origin));

@@ -27,7 +27,7 @@
 //   DDBLAB_ASSIGN_OR_RETURN(ExistingItem old,
 //                           ExistingItem::Read(impl.store(), table, key));
 //   ... check the condition against old.Get() ...
-//   WriteBatch batch(impl);
+//   WriteBatch batch(impl, call.capacity);
 //   DDBLAB_RETURN_IF_ERROR(batch.Begin());
 //   DDBLAB_ASSIGN_OR_RETURN(Consumed used, batch.Apply(table, key, old, &it));
 //   DDBLAB_RETURN_IF_ERROR(batch.Commit());
@@ -53,6 +53,7 @@
 
 #include "emulator/api/result.h"
 #include "emulator/engine/capacity/capacity.h"
+#include "emulator/engine/capacity/capacity_ledger.h"
 #include "emulator/engine/change_event.h"
 #include "emulator/engine/emulator_impl.h"
 #include "emulator/engine/keys.h"
@@ -110,7 +111,12 @@ class ExistingItem {
 
 class WriteBatch {
  public:
-  explicit WriteBatch(EmulatorImpl& impl) DDBLAB_REQUIRES(impl.mu());
+  // User writes are charged to `capacity`, the call's ledger (call_context.h:
+  // CallContext::capacity; a default CapacityLedger charges nothing), before
+  // anything is written; a change it cannot afford fails with the throttle
+  // error and writes nothing.
+  WriteBatch(EmulatorImpl& impl, CapacityLedger& capacity)
+      DDBLAB_REQUIRES(impl.mu());
   ~WriteBatch();  // rolls back if not committed
 
   WriteBatch(const WriteBatch&) = delete;
@@ -172,6 +178,7 @@ class WriteBatch {
   bool AnySinkWants(const Table& table) const;
 
   EmulatorImpl& impl_;
+  CapacityLedger& capacity_;
   // Reached under the lock, at construction.
   storage::ItemStore& store_;
   Catalog& catalog_;
@@ -180,10 +187,10 @@ class WriteBatch {
   std::vector<Delta> deltas_;  // one per table written
 };
 
-// One change in its own WriteBatch.
+// One change in its own WriteBatch, charged to `capacity`.
 Result<Consumed> WriteItem(
-    EmulatorImpl& impl, const Table& table, const PrimaryKey& key,
-    ExistingItem& old, const value::Item* new_item,
+    EmulatorImpl& impl, CapacityLedger& capacity, const Table& table,
+    const PrimaryKey& key, ExistingItem& old, const value::Item* new_item,
     ChangeEvent::Origin origin = ChangeEvent::Origin::kUser)
     DDBLAB_REQUIRES(impl.mu());
 

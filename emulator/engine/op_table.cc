@@ -1,7 +1,9 @@
-// The operation table: every operation of the DynamoDB API and of the
-// DynamoDB Streams API, in one place. Adding an operation is one row here
-// (plus its declaration in operations.h). Typed operations are composed
-// from their Parse / Execute / Render (operations.h).
+// The operation table: every operation the engine serves, of the DynamoDB
+// API and of the DynamoDB Streams API, each paired with its handler. The
+// operations themselves, their names and traits are the one list of
+// emulator/api/operation.h; adding an operation is a row there, a row here
+// and its declaration in operations.h. Typed operations are composed from
+// their Parse / Execute / Render (operations.h).
 //
 // Thread-safety: a constant built once (function-local static).
 #include <vector>
@@ -14,52 +16,49 @@ namespace ddblab::engine {
 const std::vector<OpEntry>& OperationTable() {
   static const std::vector<OpEntry>* const kTable = new std::vector<OpEntry>{
       // ---- DynamoDB: items (typed).
-      {"GetItem", Api::kDynamoDb,
+      {Operation::kGetItem,
        RunTyped<ParseGetItem, ExecuteGetItem, RenderGetItem>},
-      {"PutItem", Api::kDynamoDb,
+      {Operation::kPutItem,
        RunTyped<ParsePutItem, ExecutePutItem, RenderWriteItem>},
-      {"DeleteItem", Api::kDynamoDb,
+      {Operation::kDeleteItem,
        RunTyped<ParseDeleteItem, ExecuteDeleteItem, RenderWriteItem>},
-      {"UpdateItem", Api::kDynamoDb,
+      {Operation::kUpdateItem,
        RunTyped<ParseUpdateItem, ExecuteUpdateItem, RenderUpdateItem>},
-      {"Query", Api::kDynamoDb,
-       RunTyped<ParseQuery, ExecuteQuery, RenderQuery>},
-      {"Scan", Api::kDynamoDb, RunTyped<ParseScan, ExecuteScan, RenderScan>},
-      {"BatchGetItem", Api::kDynamoDb,
+      {Operation::kQuery, RunTyped<ParseQuery, ExecuteQuery, RenderQuery>},
+      {Operation::kScan, RunTyped<ParseScan, ExecuteScan, RenderScan>},
+      {Operation::kBatchGetItem,
        RunTyped<ParseBatchGet, ExecuteBatchGet, RenderBatchGet>},
-      {"BatchWriteItem", Api::kDynamoDb,
+      {Operation::kBatchWriteItem,
        RunTyped<ParseBatchWrite, ExecuteBatchWrite, RenderBatchWrite>},
-      {"TransactGetItems", Api::kDynamoDb,
+      {Operation::kTransactGetItems,
        RunTyped<ParseTransactGet, ExecuteTransactGet, RenderTransactGet>},
-      {"TransactWriteItems", Api::kDynamoDb,
+      {Operation::kTransactWriteItems,
        RunTyped<ParseTransactWrite, ExecuteTransactWrite, RenderTransactWrite>},
-      {"SearchVectors", Api::kDynamoDb, HandleSearchVectors},
+      {Operation::kSearchVectors, HandleSearchVectors},
       // ---- DynamoDB: PartiQL (over the typed operations).
-      {"ExecuteStatement", Api::kDynamoDb, HandleExecuteStatement},
-      {"BatchExecuteStatement", Api::kDynamoDb, HandleBatchExecuteStatement},
-      {"ExecuteTransaction", Api::kDynamoDb, HandleExecuteTransaction},
+      {Operation::kExecuteStatement, HandleExecuteStatement},
+      {Operation::kBatchExecuteStatement, HandleBatchExecuteStatement},
+      {Operation::kExecuteTransaction, HandleExecuteTransaction},
       // ---- DynamoDB: tables, TTL, tags, service.
-      {"CreateTable", Api::kDynamoDb, HandleCreateTable},
-      {"DescribeTable", Api::kDynamoDb, HandleDescribeTable},
-      {"UpdateTable", Api::kDynamoDb, HandleUpdateTable},
-      {"DeleteTable", Api::kDynamoDb, HandleDeleteTable},
-      {"ListTables", Api::kDynamoDb, HandleListTables},
-      {"UpdateTimeToLive", Api::kDynamoDb, HandleUpdateTimeToLive},
-      {"DescribeTimeToLive", Api::kDynamoDb, HandleDescribeTimeToLive},
-      {"TagResource", Api::kDynamoDb, HandleTagResource},
-      {"UntagResource", Api::kDynamoDb, HandleUntagResource},
-      {"ListTagsOfResource", Api::kDynamoDb, HandleListTagsOfResource},
-      {"DescribeContinuousBackups", Api::kDynamoDb,
-       HandleDescribeContinuousBackups},
-      {"UpdateContinuousBackups", Api::kDynamoDb,
-       HandleUpdateContinuousBackups},
-      {"DescribeLimits", Api::kDynamoDb, HandleDescribeLimits},
-      {"DescribeEndpoints", Api::kDynamoDb, HandleDescribeEndpoints},
+      {Operation::kCreateTable, HandleCreateTable},
+      {Operation::kDescribeTable, HandleDescribeTable},
+      {Operation::kUpdateTable, HandleUpdateTable},
+      {Operation::kDeleteTable, HandleDeleteTable},
+      {Operation::kListTables, HandleListTables},
+      {Operation::kUpdateTimeToLive, HandleUpdateTimeToLive},
+      {Operation::kDescribeTimeToLive, HandleDescribeTimeToLive},
+      {Operation::kTagResource, HandleTagResource},
+      {Operation::kUntagResource, HandleUntagResource},
+      {Operation::kListTagsOfResource, HandleListTagsOfResource},
+      {Operation::kDescribeContinuousBackups, HandleDescribeContinuousBackups},
+      {Operation::kUpdateContinuousBackups, HandleUpdateContinuousBackups},
+      {Operation::kDescribeLimits, HandleDescribeLimits},
+      {Operation::kDescribeEndpoints, HandleDescribeEndpoints},
       // ---- DynamoDB Streams.
-      {"ListStreams", Api::kStreams, HandleListStreams},
-      {"DescribeStream", Api::kStreams, HandleDescribeStream},
-      {"GetShardIterator", Api::kStreams, HandleGetShardIterator},
-      {"GetRecords", Api::kStreams, HandleGetRecords},
+      {Operation::kListStreams, HandleListStreams},
+      {Operation::kDescribeStream, HandleDescribeStream},
+      {Operation::kGetShardIterator, HandleGetShardIterator},
+      {Operation::kGetRecords, HandleGetRecords},
   };
   return *kTable;
 }

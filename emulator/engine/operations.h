@@ -4,9 +4,10 @@
 //
 // Data-plane operations are typed, in three steps:
 //
-//   Result<XRequest> ParseX(const Json& request);        // no lock
-//   Result<XResult>  ExecuteX(EmulatorImpl&, XRequest);  // takes the lock
-//   Result<Json>     RenderX(const XRequest&, XResult&); // no lock
+//   Result<XRequest> ParseX(const Json& request);          // no lock
+//   Result<XResult>  ExecuteX(EmulatorImpl&, CallContext&,
+//                             XRequest);                   // takes the lock
+//   Result<Json>     RenderX(const XRequest&, XResult&);   // no lock
 //
 // Parse makes every check that needs no table, in DynamoDB's order (so a
 // bad request fails before the lock is taken); Execute looks the table up,
@@ -14,7 +15,11 @@
 // returns what it found as values; Render builds the response body from the
 // request and the result (decoding stored items outside the lock). The dispatch
 // table composes the three; a caller that already has typed values builds
-// the XRequest itself and calls Execute (ops_partiql.cc does). Types:
+// the XRequest itself and calls Execute (ops_partiql.cc does). The
+// CallContext (call_context.h) is the call's: its operation, clock time,
+// fault decision (batch items left unprocessed, GetRecords' visibility
+// delay) and capacity ledger, passed explicitly to every step that needs
+// them (a caller outside a call passes a default one). Types:
 //   GetItem, PutItem, DeleteItem, UpdateItem        ops_item.h
 //   Query, Scan                                     ops_read.h
 //   BatchGetItem, BatchWriteItem                    ops_batch.h
@@ -28,6 +33,8 @@
 #pragma once
 
 #include "emulator/api/result.h"
+#include "emulator/engine/call_context.h"
+#include "emulator/engine/dispatcher.h"
 #include "emulator/engine/ops/ops_batch.h"
 #include "emulator/engine/ops/ops_item.h"
 #include "emulator/engine/ops/ops_read.h"
@@ -38,47 +45,70 @@ namespace ddblab::engine {
 
 class EmulatorImpl;
 
-// A JSON handler: the request body (a JSON object, or null for an empty
-// body) -> the response body or a DynamoDB Error.
-using Handler = Result<Json> (*)(EmulatorImpl& impl, const Json& request);
+// A JSON handler (dispatcher.h's OpHandler): the call's context and the
+// request body (a JSON object, or null for an empty body) -> the response
+// body or a DynamoDB Error.
+using Handler = OpHandler;
 
 // Tables (ops_create_table.cc, ops_table.cc, ops_update_table.cc).
-Result<Json> HandleCreateTable(EmulatorImpl& impl, const Json& request);
-Result<Json> HandleDescribeTable(EmulatorImpl& impl, const Json& request);
-Result<Json> HandleDeleteTable(EmulatorImpl& impl, const Json& request);
-Result<Json> HandleListTables(EmulatorImpl& impl, const Json& request);
-Result<Json> HandleUpdateTable(EmulatorImpl& impl, const Json& request);
-Result<Json> HandleDescribeLimits(EmulatorImpl& impl, const Json& request);
-Result<Json> HandleDescribeEndpoints(EmulatorImpl& impl, const Json& request);
+Result<Json> HandleCreateTable(EmulatorImpl& impl, CallContext& call,
+                               const Json& request);
+Result<Json> HandleDescribeTable(EmulatorImpl& impl, CallContext& call,
+                                 const Json& request);
+Result<Json> HandleDeleteTable(EmulatorImpl& impl, CallContext& call,
+                               const Json& request);
+Result<Json> HandleListTables(EmulatorImpl& impl, CallContext& call,
+                              const Json& request);
+Result<Json> HandleUpdateTable(EmulatorImpl& impl, CallContext& call,
+                               const Json& request);
+Result<Json> HandleDescribeLimits(EmulatorImpl& impl, CallContext& call,
+                                  const Json& request);
+Result<Json> HandleDescribeEndpoints(EmulatorImpl& impl, CallContext& call,
+                                     const Json& request);
 // TTL (ops_ttl.cc) and tags (ops_tags.cc).
-Result<Json> HandleUpdateTimeToLive(EmulatorImpl& impl, const Json& request);
-Result<Json> HandleDescribeTimeToLive(EmulatorImpl& impl, const Json& request);
-Result<Json> HandleTagResource(EmulatorImpl& impl, const Json& request);
-Result<Json> HandleUntagResource(EmulatorImpl& impl, const Json& request);
-Result<Json> HandleListTagsOfResource(EmulatorImpl& impl, const Json& request);
+Result<Json> HandleUpdateTimeToLive(EmulatorImpl& impl, CallContext& call,
+                                    const Json& request);
+Result<Json> HandleDescribeTimeToLive(EmulatorImpl& impl, CallContext& call,
+                                      const Json& request);
+Result<Json> HandleTagResource(EmulatorImpl& impl, CallContext& call,
+                               const Json& request);
+Result<Json> HandleUntagResource(EmulatorImpl& impl, CallContext& call,
+                                 const Json& request);
+Result<Json> HandleListTagsOfResource(EmulatorImpl& impl, CallContext& call,
+                                      const Json& request);
 Result<Json> HandleDescribeContinuousBackups(EmulatorImpl& impl,
+                                             CallContext& call,
                                              const Json& request);
 Result<Json> HandleUpdateContinuousBackups(EmulatorImpl& impl,
+                                           CallContext& call,
                                            const Json& request);
 // SearchVectors (ops_search_vectors.cc).
-Result<Json> HandleSearchVectors(EmulatorImpl& impl, const Json& request);
+Result<Json> HandleSearchVectors(EmulatorImpl& impl, CallContext& call,
+                                 const Json& request);
 // PartiQL (ops_partiql.cc): shape checks, then the statements run through
 // the typed operations above (never through the dispatcher).
-Result<Json> HandleExecuteStatement(EmulatorImpl& impl, const Json& request);
-Result<Json> HandleBatchExecuteStatement(EmulatorImpl& impl,
+Result<Json> HandleExecuteStatement(EmulatorImpl& impl, CallContext& call,
+                                    const Json& request);
+Result<Json> HandleBatchExecuteStatement(EmulatorImpl& impl, CallContext& call,
                                          const Json& request);
-Result<Json> HandleExecuteTransaction(EmulatorImpl& impl, const Json& request);
+Result<Json> HandleExecuteTransaction(EmulatorImpl& impl, CallContext& call,
+                                      const Json& request);
 // DynamoDB Streams API (ops_streams.cc).
-Result<Json> HandleListStreams(EmulatorImpl& impl, const Json& request);
-Result<Json> HandleDescribeStream(EmulatorImpl& impl, const Json& request);
-Result<Json> HandleGetShardIterator(EmulatorImpl& impl, const Json& request);
-Result<Json> HandleGetRecords(EmulatorImpl& impl, const Json& request);
+Result<Json> HandleListStreams(EmulatorImpl& impl, CallContext& call,
+                               const Json& request);
+Result<Json> HandleDescribeStream(EmulatorImpl& impl, CallContext& call,
+                                  const Json& request);
+Result<Json> HandleGetShardIterator(EmulatorImpl& impl, CallContext& call,
+                                    const Json& request);
+Result<Json> HandleGetRecords(EmulatorImpl& impl, CallContext& call,
+                              const Json& request);
 
 // A typed operation as a JSON handler: Parse, Execute, Render.
 template <auto Parse, auto Execute, auto Render>
-Result<Json> RunTyped(EmulatorImpl& impl, const Json& request) {
+Result<Json> RunTyped(EmulatorImpl& impl, CallContext& call,
+                      const Json& request) {
   DDBLAB_ASSIGN_OR_RETURN(auto r, Parse(request));
-  DDBLAB_ASSIGN_OR_RETURN(auto result, Execute(impl, r));
+  DDBLAB_ASSIGN_OR_RETURN(auto result, Execute(impl, call, r));
   return Render(r, result);
 }
 

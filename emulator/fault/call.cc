@@ -2,7 +2,6 @@
 #include "emulator/fault/call.h"
 
 #include <algorithm>
-#include <array>
 
 namespace ddblab::fault {
 namespace {
@@ -103,67 +102,49 @@ std::string TableNameOf(std::string_view name_or_arn) {
   return std::string(rest.substr(0, end));
 }
 
-bool IsWriteOperation(std::string_view operation) {
-  static constexpr std::array<std::string_view, 7> kWrites = {
-      "PutItem",           "UpdateItem",         "DeleteItem",
-      "BatchWriteItem",    "TransactWriteItems", "ExecuteStatement",
-      "ExecuteTransaction"};
-  return std::find(kWrites.begin(), kWrites.end(), operation) != kWrites.end();
-}
-
-bool IsDataPlaneOperation(std::string_view operation) {
-  static constexpr std::array<std::string_view, 14> kData = {
-      "GetItem",
-      "PutItem",
-      "UpdateItem",
-      "DeleteItem",
-      "Query",
-      "Scan",
-      "BatchGetItem",
-      "BatchWriteItem",
-      "TransactGetItems",
-      "TransactWriteItems",
-      "ExecuteStatement",
-      "BatchExecuteStatement",
-      "ExecuteTransaction",
-      "SearchVectors"};
-  return std::find(kData.begin(), kData.end(), operation) != kData.end();
-}
-
-CallView DescribeCall(Api api, std::string_view operation,
-                      const nlohmann::json& request) {
+CallView DescribeCall(Operation operation, const nlohmann::json& request) {
   CallView view;
-  view.api = api;
-  view.operation = std::string(operation);
-  if (api == Api::kStreams) {
-    if (operation == "GetRecords") {
+  view.api = InfoOf(operation).api;
+  view.operation = operation;
+  switch (operation) {
+    case Operation::kGetRecords:
       AddTable(view, StringMember(request, "ShardIterator"));
-    } else if (operation == "ListStreams") {
+      break;
+    case Operation::kListStreams:
       AddTable(view, StringMember(request, "TableName"));
-    } else {
+      break;
+    case Operation::kDescribeStream:
+    case Operation::kGetShardIterator:
       AddTable(view, StringMember(request, "StreamArn"));
-    }
-    return view;
-  }
-  if (operation == "BatchWriteItem") {
-    DescribeBatchWrite(view, request);
-  } else if (operation == "BatchGetItem") {
-    DescribeBatchGet(view, request);
-  } else if (operation == "TransactWriteItems" ||
-             operation == "TransactGetItems") {
-    DescribeTransact(view, request);
-  } else if (operation == "PutItem") {
-    AddItem(view, StringMember(request, "TableName"), 0,
-            Member(request, "Item"));
-  } else if (operation == "GetItem" || operation == "UpdateItem" ||
-             operation == "DeleteItem") {
-    AddItem(view, StringMember(request, "TableName"), 0,
-            Member(request, "Key"));
-  } else if (const Json* arn = Member(request, "ResourceArn");
-             arn != nullptr && arn->is_string()) {
-    AddTable(view, arn->get<std::string>());
-  } else {
-    AddTable(view, StringMember(request, "TableName"));
+      break;
+    case Operation::kBatchWriteItem:
+      DescribeBatchWrite(view, request);
+      break;
+    case Operation::kBatchGetItem:
+      DescribeBatchGet(view, request);
+      break;
+    case Operation::kTransactWriteItems:
+    case Operation::kTransactGetItems:
+      DescribeTransact(view, request);
+      break;
+    case Operation::kPutItem:
+      AddItem(view, StringMember(request, "TableName"), 0,
+              Member(request, "Item"));
+      break;
+    case Operation::kGetItem:
+    case Operation::kUpdateItem:
+    case Operation::kDeleteItem:
+      AddItem(view, StringMember(request, "TableName"), 0,
+              Member(request, "Key"));
+      break;
+    default:
+      if (const Json* arn = Member(request, "ResourceArn");
+          arn != nullptr && arn->is_string()) {
+        AddTable(view, arn->get<std::string>());
+      } else {
+        AddTable(view, StringMember(request, "TableName"));
+      }
+      break;
   }
   return view;
 }

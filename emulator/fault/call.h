@@ -9,6 +9,10 @@
 // action's Item or Key of TransactWriteItems / TransactGetItems. Query,
 // Scan and PartiQL calls have no items (PartiQL calls no table either).
 //
+// The operation arrives as its enum (emulator/api/operation.h): the name was
+// looked up once, by the engine's entry point; what faults need to know of it
+// (API, write or read, data plane, transaction actions) are its traits.
+//
 // Thread-safety: plain value types; a CallView points into the request it
 // was made from and must not outlive it.
 #pragma once
@@ -19,9 +23,11 @@
 #include <string_view>
 #include <vector>
 
+#include "emulator/api/operation.h"
+
 namespace ddblab::fault {
 
-enum class Api { kDynamoDb, kStreams };
+using Api = OperationApi;
 
 struct CallItem {
   std::string table;        // table name
@@ -34,24 +40,18 @@ struct CallItem {
 };
 
 struct CallView {
-  Api api = Api::kDynamoDb;
-  std::string operation;
+  Api api = Api::kDynamoDb;  // the operation's API
+  Operation operation = Operation::kGetItem;
   std::vector<std::string> tables;  // names, in request order, no repeats
   std::vector<CallItem> items;      // in request order
   // Transactions: the number of actions (CancellationReasons entries).
   size_t actions = 0;
 };
 
-CallView DescribeCall(Api api, std::string_view operation,
-                      const nlohmann::json& request);
+CallView DescribeCall(Operation operation, const nlohmann::json& request);
 
 // The table name in a table name or an ARN naming a table (or a stream or
 // index of it); other ARNs come back unchanged.
 std::string TableNameOf(std::string_view name_or_arn);
-
-// Whether the operation writes (for ThrottlingReasons: Write vs Read).
-bool IsWriteOperation(std::string_view operation);
-// Data-plane item operations (their throttles are capacity throttles).
-bool IsDataPlaneOperation(std::string_view operation);
 
 }  // namespace ddblab::fault

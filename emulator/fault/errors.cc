@@ -83,11 +83,12 @@ Error Throttle(const CallView& call, const Decision& decision,
     // text is not recorded anywhere we could find: ours.
     return Error::Of(ErrorType::kLimitExceeded, "Rate exceeded");
   }
-  if (!IsDataPlaneOperation(call.operation)) {
+  const OperationInfo& op = InfoOf(call.operation);
+  if (!op.data_plane) {
     return Error::Of(ErrorType::kThrottling, "Rate exceeded");
   }
   const TableFacts facts = FactsOf(resolve, decision.table);
-  const std::string kind = IsWriteOperation(call.operation) ? "Write" : "Read";
+  const std::string kind = op.write ? "Write" : "Read";
   if (!facts.found) {  // PartiQL, or a table that does not exist
     return Error::Of(ErrorType::kThrottling, kOnDemandMessage);
   }
@@ -111,8 +112,7 @@ Error Throttle(const CallView& call, const Decision& decision,
 }
 
 bool IsTransaction(const CallView& call) {
-  return call.operation == "TransactWriteItems" ||
-         call.operation == "TransactGetItems";
+  return InfoOf(call.operation).transact_items;
 }
 
 bool IsIndexReason(const ThrottleCause& cause) {

@@ -12,8 +12,9 @@ namespace {
 
 using Json = nlohmann::json;
 
-bool Contains(const std::vector<std::string>& list, std::string_view s) {
-  return std::find(list.begin(), list.end(), s) != list.end();
+template <typename T, typename U>
+bool Contains(const std::vector<T>& list, const U& value) {
+  return std::find(list.begin(), list.end(), value) != list.end();
 }
 
 bool KeyMatches(const Json& rule_key, const Json* item) {
@@ -156,7 +157,7 @@ std::optional<Decision> Injector::Decide(const CallView& call, TimePoint now,
     LogEntry entry;
     entry.seq = next_seq_++;
     entry.time = now;
-    entry.operation = call.operation;
+    entry.operation = std::string(NameOf(call.operation));
     entry.rule_id = rule.id;
     entry.effect = rule.effect;
     for (size_t i : *items) {

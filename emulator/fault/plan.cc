@@ -2,7 +2,6 @@
 #include "emulator/fault/plan.h"
 
 #include <algorithm>
-#include <array>
 #include <cmath>
 #include <utility>
 
@@ -17,7 +16,7 @@ struct EffectInfo {
   Effect effect;
   std::string_view name;
   // The operations the effect applies to; empty: every operation.
-  std::vector<std::string_view> operations;
+  std::vector<Operation> operations;
 };
 
 const std::vector<EffectInfo>& Effects() {
@@ -26,17 +25,21 @@ const std::vector<EffectInfo>& Effects() {
       {Effect::kInternalError, "internal_error", {}},
       {Effect::kUnavailable, "unavailable", {}},
       {Effect::kRequestLimit, "request_limit", {}},
-      {Effect::kUnprocessed, "unprocessed", {"BatchWriteItem", "BatchGetItem"}},
+      {Effect::kUnprocessed,
+       "unprocessed",
+       {Operation::kBatchWriteItem, Operation::kBatchGetItem}},
       {Effect::kConflict,
        "conflict",
-       {"TransactWriteItems", "TransactGetItems", "PutItem", "UpdateItem",
-        "DeleteItem"}},
+       {Operation::kTransactWriteItems, Operation::kTransactGetItems,
+        Operation::kPutItem, Operation::kUpdateItem, Operation::kDeleteItem}},
       {Effect::kLostResponse, "lost_response", {}},
       {Effect::kLatency, "latency", {}},
-      {Effect::kExpiredIterator, "expired_iterator", {"GetRecords"}},
-      {Effect::kTrimmed, "trimmed", {"GetRecords", "GetShardIterator"}},
-      {Effect::kEmpty, "empty", {"GetRecords"}},
-      {Effect::kVisibilityDelay, "visibility_delay", {"GetRecords"}},
+      {Effect::kExpiredIterator, "expired_iterator", {Operation::kGetRecords}},
+      {Effect::kTrimmed,
+       "trimmed",
+       {Operation::kGetRecords, Operation::kGetShardIterator}},
+      {Effect::kEmpty, "empty", {Operation::kGetRecords}},
+      {Effect::kVisibilityDelay, "visibility_delay", {Operation::kGetRecords}},
   };
   return effects;
 }
@@ -47,45 +50,6 @@ const EffectInfo& InfoOf(Effect effect) {
   }
   return Effects().front();
 }
-
-constexpr std::array<std::string_view, 35> kDynamoDbOperations = {
-    "BatchExecuteStatement",
-    "BatchGetItem",
-    "BatchWriteItem",
-    "CreateBackup",
-    "CreateTable",
-    "DeleteBackup",
-    "DeleteItem",
-    "DeleteTable",
-    "DescribeBackup",
-    "DescribeContinuousBackups",
-    "DescribeEndpoints",
-    "DescribeLimits",
-    "DescribeTable",
-    "DescribeTimeToLive",
-    "ExecuteStatement",
-    "ExecuteTransaction",
-    "GetItem",
-    "ListBackups",
-    "ListTables",
-    "ListTagsOfResource",
-    "PutItem",
-    "Query",
-    "RestoreTableFromBackup",
-    "Scan",
-    "SearchVectors",
-    "TagResource",
-    "TransactGetItems",
-    "TransactWriteItems",
-    "UntagResource",
-    "UpdateContinuousBackups",
-    "UpdateItem",
-    "UpdateTable",
-    "UpdateTimeToLive",
-    "DescribeTableReplicaAutoScaling",
-    "UpdateTableReplicaAutoScaling"};
-constexpr std::array<std::string_view, 4> kStreamsOperations = {
-    "ListStreams", "DescribeStream", "GetShardIterator", "GetRecords"};
 
 std::string Quote(std::string_view s) { return Json(std::string(s)).dump(); }
 
@@ -149,7 +113,7 @@ Result<Rule> ParseRule(const Json& json, size_t index) {
   Rule rule;
   rule.id = std::to_string(index);
   bool has_effect = false;
-  std::optional<std::vector<std::string>> operations;
+  std::optional<std::vector<Operation>> operations;
   for (const auto& [name, value] : json.items()) {
     const std::string p = path + "." + name;
     if (name == "id") {
@@ -161,12 +125,16 @@ Result<Rule> ParseRule(const Json& json, size_t index) {
         return At(p, "must be a non-empty string");
       }
     } else if (name == "operation") {
-      DDBLAB_ASSIGN_OR_RETURN(operations, StringOrList(value, p));
-      for (size_t i = 0; i < operations->size(); ++i) {
-        if (!IsKnownOperation((*operations)[i])) {
+      DDBLAB_ASSIGN_OR_RETURN(std::vector<std::string> names,
+                              StringOrList(value, p));
+      operations.emplace();
+      for (size_t i = 0; i < names.size(); ++i) {
+        std::optional<Operation> op = OperationByName(names[i]);
+        if (!op) {
           return At(value.is_array() ? p + "[" + std::to_string(i) + "]" : p,
-                    "unknown operation " + Quote((*operations)[i]));
+                    "unknown operation " + Quote(names[i]));
         }
+        operations->push_back(*op);
       }
     } else if (name == "table") {
       DDBLAB_ASSIGN_OR_RETURN(std::vector<std::string> tables,
@@ -241,29 +209,29 @@ Result<Rule> ParseRule(const Json& json, size_t index) {
   const EffectInfo& info = InfoOf(rule.effect);
   if (operations) {
     for (size_t i = 0; i < operations->size(); ++i) {
-      const std::string& op = (*operations)[i];
+      const Operation op = (*operations)[i];
       bool fits = info.operations.empty() ||
                   std::find(info.operations.begin(), info.operations.end(),
                             op) != info.operations.end();
-      if (rule.effect == Effect::kRequestLimit && IsStreamsOperation(op)) {
+      if (rule.effect == Effect::kRequestLimit &&
+          InfoOf(op).api == OperationApi::kStreams) {
         fits = false;
       }
       if (!fits) {
         std::string list;
-        for (std::string_view allowed : info.operations) {
+        for (Operation allowed : info.operations) {
           list += list.empty() ? "" : ", ";
-          list += allowed;
+          list += NameOf(allowed);
         }
         if (list.empty()) list = "DynamoDB (not Streams) operations";
         return At(path + ".operation", "effect " + Quote(info.name) +
                                            " applies to " + list + ", not " +
-                                           Quote(op));
+                                           Quote(NameOf(op)));
       }
     }
     rule.operations = std::move(*operations);
   } else {
-    for (std::string_view op : info.operations)
-      rule.operations.emplace_back(op);
+    rule.operations = info.operations;
   }
   const bool timed = rule.effect == Effect::kLatency ||
                      rule.effect == Effect::kVisibilityDelay;
@@ -293,17 +261,6 @@ Result<Rule> ParseRule(const Json& json, size_t index) {
 }  // namespace
 
 std::string_view EffectName(Effect effect) { return InfoOf(effect).name; }
-
-bool IsKnownOperation(std::string_view operation) {
-  return std::find(kDynamoDbOperations.begin(), kDynamoDbOperations.end(),
-                   operation) != kDynamoDbOperations.end() ||
-         IsStreamsOperation(operation);
-}
-
-bool IsStreamsOperation(std::string_view operation) {
-  return std::find(kStreamsOperations.begin(), kStreamsOperations.end(),
-                   operation) != kStreamsOperations.end();
-}
 
 Result<Plan> ParsePlan(const nlohmann::json& document) {
   if (!document.is_object()) {
@@ -343,7 +300,11 @@ nlohmann::json PlanToJson(const Plan& plan) {
   for (const Rule& rule : plan.rules) {
     Json r = {{"id", rule.id},
               {"effect", std::string(EffectName(rule.effect))}};
-    if (!rule.operations.empty()) r["operation"] = rule.operations;
+    if (!rule.operations.empty()) {
+      Json names = Json::array();
+      for (Operation op : rule.operations) names.push_back(NameOf(op));
+      r["operation"] = std::move(names);
+    }
     if (!rule.tables.empty()) r["table"] = rule.tables;
     if (!rule.key.is_null()) r["key"] = rule.key;
     if (!rule.nth.empty()) r["nth"] = rule.nth;

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "emulator/api/clock.h"
+#include "emulator/api/operation.h"
 #include "emulator/api/result.h"
 
 namespace ddblab::fault {
@@ -46,10 +47,10 @@ std::string_view EffectName(Effect effect);
 inline constexpr Duration kMaxLatency = std::chrono::seconds(60);
 
 struct Rule {
-  std::string id;                       // given, or the rule's index
-  std::vector<std::string> operations;  // empty: every operation it fits
-  std::vector<std::string> tables;      // empty: any table (names, not ARNs)
-  nlohmann::json key;                   // null, or {attr: AttributeValue}
+  std::string id;                     // given, or the rule's index
+  std::vector<Operation> operations;  // empty: every operation it fits
+  std::vector<std::string> tables;    // empty: any table (names, not ARNs)
+  nlohmann::json key;                 // null, or {attr: AttributeValue}
   // When it fires, counted over the calls it matches (1-based).
   std::vector<int64_t> nth;           // empty: any call number
   int64_t after = 0;                  // skip this many matching calls
@@ -72,8 +73,6 @@ Result<Plan> ParsePlan(const nlohmann::json& document);
 Result<Plan> ParsePlanText(std::string_view text);
 nlohmann::json PlanToJson(const Plan& plan);
 
-// Every DynamoDB and DynamoDB Streams operation name a rule may name.
-bool IsKnownOperation(std::string_view operation);
-bool IsStreamsOperation(std::string_view operation);
+// A rule may name every operation of the list (emulator/api/operation.h).
 
 }  // namespace ddblab::fault

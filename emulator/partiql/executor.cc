@@ -202,7 +202,8 @@ Result<TableInfo> PartiqlExecutor::Describe(const std::string& table) {
     tables_[table] = *info;
     return info;
   }
-  Result<Json> described = call_("DescribeTable", Json{{"TableName", table}});
+  Result<Json> described =
+      call_(Operation::kDescribeTable, Json{{"TableName", table}});
   if (!described.ok()) {
     if (described.error().type == ErrorType::kResourceNotFound) {
       return internal::TableNotFound();
@@ -266,7 +267,7 @@ Result<Json> PartiqlExecutor::ExecuteStatement(const Json& request) {
   Json call_request = plan.request;
   if (!capacity.empty()) call_request["ReturnConsumedCapacity"] = capacity;
   const std::string hash = internal::RequestHash(text, parameters);
-  if (plan.op != "GetItem") {
+  if (plan.op != Operation::kGetItem) {
     const Json& limit = Member(request, "Limit");
     if (limit.is_number_integer()) call_request["Limit"] = limit;
     const std::string token = StringMember(request, "NextToken");
@@ -279,7 +280,7 @@ Result<Json> PartiqlExecutor::ExecuteStatement(const Json& request) {
   if (!response.ok()) {
     return internal::MapError(std::move(response).error(), &plan);
   }
-  if (plan.op == "GetItem") {
+  if (plan.op == Operation::kGetItem) {
     if (response->contains("Item")) {
       out["Items"].push_back(ShapeItem(plan, (*response)["Item"]));
     }

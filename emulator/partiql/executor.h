@@ -34,6 +34,7 @@
 #include <string>
 #include <string_view>
 
+#include "emulator/api/operation.h"
 #include "emulator/api/result.h"
 #include "emulator/partiql/ast.h"
 #include "emulator/partiql/table_info.h"
@@ -41,8 +42,9 @@
 
 namespace ddblab::partiql {
 
+// Runs one operation (emulator/api/operation.h) with its request.
 using CallFn = std::function<Result<nlohmann::json>(
-    std::string_view op, const nlohmann::json& request)>;
+    Operation op, const nlohmann::json& request)>;
 // The description of a table by name; ResourceNotFound if it does not exist.
 using DescribeFn = std::function<Result<TableInfo>(const std::string& table)>;
 

@@ -62,6 +62,23 @@ Json DuplicateReason() {
           {"Message", "Duplicate primary key exists in table"}};
 }
 
+// The TransactItems member a statement's plan becomes.
+const char* TransactAction(const Plan& plan) {
+  if (plan.condition_check) return "ConditionCheck";
+  switch (plan.op) {
+    case Operation::kGetItem:
+      return "Get";
+    case Operation::kPutItem:
+      return "Put";
+    case Operation::kUpdateItem:
+      return "Update";
+    case Operation::kDeleteItem:
+      return "Delete";
+    default:
+      return "ConditionCheck";
+  }
+}
+
 }  // namespace
 
 Result<Json> PartiqlExecutor::BatchExecuteStatement(const Json& request) {
@@ -196,11 +213,7 @@ Result<Json> PartiqlExecutor::ExecuteTransaction(const Json& request) {
   Json items = Json::array();
   for (const Plan& plan : plans) {
     Json member = plan.request;
-    std::string action = plan.op == "GetItem"      ? "Get"
-                         : plan.op == "PutItem"    ? "Put"
-                         : plan.op == "UpdateItem" ? "Update"
-                         : plan.op == "DeleteItem" ? "Delete"
-                                                   : "ConditionCheck";
+    std::string action = TransactAction(plan);
     member.erase("ConsistentRead");
     items.push_back({{action, std::move(member)}});
   }
@@ -210,7 +223,8 @@ Result<Json> PartiqlExecutor::ExecuteTransaction(const Json& request) {
   const std::string token = StringMember(request, "ClientRequestToken");
   if (!token.empty() && writes) call_request["ClientRequestToken"] = token;
 
-  const char* op = writes ? "TransactWriteItems" : "TransactGetItems";
+  const Operation op =
+      writes ? Operation::kTransactWriteItems : Operation::kTransactGetItems;
   Result<Json> response = call_(op, call_request);
   if (!response.ok()) {
     Error error = std::move(response).error();

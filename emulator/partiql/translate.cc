@@ -321,7 +321,7 @@ Result<Plan> TranslateSelect(const SelectStmt& select, const TableInfo& table,
   }
 
   if (full_key && index == nullptr && select.order_by.empty()) {
-    plan.op = "GetItem";
+    plan.op = Operation::kGetItem;
     Json key = Json::object();
     DDBLAB_ASSIGN_OR_RETURN(Json hash, values.Build(*hash_value));
     DDBLAB_RETURN_IF_ERROR(CheckKeyValue(table, keys.hash, hash));
@@ -335,7 +335,7 @@ Result<Plan> TranslateSelect(const SelectStmt& select, const TableInfo& table,
     }
     request["Key"] = std::move(key);
   } else if (query) {
-    plan.op = "Query";
+    plan.op = Operation::kQuery;
     DDBLAB_ASSIGN_OR_RETURN(Json hash, values.Build(*hash_value));
     DDBLAB_RETURN_IF_ERROR(CheckKeyValue(table, keys.hash, hash));
     std::string key_condition = w.Name(keys.hash) + " = " + w.Value(hash);
@@ -355,7 +355,7 @@ Result<Plan> TranslateSelect(const SelectStmt& select, const TableInfo& table,
     }
     if (descending) request["ScanIndexForward"] = false;
   } else {
-    plan.op = "Scan";
+    plan.op = Operation::kScan;
     if (select.where != nullptr) {
       DDBLAB_ASSIGN_OR_RETURN(std::string filter, w.Condition(*select.where));
       request["FilterExpression"] = filter;
@@ -383,7 +383,10 @@ Result<Plan> TranslateSelect(const SelectStmt& select, const TableInfo& table,
 
 }  // namespace internal
 
-std::string Plan::DebugString() const { return op + " " + request.dump(); }
+std::string Plan::DebugString() const {
+  return std::string(condition_check ? "ConditionCheck" : NameOf(op)) + " " +
+         request.dump();
+}
 
 nlohmann::json ShapeItem(const Plan& plan, nlohmann::json item) {
   if (plan.projection.empty() || !item.is_object()) return item;

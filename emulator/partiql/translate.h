@@ -40,6 +40,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "emulator/api/operation.h"
 #include "emulator/api/result.h"
 #include "emulator/partiql/ast.h"
 #include "emulator/partiql/table_info.h"
@@ -59,9 +60,11 @@ struct PlanOptions {
 struct Plan {
   // A read (SELECT) or a write (INSERT, UPDATE, DELETE, EXISTS).
   bool read = false;
-  // "GetItem", "Query", "Scan", "PutItem", "UpdateItem", "DeleteItem" or
-  // "ConditionCheck" (transactions only).
-  std::string op;
+  // GetItem, Query, Scan, PutItem, UpdateItem or DeleteItem; for a
+  // ConditionCheck action (transactions only) condition_check is set and
+  // `op` means nothing.
+  Operation op = Operation::kGetItem;
+  bool condition_check = false;
   nlohmann::json request;
   // INSERT: a failed condition means the key exists (DuplicateItem).
   bool insert = false;

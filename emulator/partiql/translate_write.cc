@@ -143,7 +143,7 @@ Result<Plan> TranslateInsert(const InsertStmt& insert, const TableInfo& table,
     DDBLAB_RETURN_IF_ERROR(CheckKeyValue(table, name, item[name]));
   }
   Plan plan;
-  plan.op = "PutItem";
+  plan.op = Operation::kPutItem;
   plan.insert = true;
   ExprWriter w(values);
   Json request = {{"TableName", table.name}, {"Item", std::move(item)}};
@@ -213,7 +213,7 @@ Result<Plan> TranslateUpdate(const UpdateStmt& update, const TableInfo& table,
     condition += " AND " + rest;
   }
   Plan plan;
-  plan.op = "UpdateItem";
+  plan.op = Operation::kUpdateItem;
   Json request = {{"TableName", table.name},
                   {"Key", std::move(key.key)},
                   {"UpdateExpression", expression},
@@ -245,7 +245,7 @@ Result<Plan> TranslateDelete(const DeleteStmt& del, const TableInfo& table,
                           KeyFromWhere(del.where.get(), table, values));
   ExprWriter w(values);
   Plan plan;
-  plan.op = "DeleteItem";
+  plan.op = Operation::kDeleteItem;
   Json request = {{"TableName", table.name}, {"Key", std::move(key.key)}};
   if (!key.rest.empty()) {
     DDBLAB_ASSIGN_OR_RETURN(std::string condition, w.Conjunction(key.rest));
@@ -276,7 +276,7 @@ Result<Plan> TranslateExists(const SelectStmt& select, const TableInfo& table,
   ExprWriter w(values);
   DDBLAB_ASSIGN_OR_RETURN(std::string condition, w.Conjunction(key->rest));
   Plan plan;
-  plan.op = "ConditionCheck";
+  plan.condition_check = true;
   Json request = {{"TableName", table.name},
                   {"Key", std::move(key->key)},
                   {"ConditionExpression", condition}};

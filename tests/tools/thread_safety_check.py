@@ -33,7 +33,7 @@ SHARED_HEADERS = ["emulator/engine/emulator_impl.h",
                   "emulator/engine/operations.h",
                   "emulator/engine/request.h",
                   "emulator/engine/keys.h",
-                  "emulator/engine/capacity/capacity_seam.h",
+                  "emulator/engine/capacity/capacity_ledger.h",
                   "emulator/value/codec.h"]
 
 

@@ -102,11 +102,13 @@ Result<Json> UpdateContinuousBackups(EmulatorImpl& impl, const Json& request) {
 }  // namespace
 
 Result<Json> HandleDescribeContinuousBackups(EmulatorImpl& impl,
+                                             CallContext& /*call*/,
                                              const Json& request) {
   return DescribeContinuousBackups(impl, request);
 }
 
 Result<Json> HandleUpdateContinuousBackups(EmulatorImpl& impl,
+                                           CallContext& /*call*/,
                                            const Json& request) {
   return UpdateContinuousBackups(impl, request);
 }

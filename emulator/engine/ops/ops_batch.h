@@ -1,12 +1,12 @@
 // emulator/engine/ops/ops_batch.h: the typed BatchGetItem (ops_batch_get.cc)
-// and BatchWriteItem (ops_batch_write.cc): Parse (no lock) -> XRequest, Execute
-// (engine lock: tables, keys, the fault hook, reads / one write batch) ->
-// XResult, Render (no lock: Responses / UnprocessedKeys / UnprocessedItems,
-// capacity, metrics). The pattern is described in operations.h.
+// and BatchWriteItem (ops_batch_write.cc): Parse (no lock) -> XRequest,
+// Execute (engine lock: tables, keys, the items a fault leaves unprocessed,
+// reads / one write batch) -> XResult, Render (no lock: Responses /
+// UnprocessedKeys / UnprocessedItems, capacity, metrics). The pattern is
+// described in operations.h.
 //
-// Thread-safety: requests and results are plain values owned by one caller
-// (a BatchWriteRequest borrows each WriteRequest's JSON for the fault hook:
-// the request JSON must outlive it); Execute takes the engine lock itself.
+// Thread-safety: requests and results are plain values owned by one caller;
+// Execute takes the engine lock itself.
 #pragma once
 
 #include <memory>
@@ -27,6 +27,7 @@
 namespace ddblab::engine {
 
 class EmulatorImpl;
+struct CallContext;
 
 // ---------------------------------------------------------------------------
 // BatchGetItem
@@ -59,7 +60,7 @@ struct BatchGetResult {
 };
 
 Result<BatchGetRequest> ParseBatchGet(const Json& request);
-Result<BatchGetResult> ExecuteBatchGet(EmulatorImpl& impl,
+Result<BatchGetResult> ExecuteBatchGet(EmulatorImpl& impl, CallContext& call,
                                        const BatchGetRequest& r);
 Result<Json> RenderBatchGet(const BatchGetRequest& r, BatchGetResult& result);
 
@@ -68,8 +69,7 @@ Result<Json> RenderBatchGet(const BatchGetRequest& r, BatchGetResult& result);
 
 struct WriteOp {
   bool put = false;
-  value::Item item;            // put: the item; delete: the key
-  const Json* json = nullptr;  // the WriteRequest as given (fault hook)
+  value::Item item;  // put: the item; delete: the key
 };
 
 struct TableWrite {
@@ -98,6 +98,7 @@ struct BatchWriteResult {
 
 Result<BatchWriteRequest> ParseBatchWrite(const Json& request);
 Result<BatchWriteResult> ExecuteBatchWrite(EmulatorImpl& impl,
+                                           CallContext& call,
                                            const BatchWriteRequest& r);
 Result<Json> RenderBatchWrite(const BatchWriteRequest& r,
                               BatchWriteResult& result);

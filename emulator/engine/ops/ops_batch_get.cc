@@ -18,9 +18,10 @@
 //      call".
 // Execute (engine lock): every table is looked up first (ResourceNotFound
 // "Requested resource not found"), then every key is checked against its
-// table's schema (ExtractKeyParam texts) and the projection's key paths; the
-// fault hook (EmulatorImpl::batch_unprocessed_hook) may leave keys
-// unprocessed; the other items are read.
+// table's schema (ExtractKeyParam texts) and the projection's key paths; a
+// fault decision may leave keys unprocessed (the call's CallFaults, asked
+// with each key's table as given and position in Keys); the other items are
+// read.
 // Render (no lock): tables in RequestItems order, keys in request order.
 // An item is projected, then counted against kMaxBatchGetBytes by its
 // returned (projected) size; the first item that would go past the limit and
@@ -36,8 +37,8 @@
 #include <utility>
 #include <vector>
 
+#include "emulator/engine/call_context.h"
 #include "emulator/engine/capacity/capacity.h"
-#include "emulator/engine/capacity/capacity_seam.h"
 #include "emulator/engine/emulator_impl.h"
 #include "emulator/engine/item_writer.h"
 #include "emulator/engine/keys.h"
@@ -196,7 +197,7 @@ Json UnprocessedEntry(const TableGet& t, Json keys) {
 
 }  // namespace
 
-Result<BatchGetResult> ExecuteBatchGet(EmulatorImpl& impl,
+Result<BatchGetResult> ExecuteBatchGet(EmulatorImpl& impl, CallContext& call,
                                        const BatchGetRequest& r) {
   BatchGetResult result;
   std::vector<TableRead>& reads = result.reads;
@@ -218,8 +219,6 @@ Result<BatchGetResult> ExecuteBatchGet(EmulatorImpl& impl,
     }
     DDBLAB_RETURN_IF_ERROR(CheckExpressionKeys(r.tables[i].expr, *tables[i]));
   }
-  const EmulatorImpl::BatchUnprocessedHook& hook =
-      impl.batch_unprocessed_hook();
   std::optional<Error> throttle;  // capacity enforcement
   size_t processed = 0;
   for (size_t i = 0; i < r.tables.size(); ++i) {
@@ -228,25 +227,25 @@ Result<BatchGetResult> ExecuteBatchGet(EmulatorImpl& impl,
     read.unprocessed.assign(t.keys.size(), false);
     read.items.resize(t.keys.size());
     for (size_t k = 0; k < t.keys.size(); ++k) {
-      if (hook && hook("BatchGetItem", t.name, value::EncodeItem(t.keys[k]))) {
+      if (call.faults.Unprocessed(t.name, k)) {
         read.unprocessed[k] = true;
         continue;
       }
       DDBLAB_ASSIGN_OR_RETURN(
           read.items[k],
           impl.store().Get(tables[i]->id, keys[i][k].pk, keys[i][k].sk));
-      if (!CapacityEnforced()) continue;
+      if (!call.capacity.enforced()) continue;
       // Capacity enforcement: a key the table cannot afford now is left
       // unprocessed (read, but not returned nor charged).
       const int64_t size = read.items[k] ? read.items[k]->size : 0;
-      Status admitted = AdmitCapacity(
+      Status admitted = call.capacity.Admit(
           *tables[i],
           {{0, false, keys[i][k].pk, ReadUnits(size, t.consistent)}});
       if (admitted.ok()) {
         ++processed;
         continue;
       }
-      if (!IsCapacityThrottle(admitted.error())) return admitted.error();
+      if (!call.capacity.IsThrottle(admitted.error())) return admitted.error();
       if (!throttle) throttle = admitted.error();
       read.unprocessed[k] = true;
       read.items[k].reset();

@@ -23,16 +23,16 @@
 // as for a Key; index keys keep "Type mismatch for Index Key ..." — and
 // "Provided list of item keys contains duplicates" when two requests target
 // one item (also through a name and an ARN of the same table). Any error
-// rejects the whole batch before anything is written. The fault hook
-// (EmulatorImpl::batch_unprocessed_hook) may then leave requests
-// unprocessed. The others are applied through WriteBatch::Apply in ONE
-// WriteBatch (one SQLite transaction): one stream record per changed item,
-// none for deleting a missing item.
-// Output: UnprocessedItems ({} when everything was done; else the left
-// requests per table, in the request's shape); ConsumedCapacity per table
-// (1 unit per KB of the larger of old and new item, deleting a missing item
-// 1; index writes as in capacity.h); ItemCollectionMetrics (SIZE) for the
-// tables with LSIs: one entry per item collection written, absent if none.
+// rejects the whole batch before anything is written. A fault decision may
+// then leave requests unprocessed (the call's CallFaults, asked with each
+// request's table as given and position in its list). The others are applied
+// through WriteBatch::Apply in ONE WriteBatch (one SQLite transaction): one
+// stream record per changed item, none for deleting a missing item. Output:
+// UnprocessedItems ({} when everything was done; else the left requests per
+// table, in the request's shape); ConsumedCapacity per table (1 unit per KB of
+// the larger of old and new item, deleting a missing item 1; index writes as in
+// capacity.h); ItemCollectionMetrics (SIZE) for the tables with LSIs: one entry
+// per item collection written, absent if none.
 #include <memory>
 #include <optional>
 #include <string>
@@ -40,8 +40,8 @@
 #include <utility>
 #include <vector>
 
+#include "emulator/engine/call_context.h"
 #include "emulator/engine/capacity/capacity.h"
-#include "emulator/engine/capacity/capacity_seam.h"
 #include "emulator/engine/emulator_impl.h"
 #include "emulator/engine/item_writer.h"
 #include "emulator/engine/keys.h"
@@ -63,7 +63,6 @@ struct RawOp {
   bool put = false;
   std::optional<value::Item> item;
   std::optional<Error> deferred;  // the first AttributeValue content error
-  const Json* json = nullptr;
 };
 
 struct RawTable {
@@ -76,7 +75,6 @@ struct RawTable {
 RawOp ReadWriteRequest(RequestParser& p, const Json& element,
                        const std::string& table_path, size_t index) {
   RawOp raw;
-  raw.json = &element;
   const Json* wr = p.StructValue(element, "WriteRequest");
   if (wr == nullptr) {
     p.NotNull(false, ElementPath(table_path, index));
@@ -180,7 +178,7 @@ Result<BatchWriteRequest> ParseBatchWrite(const Json& request) {
         return Error::Validation(
             "Item size has exceeded the maximum allowed size");
       }
-      t.ops.push_back(WriteOp{op.put, std::move(*op.item), op.json});
+      t.ops.push_back(WriteOp{op.put, std::move(*op.item)});
     }
     r.tables.push_back(std::move(t));
   }
@@ -211,6 +209,7 @@ Json UnprocessedRequest(const WriteOp& op) {
 }  // namespace
 
 Result<BatchWriteResult> ExecuteBatchWrite(EmulatorImpl& impl,
+                                           CallContext& call,
                                            const BatchWriteRequest& r) {
   BatchWriteResult out;
   auto lock = impl.Lock();
@@ -256,19 +255,17 @@ Result<BatchWriteResult> ExecuteBatchWrite(EmulatorImpl& impl,
       seen.push_back({table.id, key.pk, key.sk});
     }
   }
-  const EmulatorImpl::BatchUnprocessedHook& hook =
-      impl.batch_unprocessed_hook();
   // Old items first (reads), then every write in one batch. The batch is
   // open for the reads too: they then share its transaction instead of
   // each opening and closing a read transaction of its own.
-  WriteBatch batch(impl);
+  WriteBatch batch(impl, call.capacity);
   DDBLAB_RETURN_IF_ERROR(batch.Begin());
   std::vector<std::vector<ExistingItem>> olds(r.tables.size());
   for (size_t i = 0; i < r.tables.size(); ++i) {
     olds[i].resize(out.planned[i].size());
     for (size_t k = 0; k < out.planned[i].size(); ++k) {
       PlannedWrite& p = out.planned[i][k];
-      if (hook && hook("BatchWriteItem", r.tables[i].name, *p.op->json)) {
+      if (call.faults.Unprocessed(r.tables[i].name, k)) {
         p.unprocessed = true;
         continue;
       }
@@ -286,7 +283,7 @@ Result<BatchWriteResult> ExecuteBatchWrite(EmulatorImpl& impl,
       Status used =
           batch.ApplyInto(*out.tables[i], p.key, olds[i][k],
                           p.op->put ? &p.op->item : nullptr, &out.consumed[i]);
-      if (!used.ok() && IsCapacityThrottle(used.error())) {
+      if (!used.ok() && call.capacity.IsThrottle(used.error())) {
         // Over capacity: not written, back in UnprocessedItems.
         if (!throttle) throttle = used.error();
         p.unprocessed = true;

@@ -307,7 +307,8 @@ Result<Json> CreateTable(EmulatorImpl& impl, const Json& request) {
 
 }  // namespace
 
-Result<Json> HandleCreateTable(EmulatorImpl& impl, const Json& request) {
+Result<Json> HandleCreateTable(EmulatorImpl& impl, CallContext& /*call*/,
+                               const Json& request) {
   return CreateTable(impl, request);
 }
 

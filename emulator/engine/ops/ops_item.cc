@@ -11,8 +11,8 @@
 
 #include <utility>
 
+#include "emulator/engine/call_context.h"
 #include "emulator/engine/capacity/capacity.h"
-#include "emulator/engine/capacity/capacity_seam.h"
 #include "emulator/engine/emulator_impl.h"
 #include "emulator/engine/item_mutation.h"
 #include "emulator/engine/item_writer.h"
@@ -90,7 +90,8 @@ Result<Json> RenderWriteItem(const WriteRequest& r, WriteResult& result) {
 // ---------------------------------------------------------------------------
 // PutItem
 
-Result<WriteResult> ExecutePutItem(EmulatorImpl& impl, WriteRequest& r) {
+Result<WriteResult> ExecutePutItem(EmulatorImpl& impl, CallContext& call,
+                                   WriteRequest& r) {
   WriteResult result;
   std::shared_ptr<const Table>& table = result.table;
   ExistingItem& old = result.old;
@@ -107,13 +108,14 @@ Result<WriteResult> ExecutePutItem(EmulatorImpl& impl, WriteRequest& r) {
     old = ExistingItem::Deferred(impl.store(), *table, key);
     if (r.expr.condition) {
       DDBLAB_ASSIGN_OR_RETURN(const value::Item* old_item, old.Get());
-      DDBLAB_RETURN_IF_ERROR(
-          ChargeFailedCondition(*table, key.pk, old.exists(), old.size(),
-                                static_cast<int64_t>(value::ItemSize(r.item)),
-                                CheckCondition(r.expr.condition, old_item,
-                                               r.old_on_condition_failure)));
+      DDBLAB_RETURN_IF_ERROR(call.capacity.ChargeFailedCondition(
+          *table, key.pk, old.exists(), old.size(),
+          static_cast<int64_t>(value::ItemSize(r.item)),
+          CheckCondition(r.expr.condition, old_item,
+                         r.old_on_condition_failure)));
     }
-    DDBLAB_ASSIGN_OR_RETURN(used, WriteItem(impl, *table, key, old, &r.item));
+    DDBLAB_ASSIGN_OR_RETURN(
+        used, WriteItem(impl, call.capacity, *table, key, old, &r.item));
   }
   return result;
 }
@@ -121,7 +123,8 @@ Result<WriteResult> ExecutePutItem(EmulatorImpl& impl, WriteRequest& r) {
 // ---------------------------------------------------------------------------
 // DeleteItem
 
-Result<WriteResult> ExecuteDeleteItem(EmulatorImpl& impl, WriteRequest& r) {
+Result<WriteResult> ExecuteDeleteItem(EmulatorImpl& impl, CallContext& call,
+                                      WriteRequest& r) {
   WriteResult result;
   std::shared_ptr<const Table>& table = result.table;
   ExistingItem& old = result.old;
@@ -136,12 +139,13 @@ Result<WriteResult> ExecuteDeleteItem(EmulatorImpl& impl, WriteRequest& r) {
     DDBLAB_ASSIGN_OR_RETURN(old, ExistingItem::Read(impl.store(), *table, key));
     if (r.expr.condition) {
       DDBLAB_ASSIGN_OR_RETURN(const value::Item* old_item, old.Get());
-      DDBLAB_RETURN_IF_ERROR(
-          ChargeFailedCondition(*table, key.pk, old.exists(), old.size(), 0,
-                                CheckCondition(r.expr.condition, old_item,
-                                               r.old_on_condition_failure)));
+      DDBLAB_RETURN_IF_ERROR(call.capacity.ChargeFailedCondition(
+          *table, key.pk, old.exists(), old.size(), 0,
+          CheckCondition(r.expr.condition, old_item,
+                         r.old_on_condition_failure)));
     }
-    DDBLAB_ASSIGN_OR_RETURN(used, WriteItem(impl, *table, key, old, nullptr));
+    DDBLAB_ASSIGN_OR_RETURN(
+        used, WriteItem(impl, call.capacity, *table, key, old, nullptr));
   }
   return result;
 }
@@ -169,7 +173,7 @@ Result<GetItemRequest> ParseGetItem(const Json& request) {
   return r;
 }
 
-Result<GetItemResult> ExecuteGetItem(EmulatorImpl& impl,
+Result<GetItemResult> ExecuteGetItem(EmulatorImpl& impl, CallContext& call,
                                      const GetItemRequest& r) {
   GetItemResult result;
   std::optional<storage::StoredItem>& stored = result.item;
@@ -186,8 +190,8 @@ Result<GetItemResult> ExecuteGetItem(EmulatorImpl& impl,
     }
     DDBLAB_ASSIGN_OR_RETURN(stored,
                             impl.store().Get(entry->table->id, key.pk, key.sk));
-    if (CapacityEnforced()) {
-      DDBLAB_RETURN_IF_ERROR(AdmitCapacity(
+    if (call.capacity.enforced()) {
+      DDBLAB_RETURN_IF_ERROR(call.capacity.Admit(
           *entry->table,
           {{0, false, key.pk,
             ReadUnits(stored ? stored->size : 0, r.consistent)}}));

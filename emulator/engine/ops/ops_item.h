@@ -4,7 +4,7 @@
 // Each operation is three steps (see operations.h for the pattern):
 //   ParseX(json)            -> XRequest  no lock: every check that needs no
 //                                        table, in DynamoDB's order
-//   ExecuteX(impl, request) -> XResult   takes the engine lock: table
+//   ExecuteX(impl, call, request) -> XResult   takes the engine lock: table
 //                                        lookup, key checks, read, condition,
 //                                        write
 //   RenderX(request, result) -> json     no lock: the response body
@@ -33,6 +33,7 @@
 namespace ddblab::engine {
 
 class EmulatorImpl;
+struct CallContext;
 
 // ---------------------------------------------------------------------------
 // GetItem
@@ -50,7 +51,7 @@ struct GetItemResult {
 };
 
 Result<GetItemRequest> ParseGetItem(const Json& request);
-Result<GetItemResult> ExecuteGetItem(EmulatorImpl& impl,
+Result<GetItemResult> ExecuteGetItem(EmulatorImpl& impl, CallContext& call,
                                      const GetItemRequest& r);
 // The item as a JSON AttributeValue map (projected), or null if missing.
 Result<Json> RenderGetItemItem(const GetItemRequest& r, GetItemResult& result);
@@ -80,8 +81,10 @@ struct WriteResult {
 
 Result<WriteRequest> ParsePutItem(const Json& request);
 Result<WriteRequest> ParseDeleteItem(const Json& request);
-Result<WriteResult> ExecutePutItem(EmulatorImpl& impl, WriteRequest& r);
-Result<WriteResult> ExecuteDeleteItem(EmulatorImpl& impl, WriteRequest& r);
+Result<WriteResult> ExecutePutItem(EmulatorImpl& impl, CallContext& call,
+                                   WriteRequest& r);
+Result<WriteResult> ExecuteDeleteItem(EmulatorImpl& impl, CallContext& call,
+                                      WriteRequest& r);
 Result<Json> RenderWriteItem(const WriteRequest& r, WriteResult& result);
 
 // ---------------------------------------------------------------------------
@@ -106,6 +109,7 @@ struct UpdateItemResult {
 
 Result<UpdateItemRequest> ParseUpdateItem(const Json& request);
 Result<UpdateItemResult> ExecuteUpdateItem(EmulatorImpl& impl,
+                                           CallContext& call,
                                            const UpdateItemRequest& r);
 Result<Json> RenderUpdateItem(const UpdateItemRequest& r,
                               UpdateItemResult& result);

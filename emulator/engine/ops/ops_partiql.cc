@@ -7,7 +7,11 @@
 // GetItem / Query / Scan / PutItem / UpdateItem / DeleteItem /
 // TransactGetItems / TransactWriteItems (operations.h: Parse, Execute,
 // Render) — never through the dispatcher or EmulatorImpl::Call — so
-// conditions, stream records and TTL are the engine's.
+// conditions, stream records and TTL are the engine's. They run in the
+// PartiQL call's own CallContext: its capacity ledger (with
+// ExecuteTransaction's factor 2) is charged for them. The executor names
+// the operation by enum (emulator/api/operation.h); the requests are still
+// JSON, parsed by each operation's Parse.
 //
 // Thread-safety: the handlers hold no lock themselves (each Execute takes
 // it) and are safe to run concurrently.
@@ -28,40 +32,39 @@ namespace {
 constexpr int64_t kMaxStatement = 8192;
 constexpr int64_t kMaxNextToken = 32768;
 
-// One operation of a statement's plan, through its typed core.
-Result<Json> RunOperation(EmulatorImpl& impl, std::string_view op,
+// One operation of a statement's plan, through its typed core, in the
+// PartiQL call's context (its capacity ledger: an ExecuteTransaction's
+// factor 2 applies to the TransactWriteItems it runs).
+Result<Json> RunOperation(EmulatorImpl& impl, CallContext& call, Operation op,
                           const Json& request) {
-  if (op == "GetItem") {
-    return RunTyped<ParseGetItem, ExecuteGetItem, RenderGetItem>(impl, request);
-  }
-  if (op == "PutItem") {
-    return RunTyped<ParsePutItem, ExecutePutItem, RenderWriteItem>(impl,
+  switch (op) {
+    case Operation::kGetItem:
+      return RunTyped<ParseGetItem, ExecuteGetItem, RenderGetItem>(impl, call,
                                                                    request);
+    case Operation::kPutItem:
+      return RunTyped<ParsePutItem, ExecutePutItem, RenderWriteItem>(impl, call,
+                                                                     request);
+    case Operation::kDeleteItem:
+      return RunTyped<ParseDeleteItem, ExecuteDeleteItem, RenderWriteItem>(
+          impl, call, request);
+    case Operation::kUpdateItem:
+      return RunTyped<ParseUpdateItem, ExecuteUpdateItem, RenderUpdateItem>(
+          impl, call, request);
+    case Operation::kQuery:
+      return RunTyped<ParseQuery, ExecuteQuery, RenderQuery>(impl, call,
+                                                             request);
+    case Operation::kScan:
+      return RunTyped<ParseScan, ExecuteScan, RenderScan>(impl, call, request);
+    case Operation::kTransactGetItems:
+      return RunTyped<ParseTransactGet, ExecuteTransactGet, RenderTransactGet>(
+          impl, call, request);
+    case Operation::kTransactWriteItems:
+      return RunTyped<ParseTransactWrite, ExecuteTransactWrite,
+                      RenderTransactWrite>(impl, call, request);
+    default:
+      return Error::Internal("PartiQL planned an unexpected operation: " +
+                             std::string(NameOf(op)));
   }
-  if (op == "DeleteItem") {
-    return RunTyped<ParseDeleteItem, ExecuteDeleteItem, RenderWriteItem>(
-        impl, request);
-  }
-  if (op == "UpdateItem") {
-    return RunTyped<ParseUpdateItem, ExecuteUpdateItem, RenderUpdateItem>(
-        impl, request);
-  }
-  if (op == "Query") {
-    return RunTyped<ParseQuery, ExecuteQuery, RenderQuery>(impl, request);
-  }
-  if (op == "Scan") {
-    return RunTyped<ParseScan, ExecuteScan, RenderScan>(impl, request);
-  }
-  if (op == "TransactGetItems") {
-    return RunTyped<ParseTransactGet, ExecuteTransactGet, RenderTransactGet>(
-        impl, request);
-  }
-  if (op == "TransactWriteItems") {
-    return RunTyped<ParseTransactWrite, ExecuteTransactWrite,
-                    RenderTransactWrite>(impl, request);
-  }
-  return Error::Internal("PartiQL planned an unknown operation: " +
-                         std::string(op));
 }
 
 partiql::KeySchema PartiqlKeys(const KeySchema& key) {
@@ -113,10 +116,10 @@ Result<partiql::TableInfo> DescribeForPartiql(EmulatorImpl& impl,
   return info;
 }
 
-partiql::PartiqlExecutor MakeExecutor(EmulatorImpl& impl) {
+partiql::PartiqlExecutor MakeExecutor(EmulatorImpl& impl, CallContext& call) {
   return partiql::PartiqlExecutor(
-      [&impl](std::string_view op, const Json& request) {
-        return RunOperation(impl, op, request);
+      [&impl, &call](Operation op, const Json& request) {
+        return RunOperation(impl, call, op, request);
       },
       [&impl](const std::string& table) {
         return DescribeForPartiql(impl, table);
@@ -153,7 +156,8 @@ void CheckStatement(RequestParser& p, const Json& obj,
                              prefix + "returnValuesOnConditionCheckFailure");
 }
 
-Result<Json> ExecuteStatement(EmulatorImpl& impl, const Json& request) {
+Result<Json> ExecuteStatement(EmulatorImpl& impl, CallContext& call,
+                              const Json& request) {
   RequestParser p(request);
   CheckStatement(p, request, "");
   (void)p.Bool(request, "ConsistentRead");
@@ -165,10 +169,11 @@ Result<Json> ExecuteStatement(EmulatorImpl& impl, const Json& request) {
   }
   CheckReturnConsumedCapacity(p, request);
   DDBLAB_RETURN_IF_ERROR(p.Finish());
-  return MakeExecutor(impl).ExecuteStatement(request);
+  return MakeExecutor(impl, call).ExecuteStatement(request);
 }
 
-Result<Json> BatchExecuteStatement(EmulatorImpl& impl, const Json& request) {
+Result<Json> BatchExecuteStatement(EmulatorImpl& impl, CallContext& call,
+                                   const Json& request) {
   RequestParser p(request);
   const Json* statements = p.List(request, "Statements");
   p.NotNull(statements != nullptr, "statements");
@@ -184,10 +189,11 @@ Result<Json> BatchExecuteStatement(EmulatorImpl& impl, const Json& request) {
   }
   CheckReturnConsumedCapacity(p, request);
   DDBLAB_RETURN_IF_ERROR(p.Finish());
-  return MakeExecutor(impl).BatchExecuteStatement(request);
+  return MakeExecutor(impl, call).BatchExecuteStatement(request);
 }
 
-Result<Json> ExecuteTransaction(EmulatorImpl& impl, const Json& request) {
+Result<Json> ExecuteTransaction(EmulatorImpl& impl, CallContext& call,
+                                const Json& request) {
   RequestParser p(request);
   const Json* statements = p.List(request, "TransactStatements");
   p.NotNull(statements != nullptr, "transactStatements");
@@ -205,22 +211,24 @@ Result<Json> ExecuteTransaction(EmulatorImpl& impl, const Json& request) {
   }
   CheckReturnConsumedCapacity(p, request);
   DDBLAB_RETURN_IF_ERROR(p.Finish());
-  return MakeExecutor(impl).ExecuteTransaction(request);
+  return MakeExecutor(impl, call).ExecuteTransaction(request);
 }
 
 }  // namespace
 
-Result<Json> HandleExecuteStatement(EmulatorImpl& impl, const Json& request) {
-  return ExecuteStatement(impl, request);
+Result<Json> HandleExecuteStatement(EmulatorImpl& impl, CallContext& call,
+                                    const Json& request) {
+  return ExecuteStatement(impl, call, request);
 }
 
-Result<Json> HandleBatchExecuteStatement(EmulatorImpl& impl,
+Result<Json> HandleBatchExecuteStatement(EmulatorImpl& impl, CallContext& call,
                                          const Json& request) {
-  return BatchExecuteStatement(impl, request);
+  return BatchExecuteStatement(impl, call, request);
 }
 
-Result<Json> HandleExecuteTransaction(EmulatorImpl& impl, const Json& request) {
-  return ExecuteTransaction(impl, request);
+Result<Json> HandleExecuteTransaction(EmulatorImpl& impl, CallContext& call,
+                                      const Json& request) {
+  return ExecuteTransaction(impl, call, request);
 }
 
 }  // namespace ddblab::engine

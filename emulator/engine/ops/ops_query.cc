@@ -20,6 +20,7 @@
 #include <utility>
 #include <vector>
 
+#include "emulator/engine/call_context.h"
 #include "emulator/engine/emulator_impl.h"
 #include "emulator/engine/keys.h"
 #include "emulator/engine/ops/expression_params.h"
@@ -319,7 +320,8 @@ void SetBounds(const expr::RangeCondition& rc, storage::ScanSpec* spec) {
 
 }  // namespace
 
-Result<ReadResult> ExecuteQuery(EmulatorImpl& impl, const QueryRequest& r) {
+Result<ReadResult> ExecuteQuery(EmulatorImpl& impl, CallContext& call,
+                                const QueryRequest& r) {
   const Item* esk = r.start_key ? &*r.start_key : nullptr;
   ReadResult result;
   std::shared_ptr<const Table>& table = result.table;
@@ -386,7 +388,8 @@ Result<ReadResult> ExecuteQuery(EmulatorImpl& impl, const QueryRequest& r) {
     // A hash-only table holds at most one item per partition: the read
     // always exhausts the key range.
     if (index == nullptr && !table->key.range) page.stopped = false;
-    DDBLAB_RETURN_IF_ERROR(AdmitPage(*table, index, page, r.consistent, 0,
+    DDBLAB_RETURN_IF_ERROR(AdmitPage(call.capacity, *table, index, page,
+                                     r.consistent, 0,
                                      spec.scan.partition.value_or("")));
   }
   return result;

@@ -27,6 +27,7 @@
 namespace ddblab::engine {
 
 class EmulatorImpl;
+struct CallContext;
 
 struct QueryRequest {
   std::string table_name;  // as given (name or ARN)
@@ -63,11 +64,13 @@ struct ReadResult {
 };
 
 Result<QueryRequest> ParseQuery(const Json& request);
-Result<ReadResult> ExecuteQuery(EmulatorImpl& impl, const QueryRequest& r);
+Result<ReadResult> ExecuteQuery(EmulatorImpl& impl, CallContext& call,
+                                const QueryRequest& r);
 Result<Json> RenderQuery(const QueryRequest& r, ReadResult& result);
 
 Result<ScanRequest> ParseScan(const Json& request);
-Result<ReadResult> ExecuteScan(EmulatorImpl& impl, const ScanRequest& r);
+Result<ReadResult> ExecuteScan(EmulatorImpl& impl, CallContext& call,
+                               const ScanRequest& r);
 Result<Json> RenderScan(const ScanRequest& r, ReadResult& result);
 
 }  // namespace ddblab::engine

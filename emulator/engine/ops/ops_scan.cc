@@ -17,7 +17,7 @@
 #include <string>
 #include <utility>
 
-#include "emulator/engine/capacity/capacity_seam.h"
+#include "emulator/engine/call_context.h"
 #include "emulator/engine/emulator_impl.h"
 #include "emulator/engine/keys.h"
 #include "emulator/engine/multi_key.h"
@@ -136,7 +136,8 @@ Status CheckScanStartKey(const Table& table, const IndexDef* index,
 
 }  // namespace
 
-Result<ReadResult> ExecuteScan(EmulatorImpl& impl, const ScanRequest& r) {
+Result<ReadResult> ExecuteScan(EmulatorImpl& impl, CallContext& call,
+                               const ScanRequest& r) {
   ReadResult result;
   std::shared_ptr<const Table>& table = result.table;
   const IndexDef*& index = result.index;
@@ -191,10 +192,11 @@ Result<ReadResult> ExecuteScan(EmulatorImpl& impl, const ScanRequest& r) {
     spec.segment = r.segment;
     spec.fetch_from_table = NeedsTableFetch(*table, index, select,
                                             r.expr.projection, r.expr.filter);
-    spec.track_partitions = CapacityEnforced();
+    spec.track_partitions = call.capacity.enforced();
     DDBLAB_ASSIGN_OR_RETURN(page, ReadPage(impl.store(), *table, spec));
-    DDBLAB_RETURN_IF_ERROR(AdmitPage(*table, index, page, r.consistent,
-                                     ScanMinimumUnits(r.segment), ""));
+    DDBLAB_RETURN_IF_ERROR(AdmitPage(call.capacity, *table, index, page,
+                                     r.consistent, ScanMinimumUnits(r.segment),
+                                     ""));
   }
   return result;
 }

@@ -350,7 +350,8 @@ Result<Json> SearchVectors(EmulatorImpl& impl, const Json& request) {
 
 }  // namespace
 
-Result<Json> HandleSearchVectors(EmulatorImpl& impl, const Json& request) {
+Result<Json> HandleSearchVectors(EmulatorImpl& impl, CallContext& /*call*/,
+                                 const Json& request) {
   return SearchVectors(impl, request);
 }
 

@@ -8,8 +8,8 @@
 #include <optional>
 #include <string>
 
+#include "emulator/engine/call_context.h"
 #include "emulator/engine/emulator_impl.h"
-#include "emulator/engine/fault_seam.h"
 #include "emulator/engine/operations.h"
 #include "emulator/engine/request.h"
 #include "emulator/engine/streams_glue/stream_sink.h"
@@ -201,7 +201,8 @@ Result<Json> GetShardIterator(EmulatorImpl& impl, const Json& request) {
   return Json{{"ShardIterator", std::move(iterator)}};
 }
 
-Result<Json> GetRecords(EmulatorImpl& impl, const Json& request) {
+Result<Json> GetRecords(EmulatorImpl& impl, const CallFaults& faults,
+                        const Json& request) {
   RequestParser p(request);
   std::optional<std::string> iterator = p.String(request, "ShardIterator");
   p.NotNull(iterator.has_value(), "shardIterator");
@@ -216,7 +217,7 @@ Result<Json> GetRecords(EmulatorImpl& impl, const Json& request) {
           [&](StreamService& s, storage::StreamStore& log, TimePoint now) {
             return s.GetRecords(log, *iterator,
                                 static_cast<int>(limit.value_or(1000)), now,
-                                CurrentVisibilityDelay());
+                                faults.visibility_delay);
           }));
   Json out = Json::object();
   out["Records"] = std::move(r.records);  // (an initializer list would copy)
@@ -226,20 +227,24 @@ Result<Json> GetRecords(EmulatorImpl& impl, const Json& request) {
 
 }  // namespace
 
-Result<Json> HandleListStreams(EmulatorImpl& impl, const Json& request) {
+Result<Json> HandleListStreams(EmulatorImpl& impl, CallContext& /*call*/,
+                               const Json& request) {
   return ListStreams(impl, request);
 }
 
-Result<Json> HandleDescribeStream(EmulatorImpl& impl, const Json& request) {
+Result<Json> HandleDescribeStream(EmulatorImpl& impl, CallContext& /*call*/,
+                                  const Json& request) {
   return DescribeStream(impl, request);
 }
 
-Result<Json> HandleGetShardIterator(EmulatorImpl& impl, const Json& request) {
+Result<Json> HandleGetShardIterator(EmulatorImpl& impl, CallContext& /*call*/,
+                                    const Json& request) {
   return GetShardIterator(impl, request);
 }
 
-Result<Json> HandleGetRecords(EmulatorImpl& impl, const Json& request) {
-  return GetRecords(impl, request);
+Result<Json> HandleGetRecords(EmulatorImpl& impl, CallContext& call,
+                              const Json& request) {
+  return GetRecords(impl, call.faults, request);
 }
 
 }  // namespace ddblab::engine

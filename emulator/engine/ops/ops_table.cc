@@ -155,23 +155,28 @@ Result<Json> DescribeEndpointsOp(EmulatorImpl& impl, const Json& request) {
 
 }  // namespace
 
-Result<Json> HandleDescribeTable(EmulatorImpl& impl, const Json& request) {
+Result<Json> HandleDescribeTable(EmulatorImpl& impl, CallContext& /*call*/,
+                                 const Json& request) {
   return DescribeTableOp(impl, request);
 }
 
-Result<Json> HandleDeleteTable(EmulatorImpl& impl, const Json& request) {
+Result<Json> HandleDeleteTable(EmulatorImpl& impl, CallContext& /*call*/,
+                               const Json& request) {
   return DeleteTableOp(impl, request);
 }
 
-Result<Json> HandleListTables(EmulatorImpl& impl, const Json& request) {
+Result<Json> HandleListTables(EmulatorImpl& impl, CallContext& /*call*/,
+                              const Json& request) {
   return ListTablesOp(impl, request);
 }
 
-Result<Json> HandleDescribeLimits(EmulatorImpl& impl, const Json& request) {
+Result<Json> HandleDescribeLimits(EmulatorImpl& impl, CallContext& /*call*/,
+                                  const Json& request) {
   return DescribeLimitsOp(impl, request);
 }
 
-Result<Json> HandleDescribeEndpoints(EmulatorImpl& impl, const Json& request) {
+Result<Json> HandleDescribeEndpoints(EmulatorImpl& impl, CallContext& /*call*/,
+                                     const Json& request) {
   return DescribeEndpointsOp(impl, request);
 }
 

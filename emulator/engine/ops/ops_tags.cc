@@ -256,15 +256,18 @@ void MergeTags(std::vector<Tag>* into, const std::vector<Tag>& tags) {
   }
 }
 
-Result<Json> HandleTagResource(EmulatorImpl& impl, const Json& request) {
+Result<Json> HandleTagResource(EmulatorImpl& impl, CallContext& /*call*/,
+                               const Json& request) {
   return TagResource(impl, request);
 }
 
-Result<Json> HandleUntagResource(EmulatorImpl& impl, const Json& request) {
+Result<Json> HandleUntagResource(EmulatorImpl& impl, CallContext& /*call*/,
+                                 const Json& request) {
   return UntagResource(impl, request);
 }
 
-Result<Json> HandleListTagsOfResource(EmulatorImpl& impl, const Json& request) {
+Result<Json> HandleListTagsOfResource(EmulatorImpl& impl, CallContext& /*call*/,
+                                      const Json& request) {
   return ListTagsOfResource(impl, request);
 }
 

@@ -33,8 +33,8 @@
 #include <tuple>
 #include <utility>
 
+#include "emulator/engine/call_context.h"
 #include "emulator/engine/capacity/capacity.h"
-#include "emulator/engine/capacity/capacity_seam.h"
 #include "emulator/engine/emulator_impl.h"
 #include "emulator/engine/item_mutation.h"
 #include "emulator/engine/item_writer.h"
@@ -201,7 +201,7 @@ Result<Json> RenderTransactWrite(const TransactWriteRequest&,
 }
 
 Result<TransactWriteResult> ExecuteTransactWrite(
-    EmulatorImpl& impl, const TransactWriteRequest& r) {
+    EmulatorImpl& impl, CallContext& call, const TransactWriteRequest& r) {
   const Json& items_json = r.items_json;
   auto lock = impl.Lock();
   TransactTokens& tokens = impl.transact_tokens();
@@ -285,7 +285,7 @@ Result<TransactWriteResult> ExecuteTransactWrite(
   // Apply all writes atomically.
   TableCapacity capacity;
   Json metrics = Json::object();
-  WriteBatch batch(impl);
+  WriteBatch batch(impl, call.capacity);
   DDBLAB_RETURN_IF_ERROR(batch.Begin());
   for (size_t i = 0; i < plan.size(); ++i) {
     Planned& p = plan[i];
@@ -293,8 +293,8 @@ Result<TransactWriteResult> ExecuteTransactWrite(
     if (p.write) {
       Result<Consumed> applied = batch.Apply(
           *p.table, p.key, p.old, p.new_item ? &*p.new_item : nullptr);
-      if (!applied.ok() && IsCapacityThrottle(applied.error())) {
-        return CapacityCancellation(plan.size(), i);
+      if (!applied.ok() && call.capacity.IsThrottle(applied.error())) {
+        return call.capacity.Cancellation(plan.size(), i);
       }
       if (!applied.ok()) return applied.error();
       used = *applied;
@@ -303,9 +303,9 @@ Result<TransactWriteResult> ExecuteTransactWrite(
       // item it checks (1 unit when absent), doubled as every action is.
       used.table = WriteUnits(p.old.size());
       Status admitted =
-          AdmitCapacity(*p.table, {{0, true, p.key.pk, used.table}});
-      if (!admitted.ok() && IsCapacityThrottle(admitted.error())) {
-        return CapacityCancellation(plan.size(), i);
+          call.capacity.Admit(*p.table, {{0, true, p.key.pk, used.table}});
+      if (!admitted.ok() && call.capacity.IsThrottle(admitted.error())) {
+        return call.capacity.Cancellation(plan.size(), i);
       }
       DDBLAB_RETURN_IF_ERROR(admitted);
     }
@@ -345,6 +345,7 @@ Result<TransactGetRequest> ParseTransactGet(const Json& request) {
 }
 
 Result<TransactGetResult> ExecuteTransactGet(EmulatorImpl& impl,
+                                             CallContext& call,
                                              const TransactGetRequest& r) {
   TransactGetResult result;
   std::vector<TransactGetResult::Read>& reads = result.reads;
@@ -382,12 +383,12 @@ Result<TransactGetResult> ExecuteTransactGet(EmulatorImpl& impl,
           reads[i].item,
           ExistingItem::Read(impl.store(), *reads[i].table, keys[i]));
       aggregate += static_cast<size_t>(reads[i].item.size());
-      if (!CapacityEnforced()) continue;
-      Status admitted = AdmitCapacity(
+      if (!call.capacity.enforced()) continue;
+      Status admitted = call.capacity.Admit(
           *reads[i].table,
           {{0, false, keys[i].pk, ReadUnits(reads[i].item.size(), true)}});
-      if (!admitted.ok() && IsCapacityThrottle(admitted.error())) {
-        return CapacityCancellation(r.actions.size(), i);
+      if (!admitted.ok() && call.capacity.IsThrottle(admitted.error())) {
+        return call.capacity.Cancellation(r.actions.size(), i);
       }
       DDBLAB_RETURN_IF_ERROR(admitted);
     }

@@ -24,6 +24,7 @@
 namespace ddblab::engine {
 
 class EmulatorImpl;
+struct CallContext;
 
 struct TransactWriteResult {
   Json body;  // the response body: ItemCollectionMetrics, ConsumedCapacity
@@ -33,6 +34,7 @@ struct TransactWriteResult {
 // ClientRequestToken check when a token is given.
 Result<TransactWriteRequest> ParseTransactWrite(const Json& request);
 Result<TransactWriteResult> ExecuteTransactWrite(EmulatorImpl& impl,
+                                                 CallContext& call,
                                                  const TransactWriteRequest& r);
 Result<Json> RenderTransactWrite(const TransactWriteRequest& r,
                                  TransactWriteResult& result);
@@ -47,6 +49,7 @@ struct TransactGetResult {
 
 Result<TransactGetRequest> ParseTransactGet(const Json& request);
 Result<TransactGetResult> ExecuteTransactGet(EmulatorImpl& impl,
+                                             CallContext& call,
                                              const TransactGetRequest& r);
 Result<Json> RenderTransactGet(const TransactGetRequest& r,
                                TransactGetResult& result);

@@ -102,11 +102,13 @@ Result<Json> DescribeTimeToLive(EmulatorImpl& impl, const Json& request) {
 
 }  // namespace
 
-Result<Json> HandleUpdateTimeToLive(EmulatorImpl& impl, const Json& request) {
+Result<Json> HandleUpdateTimeToLive(EmulatorImpl& impl, CallContext& /*call*/,
+                                    const Json& request) {
   return UpdateTimeToLive(impl, request);
 }
 
-Result<Json> HandleDescribeTimeToLive(EmulatorImpl& impl, const Json& request) {
+Result<Json> HandleDescribeTimeToLive(EmulatorImpl& impl, CallContext& /*call*/,
+                                      const Json& request) {
   return DescribeTimeToLive(impl, request);
 }
 

@@ -8,8 +8,8 @@
 // key, key-path checks, read, condition, update (item_mutation.h), write.
 #include <utility>
 
+#include "emulator/engine/call_context.h"
 #include "emulator/engine/capacity/capacity.h"
-#include "emulator/engine/capacity/capacity_seam.h"
 #include "emulator/engine/emulator_impl.h"
 #include "emulator/engine/item_mutation.h"
 #include "emulator/engine/item_writer.h"
@@ -46,6 +46,7 @@ Result<UpdateItemRequest> ParseUpdateItem(const Json& request) {
 }
 
 Result<UpdateItemResult> ExecuteUpdateItem(EmulatorImpl& impl,
+                                           CallContext& call,
                                            const UpdateItemRequest& r) {
   UpdateItemResult result;
   std::shared_ptr<const Table>& table = result.table;
@@ -61,15 +62,15 @@ Result<UpdateItemResult> ExecuteUpdateItem(EmulatorImpl& impl,
     DDBLAB_RETURN_IF_ERROR(CheckExpressionKeys(r.expr, *table));
     DDBLAB_ASSIGN_OR_RETURN(old, ExistingItem::Read(impl.store(), *table, key));
     DDBLAB_ASSIGN_OR_RETURN(const value::Item* old_item, old.Get());
-    DDBLAB_RETURN_IF_ERROR(
-        ChargeFailedCondition(*table, key.pk, old.exists(), old.size(), 0,
-                              CheckCondition(r.expr.condition, old_item,
-                                             r.old_on_condition_failure)));
+    DDBLAB_RETURN_IF_ERROR(call.capacity.ChargeFailedCondition(
+        *table, key.pk, old.exists(), old.size(), 0,
+        CheckCondition(r.expr.condition, old_item,
+                       r.old_on_condition_failure)));
     DDBLAB_ASSIGN_OR_RETURN(outcome,
                             ComputeUpdate(*table, r.key, old_item, r.expr));
     if (outcome.new_item) {
-      DDBLAB_ASSIGN_OR_RETURN(
-          used, WriteItem(impl, *table, key, old, &*outcome.new_item));
+      DDBLAB_ASSIGN_OR_RETURN(used, WriteItem(impl, call.capacity, *table, key,
+                                              old, &*outcome.new_item));
     } else {
       used.table = WriteUnits(0);  // nothing written still costs a unit
     }

@@ -529,7 +529,8 @@ Result<Json> UpdateTable(EmulatorImpl& impl, const Json& request) {
 
 }  // namespace
 
-Result<Json> HandleUpdateTable(EmulatorImpl& impl, const Json& request) {
+Result<Json> HandleUpdateTable(EmulatorImpl& impl, CallContext& /*call*/,
+                               const Json& request) {
   return UpdateTable(impl, request);
 }
 

@@ -6,7 +6,7 @@
 #include <utility>
 #include <vector>
 
-#include "emulator/engine/capacity/capacity_seam.h"
+#include "emulator/engine/capacity/capacity_ledger.h"
 #include "emulator/engine/keys.h"
 #include "emulator/engine/multi_key.h"
 #include "emulator/engine/ops/expression_params.h"
@@ -499,10 +499,10 @@ Consumed PageConsumed(const RawPage& page, const IndexDef* index,
   return used;
 }
 
-Status AdmitPage(const Table& table, const IndexDef* index, const RawPage& page,
-                 bool consistent, double min_units,
-                 const std::string& partition) {
-  if (!CapacityEnforced()) return OkStatus();
+Status AdmitPage(CapacityLedger& capacity, const Table& table,
+                 const IndexDef* index, const RawPage& page, bool consistent,
+                 double min_units, const std::string& partition) {
+  if (!capacity.enforced()) return OkStatus();
   const Consumed used = PageConsumed(page, index, consistent, min_units);
   std::vector<CapacityCharge> charges;
   const bool gsi = index != nullptr && index->global;
@@ -526,7 +526,7 @@ Status AdmitPage(const Table& table, const IndexDef* index, const RawPage& page,
     c.partition_only = true;
     charges.push_back(std::move(c));
   }
-  return AdmitCapacity(table, std::move(charges));
+  return capacity.Admit(table, std::move(charges));
 }
 
 void CheckLimit(RequestParser& p, const std::optional<int64_t>& limit) {

@@ -38,6 +38,7 @@
 
 #include "emulator/api/result.h"
 #include "emulator/engine/capacity/capacity.h"
+#include "emulator/engine/capacity/capacity_ledger.h"
 #include "emulator/engine/request.h"
 #include "emulator/engine/table.h"
 #include "emulator/expr/expr.h"
@@ -206,11 +207,12 @@ struct RenderSpec {
 // table items fetched besides.
 Consumed PageConsumed(const RawPage& page, const IndexDef* index,
                       bool consistent, double min_units);
-// Capacity enforcement of a page read (capacity_seam.h): a no-op unless
-// enforced; `partition` is the partition read ("" for a Scan).
-Status AdmitPage(const Table& table, const IndexDef* index, const RawPage& page,
-                 bool consistent, double min_units,
-                 const std::string& partition);
+// Capacity enforcement of a page read, on the call's ledger
+// (capacity/capacity_ledger.h): a no-op unless enforced; `partition` is the
+// partition read ("" for a Scan).
+Status AdmitPage(CapacityLedger& capacity, const Table& table,
+                 const IndexDef* index, const RawPage& page, bool consistent,
+                 double min_units, const std::string& partition);
 
 // Query's and Scan's Limit below 1, and Scan's negative Segment, as
 // DynamoDB words them now: the API's member name and no value ("Value at

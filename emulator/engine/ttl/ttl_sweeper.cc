@@ -89,7 +89,8 @@ Result<int64_t> TtlSweeper::SweepBatch(bool* more) {
     tables.emplace(entry.table->id, entry.table);
   }
 
-  WriteBatch batch(impl_);
+  CapacityLedger unmetered;  // TTL deletions consume no capacity
+  WriteBatch batch(impl_, unmetered);
   DDBLAB_RETURN_IF_ERROR(batch.Begin());
   // The batch's rows go in one range delete; items whose TTL moved are put
   // back with their new due time (always later than now, so outside it).

@@ -170,11 +170,11 @@ TEST_F(BatchGetTest, ResponseLimitSpansTablesAndCountsProjectedSize) {
   EXPECT_EQ(out["UnprocessedKeys"], Json::object());
 }
 
-TEST_F(BatchGetTest, FaultHookLeavesKeysUnprocessed) {
+TEST_F(BatchGetTest, FaultLeavesKeysUnprocessed) {
   MakeTable("tbl");
   Put("tbl", {{"pk", S("a")}});
   Put("tbl", {{"pk", S("b")}});
-  LeaveUnprocessed("\"b\"");
+  LeaveUnprocessed("b");
   Json out = BatchGet(
       {{"tbl", {{"Keys", {Key("a"), Key("b")}}, {"AttributesToGet", {"pk"}}}}},
       {{"ReturnConsumedCapacity", "TOTAL"}});
@@ -183,7 +183,7 @@ TEST_F(BatchGetTest, FaultHookLeavesKeysUnprocessed) {
     "UnprocessedKeys": {"tbl": {"Keys": [{"pk": {"S": "b"}}],
                                 "AttributesToGet": ["pk"]}},
     "ConsumedCapacity": [{"TableName": "tbl", "CapacityUnits": 0.5}]})"));
-  impl().SetBatchUnprocessedHook(nullptr);
+  LeaveUnprocessed(std::nullopt);
   out = BatchGet(out["UnprocessedKeys"]);
   EXPECT_EQ(out["Responses"]["tbl"], Json::array({{{"pk", S("b")}}}));
 }

@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <optional>
 #include <string>
 
 #include "tests/emulator/engine/items_test_util.h"
@@ -50,12 +51,15 @@ class BatchTest : public ItemsTest {
     const size_t overhead = 2 + pk.size() + 1;  // "pk" + value + "v"
     return {{"pk", S(pk)}, {"v", S(std::string(size - overhead, 'x'))}};
   }
-  // Leaves unprocessed every request whose JSON dump contains `needle`.
-  void LeaveUnprocessed(const std::string& needle) {
-    impl().SetBatchUnprocessedHook(
-        [needle](std::string_view, std::string_view, const Json& request) {
-          return request.dump().find(needle) != std::string::npos;
-        });
+  // A fault plan that leaves unprocessed every batch item (write request
+  // or key) whose pk is S(pk); null: no plan.
+  void LeaveUnprocessed(const std::optional<std::string>& pk) {
+    Json plan = nullptr;
+    if (pk) {
+      plan = {
+          {"rules", {{{"key", {{"pk", S(*pk)}}}, {"effect", "unprocessed"}}}}};
+    }
+    ASSERT_TRUE(emu_->SetFaultPlan(plan).ok());
   }
 };
 

@@ -166,9 +166,9 @@ TEST_F(BatchWriteTest, ItemCollectionMetricsForTablesWithLocalIndexes) {
   EXPECT_EQ(out, Json({{"UnprocessedItems", Json::object()}}));
 }
 
-TEST_F(BatchWriteTest, FaultHookLeavesRequestsUnprocessed) {
+TEST_F(BatchWriteTest, FaultLeavesRequestsUnprocessed) {
   Put("hash", Key("d"));
-  LeaveUnprocessed("\"left\"");
+  LeaveUnprocessed("left");
   Json out = BatchWrite(
       {{"hash",
         {PutReq({{"pk", S("a")}}), PutReq({{"pk", S("left")}, {"n", N("01")}}),
@@ -185,7 +185,7 @@ TEST_F(BatchWriteTest, FaultHookLeavesRequestsUnprocessed) {
   EXPECT_TRUE(Get("hash", Key("left")).is_null());
   EXPECT_TRUE(Get("hash", Key("d")).is_null());
   // The SDK loop: resubmit UnprocessedItems until it is empty.
-  impl().SetBatchUnprocessedHook(nullptr);
+  LeaveUnprocessed(std::nullopt);
   EXPECT_EQ(BatchWrite(out["UnprocessedItems"]),
             Json({{"UnprocessedItems", Json::object()}}));
   EXPECT_EQ(Get("hash", Key("left")), Json({{"pk", S("left")}, {"n", N("1")}}));

@@ -1,5 +1,5 @@
 // Failed conditional writes and ConditionCheck actions under capacity
-// enforcement (capacity_seam.h ChargeFailedCondition, ops_transact.cc): what
+// enforcement (capacity_ledger.h ChargeFailedCondition, ops_transact.cc): what
 // they consume, that it stays consumed although the call fails, and the
 // throttle they get when it does not fit.
 #include <gtest/gtest.h>

@@ -1,5 +1,5 @@
 // Capacity enforcement (emulator/engine/capacity/capacity_model.h,
-// capacity_seam.h) on a ManualClock: provisioned burst and refill, GSI
+// capacity_ledger.h) on a ManualClock: provisioned burst and refill, GSI
 // back-pressure, hot keys, the per-partition arithmetic, on-demand doubling,
 // partial batches, transaction cancellation, UpdateTable, the report, and "off
 // changes nothing". Every throttle is checked for its exact error and for

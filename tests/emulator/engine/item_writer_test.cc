@@ -155,8 +155,9 @@ TEST_F(ItemWriterTest, BatchAppliesSeveralChangesAtomically) {
     ASSERT_TRUE(item.ok());
     items.push_back(*item);
   }
+  CapacityLedger unmetered;  // not enforced
   {
-    WriteBatch batch(impl());
+    WriteBatch batch(impl(), unmetered);
     ASSERT_TRUE(batch.Begin().ok());
     for (const value::Item& item : items) {
       auto key = ValidateItemForWrite(table, item);
@@ -167,7 +168,7 @@ TEST_F(ItemWriterTest, BatchAppliesSeveralChangesAtomically) {
     // Dropped without Commit: nothing happened.
   }
   EXPECT_EQ((*entry)->stats.item_count, 0);
-  WriteBatch batch(impl());
+  WriteBatch batch(impl(), unmetered);
   ASSERT_TRUE(batch.Begin().ok());
   for (const value::Item& item : items) {
     auto key = ValidateItemForWrite(table, item);
@@ -195,10 +196,11 @@ TEST_F(ItemWriterTest, DeferredOldItemIsResolvedByApply) {
   auto key = ValidateItemForWrite(table, *v1);
   ASSERT_TRUE(key.ok());
 
+  CapacityLedger unmetered;  // not enforced
   // New item: inserted without reading; afterwards "old" is absent.
   ExistingItem old = ExistingItem::Deferred(impl().store(), table, *key);
   EXPECT_FALSE(old.resolved());
-  auto used = WriteItem(impl(), table, *key, old, &*v1);
+  auto used = WriteItem(impl(), unmetered, table, *key, old, &*v1);
   ASSERT_TRUE(used.ok());
   EXPECT_TRUE(old.resolved());
   EXPECT_FALSE(old.exists());
@@ -207,7 +209,7 @@ TEST_F(ItemWriterTest, DeferredOldItemIsResolvedByApply) {
 
   // Existing item: read after the insert attempt, then replaced.
   ExistingItem again = ExistingItem::Deferred(impl().store(), table, *key);
-  ASSERT_TRUE(WriteItem(impl(), table, *key, again, &*v2).ok());
+  ASSERT_TRUE(WriteItem(impl(), unmetered, table, *key, again, &*v2).ok());
   ASSERT_TRUE(again.exists());
   EXPECT_EQ(again.size(), 5);
   auto old_item = again.Get();

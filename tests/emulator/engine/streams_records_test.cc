@@ -189,7 +189,8 @@ TEST_F(StreamsRecordsTest, TtlDeletionCarriesServiceUserIdentity) {
     ASSERT_TRUE(key.ok());
     auto old = ExistingItem::Read(impl().store(), table, *key);
     ASSERT_TRUE(old.ok());
-    auto used = WriteItem(impl(), table, *key, *old, nullptr,
+    CapacityLedger unmetered;  // not enforced
+    auto used = WriteItem(impl(), unmetered, table, *key, *old, nullptr,
                           ChangeEvent::Origin::kTtl);
     ASSERT_TRUE(used.ok()) << ToString(used.error());
   }
@@ -216,7 +217,8 @@ TEST_F(StreamsRecordsTest, OneRecordPerItemCommittedWithTheBatch) {
     auto entry = impl().FindTable("Batch", TableLookup::kData);
     ASSERT_TRUE(entry.ok());
     const Table& table = *(*entry)->table;
-    WriteBatch batch(impl());
+    CapacityLedger unmetered;
+    WriteBatch batch(impl(), unmetered);
     ASSERT_TRUE(batch.Begin().ok());
     for (const char* k : {"x", "y", "z"}) {
       value::Item item = {{"pk", value::AttributeValue::S(k)},

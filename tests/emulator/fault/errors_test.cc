@@ -30,10 +30,9 @@ Decision Fired(Effect effect, std::vector<size_t> items = {}) {
   return d;
 }
 
-Error ErrorFor(const char* op, const Json& request, Effect effect,
-               const TableResolver& resolve, Api api = Api::kDynamoDb,
-               std::vector<size_t> items = {}) {
-  const CallView call = DescribeCall(api, op, request);
+Error ErrorFor(Operation op, const Json& request, Effect effect,
+               const TableResolver& resolve, std::vector<size_t> items = {}) {
+  const CallView call = DescribeCall(op, request);
   std::optional<Error> e =
       ImmediateError(call, Fired(effect, std::move(items)), resolve);
   EXPECT_TRUE(e.has_value());
@@ -44,7 +43,7 @@ const Json kPut = {{"TableName", "T"}, {"Item", {{"pk", {{"S", "a"}}}}}};
 const Json kGet = {{"TableName", "T"}, {"Key", {{"pk", {{"S", "a"}}}}}};
 
 TEST(FaultErrors, ThrottleProvisionedWrite) {
-  Error e = ErrorFor("PutItem", kPut, Effect::kThrottle, Provisioned);
+  Error e = ErrorFor(Operation::kPutItem, kPut, Effect::kThrottle, Provisioned);
   EXPECT_EQ(e.type, ErrorType::kProvisionedThroughputExceeded);
   EXPECT_EQ(e.Name(), "ProvisionedThroughputExceededException");
   EXPECT_EQ(e.message,
@@ -57,14 +56,14 @@ TEST(FaultErrors, ThrottleProvisionedWrite) {
 }
 
 TEST(FaultErrors, ThrottleProvisionedRead) {
-  Error e = ErrorFor("GetItem", kGet, Effect::kThrottle, Provisioned);
+  Error e = ErrorFor(Operation::kGetItem, kGet, Effect::kThrottle, Provisioned);
   EXPECT_EQ(e.type, ErrorType::kProvisionedThroughputExceeded);
   EXPECT_EQ(e.extra["ThrottlingReasons"][0]["reason"],
             "TableReadProvisionedThroughputExceeded");
 }
 
 TEST(FaultErrors, ThrottleOnDemand) {
-  Error e = ErrorFor("UpdateItem", kGet, Effect::kThrottle, OnDemand);
+  Error e = ErrorFor(Operation::kUpdateItem, kGet, Effect::kThrottle, OnDemand);
   EXPECT_EQ(e.type, ErrorType::kThrottling);
   EXPECT_EQ(e.Name(), "ThrottlingException");
   EXPECT_EQ(e.message,
@@ -76,14 +75,14 @@ TEST(FaultErrors, ThrottleOnDemand) {
   EXPECT_EQ(e.extra, Json::parse(R"({"throttlingReasons": [{"reason":
       "TableWriteKeyRangeThroughputExceeded", "resource":
       "arn:aws:dynamodb:us-east-1:000000000000:table/T"}]})"));
-  Error q =
-      ErrorFor("Query", Json{{"TableName", "T"}}, Effect::kThrottle, OnDemand);
+  Error q = ErrorFor(Operation::kQuery, Json{{"TableName", "T"}},
+                     Effect::kThrottle, OnDemand);
   EXPECT_EQ(q.extra["throttlingReasons"][0]["reason"],
             "TableReadKeyRangeThroughputExceeded");
 }
 
 TEST(FaultErrors, ThrottleControlPlane) {
-  Error e = ErrorFor("DescribeTable", Json{{"TableName", "T"}},
+  Error e = ErrorFor(Operation::kDescribeTable, Json{{"TableName", "T"}},
                      Effect::kThrottle, Provisioned);
   EXPECT_EQ(e.type, ErrorType::kThrottling);
   EXPECT_EQ(e.message, "Rate exceeded");
@@ -95,8 +94,8 @@ TEST(FaultErrors, ThrottleInATransactionIsACancellationReason) {
       {"Put": {"TableName": "T", "Item": {"pk": {"S": "a"}}}},
       {"Update": {"TableName": "T", "Key": {"pk": {"S": "b"}},
                   "UpdateExpression": "SET v = :v"}}]})");
-  Error e = ErrorFor("TransactWriteItems", request, Effect::kThrottle,
-                     Provisioned, Api::kDynamoDb, {1});
+  Error e = ErrorFor(Operation::kTransactWriteItems, request, Effect::kThrottle,
+                     Provisioned, {1});
   EXPECT_EQ(e.type, ErrorType::kTransactionCanceled);
   EXPECT_EQ(e.message,
             "Transaction cancelled, please refer cancellation reasons for "
@@ -109,8 +108,8 @@ TEST(FaultErrors, ThrottleInATransactionIsACancellationReason) {
             "The level of configured provisioned throughput for the table was "
             "exceeded. Consider increasing your provisioning level with the "
             "UpdateTable API.");
-  Error od = ErrorFor("TransactWriteItems", request, Effect::kThrottle,
-                      OnDemand, Api::kDynamoDb, {0});
+  Error od = ErrorFor(Operation::kTransactWriteItems, request,
+                      Effect::kThrottle, OnDemand, {0});
   EXPECT_EQ(od.message,
             "Transaction cancelled, please refer cancellation reasons for "
             "specific reasons [ThrottlingError, None]");
@@ -127,8 +126,8 @@ TEST(FaultErrors, Conflict) {
   const Json request = Json::parse(R"({"TransactItems": [
       {"Get": {"TableName": "T", "Key": {"pk": {"S": "a"}}}},
       {"Get": {"TableName": "T", "Key": {"pk": {"S": "b"}}}}]})");
-  Error t = ErrorFor("TransactGetItems", request, Effect::kConflict,
-                     Provisioned, Api::kDynamoDb, {1});
+  Error t = ErrorFor(Operation::kTransactGetItems, request, Effect::kConflict,
+                     Provisioned, {1});
   EXPECT_EQ(t.type, ErrorType::kTransactionCanceled);
   EXPECT_EQ(t.message,
             "Transaction cancelled, please refer cancellation reasons for "
@@ -136,20 +135,24 @@ TEST(FaultErrors, Conflict) {
   EXPECT_EQ(t.extra, Json::parse(R"({"CancellationReasons": [{"Code": "None"},
       {"Code": "TransactionConflict",
        "Message": "Transaction is ongoing for the item."}]})"));
-  Error single = ErrorFor("PutItem", kPut, Effect::kConflict, Provisioned);
+  Error single =
+      ErrorFor(Operation::kPutItem, kPut, Effect::kConflict, Provisioned);
   EXPECT_EQ(single.type, ErrorType::kTransactionConflict);
   EXPECT_EQ(single.Name(), "TransactionConflictException");
   EXPECT_EQ(single.message, "Transaction is ongoing for the item");
 }
 
 TEST(FaultErrors, TransientErrors) {
-  Error internal = ErrorFor("PutItem", kPut, Effect::kInternalError, OnDemand);
+  Error internal =
+      ErrorFor(Operation::kPutItem, kPut, Effect::kInternalError, OnDemand);
   EXPECT_EQ(internal.Name(), "InternalServerError");
   EXPECT_EQ(internal.message, "Internal server error");
-  Error unavailable = ErrorFor("PutItem", kPut, Effect::kUnavailable, OnDemand);
+  Error unavailable =
+      ErrorFor(Operation::kPutItem, kPut, Effect::kUnavailable, OnDemand);
   EXPECT_EQ(unavailable.type, ErrorType::kServiceUnavailable);
   EXPECT_EQ(unavailable.Name(), "ServiceUnavailable");
-  Error limit = ErrorFor("PutItem", kPut, Effect::kRequestLimit, OnDemand);
+  Error limit =
+      ErrorFor(Operation::kPutItem, kPut, Effect::kRequestLimit, OnDemand);
   EXPECT_EQ(limit.Name(), "RequestLimitExceeded");
   EXPECT_EQ(limit.message,
             "Throughput exceeds the current throughput limit for your "
@@ -160,21 +163,21 @@ TEST(FaultErrors, TransientErrors) {
 TEST(FaultErrors, StreamsErrors) {
   const Json it = {{"ShardIterator", std::string(kArn) + "/stream/x|1|y"}};
   Error throttle =
-      ErrorFor("GetRecords", it, Effect::kThrottle, OnDemand, Api::kStreams);
+      ErrorFor(Operation::kGetRecords, it, Effect::kThrottle, OnDemand);
   EXPECT_EQ(throttle.Name(), "LimitExceededException");
   EXPECT_EQ(throttle.message, "Rate exceeded");
-  Error expired = ErrorFor("GetRecords", it, Effect::kExpiredIterator, OnDemand,
-                           Api::kStreams);
+  Error expired =
+      ErrorFor(Operation::kGetRecords, it, Effect::kExpiredIterator, OnDemand);
   EXPECT_EQ(expired.Name(), "ExpiredIteratorException");
   EXPECT_EQ(expired.message,
             "The provided iterator exceeds the maximum age allowed.");
   Error trimmed =
-      ErrorFor("GetRecords", it, Effect::kTrimmed, OnDemand, Api::kStreams);
+      ErrorFor(Operation::kGetRecords, it, Effect::kTrimmed, OnDemand);
   EXPECT_EQ(trimmed.Name(), "TrimmedDataAccessException");
 }
 
 TEST(FaultErrors, EffectsThatRunTheCallHaveNoImmediateError) {
-  const CallView call = DescribeCall(Api::kDynamoDb, "PutItem", kPut);
+  const CallView call = DescribeCall(Operation::kPutItem, kPut);
   for (Effect e :
        {Effect::kLostResponse, Effect::kUnprocessed, Effect::kLatency,
         Effect::kEmpty, Effect::kVisibilityDelay}) {

@@ -41,7 +41,7 @@ std::vector<int> FiredCalls(Injector& injector, int calls,
   std::vector<int> fired;
   for (int i = 1; i <= calls; ++i) {
     const Json request = Put("T", "k" + std::to_string(i));
-    CallView call = DescribeCall(Api::kDynamoDb, "PutItem", request);
+    CallView call = DescribeCall(Operation::kPutItem, request);
     if (injector.Decide(call, now, Facts)) fired.push_back(i);
   }
   return fired;
@@ -81,18 +81,17 @@ TEST(FaultInjector, MatchesOperationTableAndKey) {
   Injector injector(1);
   injector.SetPlan(MustParse(R"({"rules": [{"operation": "PutItem",
       "table": "T", "key": {"pk": {"S": "cart#1"}}, "effect": "throttle"}]})"));
-  auto fires = [&](const char* op, const Json& request) {
-    return injector
-        .Decide(DescribeCall(Api::kDynamoDb, op, request), kT0, Facts)
-        .has_value();
+  auto fires = [&](Operation op, const Json& request) {
+    return injector.Decide(DescribeCall(op, request), kT0, Facts).has_value();
   };
-  EXPECT_TRUE(fires("PutItem", Put("T", "cart#1")));
-  EXPECT_FALSE(fires("PutItem", Put("T", "cart#2")));
-  EXPECT_FALSE(fires("PutItem", Put("U", "cart#1")));
-  EXPECT_FALSE(fires("GetItem", Json{{"TableName", "T"},
-                                     {"Key", {{"pk", {{"S", "cart#1"}}}}}}));
+  EXPECT_TRUE(fires(Operation::kPutItem, Put("T", "cart#1")));
+  EXPECT_FALSE(fires(Operation::kPutItem, Put("T", "cart#2")));
+  EXPECT_FALSE(fires(Operation::kPutItem, Put("U", "cart#1")));
+  EXPECT_FALSE(
+      fires(Operation::kGetItem,
+            Json{{"TableName", "T"}, {"Key", {{"pk", {{"S", "cart#1"}}}}}}));
   EXPECT_TRUE(
-      fires("PutItem",
+      fires(Operation::kPutItem,
             Put("arn:aws:dynamodb:us-east-1:000000000000:table/T", "cart#1")));
   const Json status = injector.StatusJson();
   EXPECT_EQ(status["rules"][0]["matched"], 2);
@@ -111,7 +110,7 @@ TEST(FaultInjector, BatchItemsSelectedByKeyAndCount) {
                           {"g", {{"S", i % 2 == 1 ? "odd" : "even"}}}}}}}});
   }
   const Json request = {{"RequestItems", {{"T", writes}}}};
-  const CallView call = DescribeCall(Api::kDynamoDb, "BatchWriteItem", request);
+  const CallView call = DescribeCall(Operation::kBatchWriteItem, request);
   ASSERT_EQ(call.items.size(), 5u);
   std::optional<Decision> d = injector.Decide(call, kT0, Facts);
   ASSERT_TRUE(d.has_value());
@@ -154,7 +153,7 @@ TEST(FaultInjector, ProbabilityIsSeededPerRuleAndCallNumber) {
        "probability": 0.3}]})"));
   for (int i = 0; i < 7; ++i) {
     c.Decide(
-        DescribeCall(Api::kDynamoDb, "GetItem",
+        DescribeCall(Operation::kGetItem,
                      Json{{"TableName", "T"}, {"Key", {{"pk", {{"S", "x"}}}}}}),
         kT0, Facts);
   }
@@ -169,7 +168,7 @@ TEST(FaultInjector, FirstTerminalRuleWinsLatencyAdds) {
       {"id": "b", "effect": "throttle"},
       {"id": "slower", "effect": "latency", "duration": "500ms"}]})"));
   std::optional<Decision> d = injector.Decide(
-      DescribeCall(Api::kDynamoDb, "PutItem", Put("T", "k")), kT0, Facts);
+      DescribeCall(Operation::kPutItem, Put("T", "k")), kT0, Facts);
   ASSERT_TRUE(d.has_value());
   EXPECT_EQ(d->effect, Effect::kInternalError);
   EXPECT_EQ(d->rule_id, "a");
@@ -194,7 +193,7 @@ TEST(FaultInjector, AddedLatencyIsCappedAtTheSdkReadTimeout) {
       {"id": "a", "effect": "latency", "duration": "45s"},
       {"id": "b", "effect": "latency", "duration": "45s"}]})"));
   std::optional<Decision> d = injector.Decide(
-      DescribeCall(Api::kDynamoDb, "PutItem", Put("T", "k")), kT0, Facts);
+      DescribeCall(Operation::kPutItem, Put("T", "k")), kT0, Facts);
   ASSERT_TRUE(d.has_value());
   EXPECT_EQ(d->latency, std::chrono::seconds(60));
   EXPECT_EQ(injector.Log().size(), 2u);  // both fired
@@ -216,7 +215,7 @@ TEST(FaultInjector, StreamsCallsNameTheirTable) {
   const std::string arn =
       "arn:aws:dynamodb:us-east-1:000000000000:table/T/stream/"
       "2024-01-01T00:00:00.000";
-  const CallView call = DescribeCall(Api::kStreams, "GetRecords",
+  const CallView call = DescribeCall(Operation::kGetRecords,
                                      Json{{"ShardIterator", arn + "|1|abc"}});
   EXPECT_EQ(call.tables, std::vector<std::string>{"T"});
   Injector injector(1);

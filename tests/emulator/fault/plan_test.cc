@@ -32,8 +32,8 @@ TEST(FaultPlan, ParsesEveryField) {
   ASSERT_EQ(plan->rules.size(), 4u);
   const Rule& hot = plan->rules[0];
   EXPECT_EQ(hot.id, "hot");
-  EXPECT_EQ(hot.operations,
-            (std::vector<std::string>{"PutItem", "UpdateItem"}));
+  EXPECT_EQ(hot.operations, (std::vector<Operation>{Operation::kPutItem,
+                                                    Operation::kUpdateItem}));
   EXPECT_EQ(hot.tables, std::vector<std::string>{"T"});
   EXPECT_EQ(hot.key, Json::parse(R"({"pk": {"S": "a"}})"));
   EXPECT_EQ(hot.nth, (std::vector<int64_t>{1, 3}));  // sorted

@@ -27,9 +27,9 @@ class FakeDynamo {
   FakeDynamo() { tables_["Tbl"] = HashTable("Tbl"); }
 
   CallFn Fn() {
-    return [this](std::string_view op, const Json& request) -> Result<Json> {
-      calls_.push_back(std::string(op) + " " + request.dump());
-      if (op == "DescribeTable") {
+    return [this](Operation op, const Json& request) -> Result<Json> {
+      calls_.push_back(std::string(NameOf(op)) + " " + request.dump());
+      if (op == Operation::kDescribeTable) {
         auto it = tables_.find(request["TableName"].get<std::string>());
         if (it == tables_.end()) {
           return Error::ResourceNotFound(
