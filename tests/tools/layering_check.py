@@ -30,8 +30,9 @@ graph). What the graph alone cannot say is written here, as rules:
   - inside harness/, only HARNESS_FACADE_FILES (the in-process backend)
     include the emulator's API (emulator/api/ headers); every harness file may
     use the vocabulary types of HARNESS_VOCABULARY (Error, Result, Clock, Rng),
-    in which the Backend interface itself is written, and the one duration
-    grammar (duration.h).
+    in which the Backend interface itself is written, the one duration
+    grammar (duration.h), and the annotated Mutex the thread-safety analysis
+    checks (mutex.h, thread_annotations.h).
 
 Exit status 1 lists every violation. Run by ctest as `layering` (and
 `layering.probe`, which proves that forbidden includes and links are caught).
@@ -49,7 +50,8 @@ HARNESS_FACADE_FILES = {"harness/backend/inprocess_backend.h",
 # What any harness file may include from the emulator: value types only.
 HARNESS_VOCABULARY = {"emulator/api/error.h", "emulator/api/result.h",
                       "emulator/api/clock.h", "emulator/api/random.h",
-                      "emulator/api/duration.h"}
+                      "emulator/api/duration.h", "emulator/api/mutex.h",
+                      "emulator/api/thread_annotations.h"}
 SOURCE_SUFFIXES = (".h", ".cc")
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
 

@@ -216,7 +216,7 @@ TEST_F(CreateTableTest, ShapeErrors) {
 }
 
 TEST_F(CreateTableTest, KeySchemaErrors) {
-  auto create = [&](Json defs, Json keys) {
+  auto create = [&](std::vector<Json> defs, std::vector<Json> keys) {
     return FailText("CreateTable", {{"TableName", "abc"},
                                     {"AttributeDefinitions", defs},
                                     {"KeySchema", keys},
@@ -378,7 +378,8 @@ TEST_F(CreateTableTest, GlobalSecondaryIndexErrors) {
     return FailText("CreateTable", req);
   };
   Json all = {{"ProjectionType", "ALL"}};
-  auto gsi = [&](const std::string& name, Json keys, bool throughput = true) {
+  auto gsi = [&](const std::string& name, std::vector<Json> keys,
+                 bool throughput = true) {
     Json g = Index(name, keys, all);
     if (throughput) g["ProvisionedThroughput"] = Throughput();
     return g;
@@ -407,9 +408,9 @@ TEST_F(CreateTableTest, GlobalSecondaryIndexErrors) {
             "ValidationException: One or more parameter values were invalid: "
             "GlobalSecondaryIndex count exceeds the per-table limit of 20");
   Json req = HashRange();
-  req["LocalSecondaryIndexes"] = {
-      Index("abc", {Key("a", "HASH"), Key("b", "RANGE")}, all)};
-  req["GlobalSecondaryIndexes"] = {gsi("abc", {Key("b", "HASH")})};
+  req["LocalSecondaryIndexes"] =
+      Json::array({Index("abc", {Key("a", "HASH"), Key("b", "RANGE")}, all)});
+  req["GlobalSecondaryIndexes"] = Json::array({gsi("abc", {Key("b", "HASH")})});
   EXPECT_EQ(FailText("CreateTable", req),
             "ValidationException: One or more parameter values were invalid: "
             "Duplicate index name: abc");

@@ -148,7 +148,7 @@ TEST_F(MultiKeyGsiTest, FileDatabaseKeepsTheSchemaAcrossReopen) {
 }
 
 TEST_F(MultiKeyGsiTest, FourHashAndFourRangeAttributes) {
-  Json defs = {Attr("pk", "S")};
+  Json defs = Json::array({Attr("pk", "S")});
   Json key = Json::array();
   for (const char* h : {"h1", "h2", "h3", "h4"}) {
     defs.push_back(Attr(h, "S"));

@@ -62,7 +62,10 @@ class ItemWriterTest : public EngineTest {
   void SetUp() override {
     EngineTest::SetUp();
     sink_ = std::make_shared<RecordingSink>();
-    impl().AddChangeSink(sink_);
+    {
+      auto lock = impl().Lock();
+      impl().AddChangeSink(sink_);
+    }
   }
   int64_t SinkRows() {
     auto lock = impl().Lock();

@@ -5,7 +5,9 @@
 
 #include <gtest/gtest.h>
 
+#include <initializer_list>
 #include <string>
+#include <vector>
 
 #include "tests/emulator/engine/engine_test_util.h"
 
@@ -14,6 +16,11 @@ namespace ddblab::engine::testing {
 inline Json S(const std::string& s) { return {{"S", s}}; }
 inline Json N(const std::string& n) { return {{"N", n}}; }
 inline Json L(Json elements) { return {{"L", std::move(elements)}}; }
+// L({x}) is a list of one element with every compiler (a Json parameter
+// initialized from {x} is a copy of x with Clang, a list with GCC).
+inline Json L(std::initializer_list<Json> elements) {
+  return L(Json(std::vector<Json>(elements)));
+}
 inline Json M(Json members) { return {{"M", std::move(members)}}; }
 
 class ItemsTest : public EngineTest {

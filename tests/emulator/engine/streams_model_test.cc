@@ -45,7 +45,10 @@ class StreamsModelTest : public StreamsTest,
     Open(o);
     arn_ = CreateStreamTable("model", "NEW_AND_OLD_IMAGES");
     sink_ = std::make_shared<FailingSink>();
-    impl().AddChangeSink(sink_);
+    {
+      auto lock = impl().Lock();
+      impl().AddChangeSink(sink_);
+    }
   }
 
   static std::string Pk(uint64_t i) { return "item" + std::to_string(i); }

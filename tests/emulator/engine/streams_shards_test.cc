@@ -90,7 +90,10 @@ TEST_F(StreamsShardsTest, RolledBackRolloverLeavesNoTrace) {
   Put("undo", {{"pk", S("a")}, {"v", S("1")}});
   clock_->Advance(hours(1));
   auto failing = std::make_shared<FailOnceSink>();
-  impl().AddChangeSink(failing);
+  {
+    auto lock = impl().Lock();
+    impl().AddChangeSink(failing);
+  }
   // The stream rolls the shard over for this write, then the write fails.
   EXPECT_EQ(FailText("PutItem", {{"TableName", "undo"},
                                  {"Item", {{"pk", S("a")}, {"v", S("x")}}}}),
@@ -256,7 +259,8 @@ TEST_F(StreamsShardsTest, SeveralShardsSpreadItemsByPartitionKey) {
     for (const Json& r : records) {
       std::string pk = r["dynamodb"]["Keys"]["pk"]["S"];
       auto [it, inserted] = shard_of_partition.emplace(pk, s["ShardId"]);
-      EXPECT_EQ(it->second, s["ShardId"]) << pk << " in two shards";
+      EXPECT_EQ(it->second, s["ShardId"].get<std::string>())
+          << pk << " in two shards";
       std::string seq = r["dynamodb"]["SequenceNumber"];
       EXPECT_GT(seq, last_seq);
       last_seq = seq;

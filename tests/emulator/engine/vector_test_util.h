@@ -40,7 +40,7 @@ class VectorEngineTest : public EngineTest {
   // A PAY_PER_REQUEST table keyed by pk:S with `indexes`; `defs` are the
   // extra AttributeDefinitions ({name, type}).
   static Json TableRequest(
-      const std::string& name, Json indexes,
+      const std::string& name, std::vector<Json> indexes,
       const std::vector<std::pair<std::string, std::string>>& defs = {}) {
     Json attrs =
         Json::array({{{"AttributeName", "pk"}, {"AttributeType", "S"}}});

@@ -170,7 +170,7 @@ TEST_F(EsmTest, ShardSplitDrainsParentBeforeChildren) {
             (std::vector<std::string>{"b1", "b2", "b3", "b4", "b5", "b6"}));
   auto shards = esm->Shards();
   ASSERT_EQ(shards.size(), 1 + (*split)["created"].size());
-  EXPECT_EQ(shards[0], (*split)["closed"][0]);
+  EXPECT_EQ(shards[0], (*split)["closed"][0].get<std::string>());
   // Each child batch came from one shard: every record's sequence number
   // belongs to one child only, in increasing order.
   for (size_t i = 2; i < events_.size(); ++i) {
