@@ -16,16 +16,20 @@ Status CapacityLedger::Admit(const Table& table,
                              std::vector<CapacityCharge> charges) {
   if (model_ == nullptr) return OkStatus();
   for (CapacityCharge& c : charges) c.units *= factor_;
-  std::optional<CapacityRejection> rejection =
-      model_->Admit(table, charges, now_);
-  if (rejection) {
-    Error error =
-        fault::ThroughputThrottle(rejection->on_demand, rejection->causes);
-    rejection_ = std::move(rejection);
-    return error;
-  }
+  DDBLAB_RETURN_IF_ERROR(Take(table, charges));
   taken_.push_back({table.id, std::move(charges)});
   return OkStatus();
+}
+
+Status CapacityLedger::Take(const Table& table,
+                            const std::vector<CapacityCharge>& charges) {
+  std::optional<CapacityRejection> rejection =
+      model_->Admit(table, charges, now_);
+  if (!rejection) return OkStatus();
+  Error error =
+      fault::ThroughputThrottle(rejection->on_demand, rejection->causes);
+  rejection_ = std::move(rejection);
+  return error;
 }
 
 Status CapacityLedger::ChargeFailedCondition(const Table& table,
@@ -40,14 +44,7 @@ Status CapacityLedger::ChargeFailedCondition(const Table& table,
   // item's in another: the larger of the two is charged.
   const double units = exists ? WriteUnits(std::max(old_size, new_size)) : 1;
   std::vector<CapacityCharge> charges{{0, true, pk, units * factor_}};
-  std::optional<CapacityRejection> rejection =
-      model_->Admit(table, charges, now_);
-  if (rejection) {
-    Error error =
-        fault::ThroughputThrottle(rejection->on_demand, rejection->causes);
-    rejection_ = std::move(rejection);
-    return error;
-  }
+  DDBLAB_RETURN_IF_ERROR(Take(table, charges));
   return check;  // kept: not in `taken_`, so never refunded
 }
 

@@ -79,6 +79,10 @@ class CapacityLedger {
   void RefundAll();
 
  private:
+  // Takes `charges` (the factor applied) from the model; on a rejection,
+  // keeps it and answers the throttle error.
+  Status Take(const Table& table, const std::vector<CapacityCharge>& charges);
+
   struct Taken {
     int64_t table_id;
     std::vector<CapacityCharge> charges;
