@@ -20,6 +20,7 @@
 #include "cli/control_ttl.h"
 #include "cli/emulator_handler.h"
 #include "emulator/server/protocol.h"
+#include "tests/cli/control_call.h"
 
 namespace ddblab::cli {
 namespace {
@@ -112,19 +113,10 @@ class ServeEsmTest : public ::testing::Test {
                {{"TableName", "orders"}, {"Item", {{"pk", {{"S", pk}}}}}});
   }
 
-  struct Answer {
-    int status;
-    Json body;
-  };
+  using Answer = control_test::ControlAnswer;
   Answer Send(std::string method, std::string path, std::string body = "") {
-    server::WireRequest r;
-    r.method = std::move(method);
-    r.path = std::move(path);
-    r.headers = {{"Content-Type", "application/json"}};
-    r.body = body;
-    server::WireResponse response = protocol_->Handle(r);
-    EXPECT_EQ(response.content_type, "application/json") << response.body;
-    return {response.status, Json::parse(response.body, nullptr, false)};
+    return control_test::SendControl(*protocol_, std::move(method),
+                                     std::move(path), std::move(body));
   }
   Answer Advance(const std::string& amount) {
     return Send("POST", "/_ddblab/clock", Json{{"advance", amount}}.dump());

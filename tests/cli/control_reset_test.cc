@@ -19,6 +19,7 @@
 #include "cli/control_ttl.h"
 #include "cli/emulator_handler.h"
 #include "emulator/server/protocol.h"
+#include "tests/cli/control_call.h"
 
 namespace ddblab::cli {
 namespace {
@@ -61,18 +62,10 @@ class ServeResetTest : public ::testing::Test {
     ASSERT_TRUE(hooks.add_routes(*handler_, *protocol_).ok());
   }
 
-  struct Answer {
-    int status;
-    Json body;
-  };
+  using Answer = control_test::ControlAnswer;
   Answer Send(std::string method, std::string path, std::string body = "") {
-    server::WireRequest r;
-    r.method = std::move(method);
-    r.path = std::move(path);
-    r.headers = {{"Content-Type", "application/json"}};
-    r.body = std::move(body);
-    server::WireResponse response = protocol_->Handle(r);
-    return {response.status, Json::parse(response.body, nullptr, false)};
+    return control_test::SendControl(*protocol_, std::move(method),
+                                     std::move(path), std::move(body));
   }
   Answer Reset(const Json& body) {
     return Send("POST", "/_ddblab/reset", body.dump());
