@@ -7,12 +7,9 @@
 
 #include <memory>
 #include <nlohmann/json.hpp>
-#include <sstream>
 
 #include "cli/emulator_handler.h"
-#include "emulator/server/authenticator.h"
-#include "emulator/server/logger.h"
-#include "emulator/server/protocol.h"
+#include "tests/cli/control_call.h"
 
 namespace ddblab::cli {
 namespace {
@@ -49,21 +46,13 @@ TEST(AddCapacityControlTest, RouteAnswersTheReport) {
   Options seen;
   auto handler = OpenWith(config, hooks, &seen);
   ASSERT_TRUE(handler.ok()) << handler.error().message;
-  ManualClock clock;
-  std::ostringstream log;
-  server::Logger logger(server::LogLevel::kError, log);
-  server::Authenticator authenticator(server::AuthConfig{}, clock);
-  server::Protocol protocol(**handler, authenticator, clock, logger,
-                            server::ProtocolConfig{});
-  ASSERT_TRUE(hooks.add_routes(**handler, protocol).ok());
-  server::WireRequest request;
-  request.method = "GET";
-  request.path = "/_ddblab/capacity";
-  server::WireResponse response = protocol.Handle(request);
-  EXPECT_EQ(response.status, 200);
-  EXPECT_EQ(nlohmann::json::parse(response.body),
-            (nlohmann::json{{"Enforced", true},
-                            {"Tables", nlohmann::json::array()}}));
+  control_test::ProtocolOver server(**handler);
+  ASSERT_TRUE(hooks.add_routes(**handler, server.protocol).ok());
+  control_test::ControlAnswer answer =
+      control_test::SendControl(server.protocol, "GET", "/_ddblab/capacity");
+  EXPECT_EQ(answer.status, 200);
+  EXPECT_EQ(answer.body, (nlohmann::json{{"Enforced", true},
+                                         {"Tables", nlohmann::json::array()}}));
 }
 
 }  // namespace

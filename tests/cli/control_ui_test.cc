@@ -8,14 +8,12 @@
 #include <gtest/gtest.h>
 
 #include <memory>
-#include <sstream>
 #include <string>
 
 #include "cli/emulator_handler.h"
 #include "cli/ui_assets.h"
-#include "emulator/server/authenticator.h"
-#include "emulator/server/logger.h"
 #include "emulator/server/protocol.h"
+#include "tests/cli/control_call.h"
 
 namespace ddblab::cli {
 namespace {
@@ -89,16 +87,11 @@ server::WireResponse ThroughServer(bool ui, const std::string& path) {
   EXPECT_TRUE(AddUiControl(config, hooks).ok());
   auto handler = EmulatorHandler::Open(Options{});
   EXPECT_TRUE(handler.ok());
-  ManualClock clock;
-  std::ostringstream log;
-  server::Logger logger(server::LogLevel::kError, log);
-  server::Authenticator authenticator(server::AuthConfig{}, clock);
-  server::Protocol protocol(**handler, authenticator, clock, logger,
-                            server::ProtocolConfig{});
+  control_test::ProtocolOver server(**handler);
   if (hooks.add_routes) {
-    EXPECT_TRUE(hooks.add_routes(**handler, protocol).ok());
+    EXPECT_TRUE(hooks.add_routes(**handler, server.protocol).ok());
   }
-  return protocol.Handle(Get(path));
+  return server.protocol.Handle(Get(path));
 }
 
 TEST(AddUiControlTest, OnByDefaultOffWithNoUi) {
