@@ -9,6 +9,7 @@
 #include <string>
 
 #include "emulator/api/clock.h"
+#include "emulator/api/lag.h"
 
 namespace ddblab {
 
@@ -60,6 +61,10 @@ struct Options {
   // per-partition limits on the clock and throttles as DynamoDB does;
   // kOff (the default) changes nothing.
   Capacity capacity = Capacity::kOff;
+  // Eventual consistency (api/lag.h, engine/consistency/): lagging global
+  // secondary indexes and stale eventually consistent reads, seeded, on the
+  // clock. Off by default.
+  ConsistencyOptions consistency;
 };
 
 }  // namespace ddblab

@@ -13,7 +13,8 @@
 //   - the per-call part of the fault decision (CallFaults, filled by the
 //     fault seam, fault_seam.h): which batch items are left unprocessed, by
 //     table as the request named it and position in that table's list, and
-//     GetRecords' visibility delay;
+//     GetRecords' visibility delay; the stale_read and index_lag faults
+//     the consistency model (consistency/consistency.h) applies;
 //   - the capacity ledger (capacity/capacity_ledger.h): the model or null
 //     when not enforced, the factor, what was taken, the last rejection.
 //
@@ -29,6 +30,7 @@
 #include <set>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "emulator/api/clock.h"
 #include "emulator/api/operation.h"
@@ -62,6 +64,18 @@ class CallFaults {
 
   // GetRecords reads only records older than this (zero: no delay).
   Duration visibility_delay{};
+
+  // A stale_read fault: this eventually consistent read sees the state of
+  // this long ago (zero: the consistency model decides).
+  Duration stale_read{};
+  // index_lag faults: the call's writes reach `index` of `table` (a table
+  // name) this long late.
+  struct IndexLag {
+    std::string table;
+    std::string index;
+    Duration duration{};
+  };
+  std::vector<IndexLag> index_lags;
 
  private:
   std::map<std::string, std::set<size_t>, std::less<>> unprocessed_;

@@ -19,6 +19,7 @@ EmulatorImpl::EmulatorImpl(Options options, std::shared_ptr<Clock> clock,
     : options_(std::move(options)),
       clock_(std::move(clock)),
       rng_(options_.seed),
+      consistency_(options_.consistency, options_.seed),
       store_(std::move(store)),
       faults_(options_.seed),
       transact_tokens_(std::make_unique<TransactTokens>()) {}
@@ -198,6 +199,7 @@ Result<bool> EmulatorImpl::Settle(const std::string& name) {
     }
     DDBLAB_RETURN_IF_ERROR(txn->DropTable(table.id));
     DDBLAB_RETURN_IF_ERROR(txn->Commit());
+    consistency_.ForgetTable(table.id);
     catalog_.Erase(name);
     return false;
   }
@@ -263,7 +265,10 @@ Result<bool> EmulatorImpl::Settle(const std::string& name) {
     DDBLAB_RETURN_IF_ERROR(sink->OnTableUpdated(table, next, *txn));
   }
   DDBLAB_RETURN_IF_ERROR(txn->Commit());
-  for (int64_t id : dropped) entry->stats.indexes.erase(id);
+  for (int64_t id : dropped) {
+    entry->stats.indexes.erase(id);
+    consistency_.ForgetIndex(next.id, id);
+  }
   for (const std::string& gone : dropped_vectors) {
     entry->stats.vector_indexes.erase(gone);
     entry->vectors.erase(gone);
@@ -300,6 +305,7 @@ Status EmulatorImpl::DropEverything() {
   std::vector<std::string> names;
   for (const auto& [name, entry] : catalog_.entries()) names.push_back(name);
   for (const std::string& name : names) catalog_.Erase(name);
+  consistency_.ForgetAll();
   return OkStatus();
 }
 

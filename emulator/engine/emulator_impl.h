@@ -51,6 +51,7 @@
 #include "emulator/api/thread_annotations.h"
 #include "emulator/engine/catalog.h"
 #include "emulator/engine/change_event.h"
+#include "emulator/engine/consistency/consistency.h"
 #include "emulator/engine/dispatcher.h"
 #include "emulator/fault/injector.h"
 #include "emulator/storage/item_store.h"
@@ -138,6 +139,8 @@ class EmulatorImpl {
   storage::ItemStore& store() DDBLAB_REQUIRES(mu_) { return *store_; }
   Catalog& catalog() DDBLAB_REQUIRES(mu_) { return catalog_; }
   Rng& rng() DDBLAB_REQUIRES(mu_) { return rng_; }
+  // The eventual-consistency model (consistency/consistency.h).
+  Consistency& consistency() DDBLAB_REQUIRES(mu_) { return consistency_; }
   // TransactWriteItems' ClientRequestToken store (transact_tokens.h).
   TransactTokens& transact_tokens() DDBLAB_REQUIRES(mu_) {
     return *transact_tokens_;
@@ -190,6 +193,7 @@ class EmulatorImpl {
   std::shared_ptr<Clock> clock_;
   Mutex mu_;
   Rng rng_ DDBLAB_GUARDED_BY(mu_);
+  Consistency consistency_ DDBLAB_GUARDED_BY(mu_);
   std::unique_ptr<storage::ItemStore> store_ DDBLAB_PT_GUARDED_BY(mu_);
   Catalog catalog_ DDBLAB_GUARDED_BY(mu_);
   Dispatcher dispatcher_{Api::kDynamoDb};
@@ -221,6 +225,9 @@ class DDBLAB_SCOPED_CAPABILITY EngineLock {
     return impl_.catalog();
   }
   Rng& rng() const DDBLAB_NO_THREAD_SAFETY_ANALYSIS { return impl_.rng(); }
+  Consistency& consistency() const DDBLAB_NO_THREAD_SAFETY_ANALYSIS {
+    return impl_.consistency();
+  }
   // EmulatorImpl::FindTable under this lock.
   Result<Catalog::Entry*> FindTable(std::string_view name_or_arn,
                                     TableLookup lookup) const

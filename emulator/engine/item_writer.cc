@@ -116,9 +116,15 @@ Result<bool> ChangeEvent::ChangesNothing() const {
 WriteBatch::WriteBatch(EmulatorImpl& impl, CapacityLedger& capacity)
     : impl_(impl),
       capacity_(capacity),
+      consistency_(impl.consistency()),
       store_(impl.store()),
       catalog_(impl.catalog()),
       sinks_(impl.sinks()) {}
+
+WriteBatch::WriteBatch(EmulatorImpl& impl, CallContext& call)
+    : WriteBatch(impl, call.capacity) {
+  faults_ = &call.faults;
+}
 
 WriteBatch::~WriteBatch() { Rollback(); }
 
@@ -163,8 +169,15 @@ Status WriteBatch::Commit() {
       }
       UpdateVectorStats(c.index, data, &entry->stats);
     }
+    for (KeptChange& c : delta.kept) {
+      consistency_.history().Record(delta.table_id, c.index_id,
+                                    std::move(c.key), std::move(c.before),
+                                    c.visible_at);
+      if (c.lagging) consistency_.NoteLaggingIndex(delta.table_id, c.index_id);
+    }
   }
   deltas_.clear();
+  if (consistency_.active()) consistency_.Trim(impl_.Now());
   return OkStatus();
 }
 
@@ -178,6 +191,7 @@ WriteBatch::Delta& WriteBatch::DeltaFor(const Table& table) {
   Delta d;
   d.table = &table;
   d.name = table.name;
+  d.table_id = table.id;
   deltas_.push_back(std::move(d));
   return deltas_.back();
 }
@@ -206,6 +220,8 @@ Status WriteBatch::ApplyInto(const Table& table, const PrimaryKey& key,
                              std::optional<TimePoint> at) {
   if (!txn_) return Error::Internal("WriteBatch not begun");
   const bool wanted = AnySinkWants(table);
+  // The consistency model needs the old item (one branch when it is off).
+  const bool keeps = consistency_.active();
   std::string new_bytes;
   int64_t new_size = 0;
   if (new_item != nullptr) {
@@ -215,7 +231,7 @@ Status WriteBatch::ApplyInto(const Table& table, const PrimaryKey& key,
 
   bool written = false;
   if (!old.resolved()) {
-    if (new_item != nullptr && table.indexes.empty() && !wanted) {
+    if (new_item != nullptr && table.indexes.empty() && !wanted && !keeps) {
       // Nobody needs the old item unless there is one: insert first.
       DDBLAB_ASSIGN_OR_RETURN(bool inserted,
                               txn_->InsertItemIfAbsent(table.id, key.pk, key.sk,
@@ -241,19 +257,12 @@ Status WriteBatch::ApplyInto(const Table& table, const PrimaryKey& key,
   const double table_units = WriteUnits(std::max(old.size(), new_size));
 
   // What changes in each index, and what it costs, before writing anything.
-  struct IndexChange {
-    const IndexDef* index;
-    const IndexEntry* before;  // null: no entry before
-    const IndexEntry* after;   // null: no entry after
-    bool same_key;
-    double delete_units;  // removing the old entry (its key changed)
-    double put_units;     // writing the new entry
-  };
   std::vector<IndexEntry> before;
   std::vector<IndexEntry> after;
   std::vector<IndexChange> changes;
   if (!table.indexes.empty()) {
-    if (old.exists() && new_item == nullptr && !wanted && !old.decoded_) {
+    if (old.exists() && new_item == nullptr && !wanted && !old.decoded_ &&
+        !keeps) {
       // A delete nobody watches needs only the keys and sizes of the old
       // item's index entries: decode just their key attributes.
       DDBLAB_ASSIGN_OR_RETURN(
@@ -343,6 +352,8 @@ Status WriteBatch::ApplyInto(const Table& table, const PrimaryKey& key,
     d.bytes += (n != nullptr ? n->size : 0) - (o != nullptr ? o->size : 0);
   }
 
+  if (keeps) KeepChanges(table, key, old, changes, delta);
+
   if (table.HasLiveVectorIndexes()) {
     AddVectorChanges(table, key, new_item, new_bytes, new_size, delta, total);
   }
@@ -369,6 +380,48 @@ Status WriteBatch::ApplyInto(const Table& table, const PrimaryKey& key,
         c.delete_units + c.put_units;
   }
   return OkStatus();
+}
+
+void WriteBatch::KeepChanges(const Table& table, const PrimaryKey& key,
+                             const ExistingItem& old,
+                             const std::vector<IndexChange>& changes,
+                             Delta& delta) {
+  const TimePoint now = impl_.Now();
+  const bool table_rows = consistency_.KeepsTableChanges(table);
+  if (table_rows) {
+    delta.kept.push_back(KeptChange{storage::kBaseTable,
+                                    RowKey{{}, {}, key.pk, key.sk},
+                                    old.stored_, now, false});
+  }
+  auto entry = [](const IndexEntry* e) -> std::optional<storage::StoredItem> {
+    if (e == nullptr) return std::nullopt;
+    return storage::StoredItem{e->bytes, e->size};
+  };
+  for (const IndexChange& c : changes) {
+    TimePoint at = now;
+    bool lagging = false;
+    if (c.index->global) {
+      std::optional<TimePoint> visible =
+          consistency_.IndexVisibleAt(table, *c.index, now, faults_);
+      if (!visible) continue;  // the index sees the write at once
+      at = *visible;
+      lagging = true;
+    } else if (!table_rows) {
+      continue;
+    }
+    // The entry the write removed or replaced, then the one it created
+    // under a new key (absent before).
+    if (c.before != nullptr) {
+      delta.kept.push_back(KeptChange{
+          c.index->id, RowKey{c.before->ipk, c.before->isk, key.pk, key.sk},
+          entry(c.before), at, lagging});
+    }
+    if (c.after != nullptr && !c.same_key) {
+      delta.kept.push_back(KeptChange{
+          c.index->id, RowKey{c.after->ipk, c.after->isk, key.pk, key.sk},
+          std::nullopt, at, lagging});
+    }
+  }
 }
 
 void WriteBatch::AddVectorChanges(const Table& table, const PrimaryKey& key,
@@ -400,16 +453,35 @@ void WriteBatch::AddVectorChanges(const Table& table, const PrimaryKey& key,
   }
 }
 
-Result<Consumed> WriteItem(EmulatorImpl& impl, CapacityLedger& capacity,
-                           const Table& table, const PrimaryKey& key,
-                           ExistingItem& old, const value::Item* new_item,
-                           ChangeEvent::Origin origin) {
-  WriteBatch batch(impl, capacity);
+namespace {
+
+Result<Consumed> WriteOne(WriteBatch& batch, const Table& table,
+                          const PrimaryKey& key, ExistingItem& old,
+                          const value::Item* new_item,
+                          ChangeEvent::Origin origin) {
   DDBLAB_RETURN_IF_ERROR(batch.Begin());
   DDBLAB_ASSIGN_OR_RETURN(Consumed used,
                           batch.Apply(table, key, old, new_item, origin));
   DDBLAB_RETURN_IF_ERROR(batch.Commit());
   return used;
+}
+
+}  // namespace
+
+Result<Consumed> WriteItem(EmulatorImpl& impl, CapacityLedger& capacity,
+                           const Table& table, const PrimaryKey& key,
+                           ExistingItem& old, const value::Item* new_item,
+                           ChangeEvent::Origin origin) {
+  WriteBatch batch(impl, capacity);
+  return WriteOne(batch, table, key, old, new_item, origin);
+}
+
+Result<Consumed> WriteItem(EmulatorImpl& impl, CallContext& call,
+                           const Table& table, const PrimaryKey& key,
+                           ExistingItem& old, const value::Item* new_item) {
+  WriteBatch batch(impl, call);
+  return WriteOne(batch, table, key, old, new_item,
+                  ChangeEvent::Origin::kUser);
 }
 
 }  // namespace ddblab::engine

@@ -54,7 +54,9 @@
 #include "emulator/api/result.h"
 #include "emulator/engine/capacity/capacity.h"
 #include "emulator/engine/capacity/capacity_ledger.h"
+#include "emulator/engine/call_context.h"
 #include "emulator/engine/change_event.h"
+#include "emulator/engine/consistency/consistency.h"
 #include "emulator/engine/emulator_impl.h"
 #include "emulator/engine/keys.h"
 #include "emulator/engine/table.h"
@@ -117,6 +119,9 @@ class WriteBatch {
   // error and writes nothing.
   WriteBatch(EmulatorImpl& impl, CapacityLedger& capacity)
       DDBLAB_REQUIRES(impl.mu());
+  // A call's writes: charged to call.capacity, lagging GSIs as its
+  // index_lag faults say (consistency/consistency.h).
+  WriteBatch(EmulatorImpl& impl, CallContext& call) DDBLAB_REQUIRES(impl.mu());
   ~WriteBatch();  // rolls back if not committed
 
   WriteBatch(const WriteBatch&) = delete;
@@ -162,6 +167,24 @@ class WriteBatch {
     std::string sk;
     std::optional<VectorEntry> entry;  // nullopt: remove
   };
+  // A row change the consistency model keeps, recorded on commit.
+  struct KeptChange {
+    int64_t index_id = 0;
+    RowKey key;
+    std::optional<storage::StoredItem> before;
+    TimePoint visible_at;
+    bool lagging = false;  // a GSI change visible later than the write
+  };
+  // What changes in one index, and what it costs, before anything is
+  // written.
+  struct IndexChange {
+    const IndexDef* index;
+    const IndexEntry* before;  // null: no entry before
+    const IndexEntry* after;   // null: no entry after
+    bool same_key;
+    double delete_units;  // removing the old entry (its key changed)
+    double put_units;     // writing the new entry
+  };
   struct Delta {
     const Table* table = nullptr;  // identity only (never dereferenced)
     std::string name;
@@ -169,7 +192,16 @@ class WriteBatch {
     int64_t bytes = 0;
     std::map<int64_t, IndexStats> indexes;
     std::vector<VectorChange> vectors;
+    int64_t table_id = 0;
+    std::vector<KeptChange> kept;
   };
+  // What the consistency model keeps of one item write, for readers that
+  // lag (consistency/consistency.h): the table row and LSI entries it
+  // replaced when the table keeps its changes, and the GSI entries it
+  // replaced with the time each GSI will see the write.
+  void KeepChanges(const Table& table, const PrimaryKey& key,
+                   const ExistingItem& old,
+                   const std::vector<IndexChange>& changes, Delta& delta);
   // The vector index changes of one item write, with their bytes.
   void AddVectorChanges(const Table& table, const PrimaryKey& key,
                         const value::Item* new_item, std::string_view new_bytes,
@@ -179,7 +211,9 @@ class WriteBatch {
 
   EmulatorImpl& impl_;
   CapacityLedger& capacity_;
+  const CallFaults* faults_ = nullptr;  // the call's, if any
   // Reached under the lock, at construction.
+  Consistency& consistency_;
   storage::ItemStore& store_;
   Catalog& catalog_;
   const std::vector<std::shared_ptr<ChangeSink>>& sinks_;
@@ -192,6 +226,11 @@ Result<Consumed> WriteItem(
     EmulatorImpl& impl, CapacityLedger& capacity, const Table& table,
     const PrimaryKey& key, ExistingItem& old, const value::Item* new_item,
     ChangeEvent::Origin origin = ChangeEvent::Origin::kUser)
+    DDBLAB_REQUIRES(impl.mu());
+// A call's user write in its own WriteBatch(impl, call).
+Result<Consumed> WriteItem(EmulatorImpl& impl, CallContext& call,
+                           const Table& table, const PrimaryKey& key,
+                           ExistingItem& old, const value::Item* new_item)
     DDBLAB_REQUIRES(impl.mu());
 
 }  // namespace ddblab::engine

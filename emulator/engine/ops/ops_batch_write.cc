@@ -258,7 +258,7 @@ Result<BatchWriteResult> ExecuteBatchWrite(EmulatorImpl& impl,
   // Old items first (reads), then every write in one batch. The batch is
   // open for the reads too: they then share its transaction instead of
   // each opening and closing a read transaction of its own.
-  WriteBatch batch(impl, call.capacity);
+  WriteBatch batch(impl, call);
   DDBLAB_RETURN_IF_ERROR(batch.Begin());
   std::vector<std::vector<ExistingItem>> olds(r.tables.size());
   for (size_t i = 0; i < r.tables.size(); ++i) {

@@ -115,7 +115,7 @@ Result<WriteResult> ExecutePutItem(EmulatorImpl& impl, CallContext& call,
                          r.old_on_condition_failure)));
     }
     DDBLAB_ASSIGN_OR_RETURN(
-        used, WriteItem(impl, call.capacity, *table, key, old, &r.item));
+        used, WriteItem(impl, call, *table, key, old, &r.item));
   }
   return result;
 }
@@ -145,7 +145,7 @@ Result<WriteResult> ExecuteDeleteItem(EmulatorImpl& impl, CallContext& call,
                          r.old_on_condition_failure)));
     }
     DDBLAB_ASSIGN_OR_RETURN(
-        used, WriteItem(impl, call.capacity, *table, key, old, nullptr));
+        used, WriteItem(impl, call, *table, key, old, nullptr));
   }
   return result;
 }
@@ -188,8 +188,11 @@ Result<GetItemResult> ExecuteGetItem(EmulatorImpl& impl, CallContext& call,
     if (r.expr.projection) {
       DDBLAB_RETURN_IF_ERROR(CheckExpressionKeys(r.expr, *entry->table));
     }
+    const ReadView view =
+        impl.consistency().View(impl.store(), *entry->table, nullptr,
+                                r.consistent, impl.Now(), call.faults);
     DDBLAB_ASSIGN_OR_RETURN(stored,
-                            impl.store().Get(entry->table->id, key.pk, key.sk));
+                            view.Get(entry->table->id, key.pk, key.sk));
     if (call.capacity.enforced()) {
       DDBLAB_RETURN_IF_ERROR(call.capacity.Admit(
           *entry->table,

@@ -384,7 +384,9 @@ Result<ReadResult> ExecuteQuery(EmulatorImpl& impl, CallContext& call,
     spec.limit = r.limit;
     spec.fetch_from_table = NeedsTableFetch(*table, index, select,
                                             r.expr.projection, r.expr.filter);
-    DDBLAB_ASSIGN_OR_RETURN(page, ReadPage(impl.store(), *table, spec));
+    const ReadView view = impl.consistency().View(
+        impl.store(), *table, index, r.consistent, impl.Now(), call.faults);
+    DDBLAB_ASSIGN_OR_RETURN(page, ReadPage(view, *table, spec));
     // A hash-only table holds at most one item per partition: the read
     // always exhausts the key range.
     if (index == nullptr && !table->key.range) page.stopped = false;

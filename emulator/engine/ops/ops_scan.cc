@@ -193,7 +193,9 @@ Result<ReadResult> ExecuteScan(EmulatorImpl& impl, CallContext& call,
     spec.fetch_from_table = NeedsTableFetch(*table, index, select,
                                             r.expr.projection, r.expr.filter);
     spec.track_partitions = call.capacity.enforced();
-    DDBLAB_ASSIGN_OR_RETURN(page, ReadPage(impl.store(), *table, spec));
+    const ReadView view = impl.consistency().View(
+        impl.store(), *table, index, r.consistent, impl.Now(), call.faults);
+    DDBLAB_ASSIGN_OR_RETURN(page, ReadPage(view, *table, spec));
     DDBLAB_RETURN_IF_ERROR(AdmitPage(call.capacity, *table, index, page,
                                      r.consistent, ScanMinimumUnits(r.segment),
                                      ""));

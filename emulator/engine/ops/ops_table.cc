@@ -101,6 +101,7 @@ Result<Json> DeleteTableOp(EmulatorImpl& impl, const Json& request) {
     }
     DDBLAB_RETURN_IF_ERROR(txn->DropTable(table->id));
     DDBLAB_RETURN_IF_ERROR(txn->Commit());
+    impl.consistency().ForgetTable(table->id);
     impl.catalog().Erase(table->name);
   }
   return Json{{"TableDescription", std::move(description)}};

@@ -285,7 +285,7 @@ Result<TransactWriteResult> ExecuteTransactWrite(
   // Apply all writes atomically.
   TableCapacity capacity;
   Json metrics = Json::object();
-  WriteBatch batch(impl, call.capacity);
+  WriteBatch batch(impl, call);
   DDBLAB_RETURN_IF_ERROR(batch.Begin());
   for (size_t i = 0; i < plan.size(); ++i) {
     Planned& p = plan[i];

@@ -491,7 +491,10 @@ Result<Json> UpdateTable(EmulatorImpl& impl, const Json& request) {
   DDBLAB_RETURN_IF_ERROR(txn->Commit());
 
   if (created) entry->stats.indexes[created->id] = created_stats;
-  for (int64_t id : dropped) entry->stats.indexes.erase(id);
+  for (int64_t id : dropped) {
+    entry->stats.indexes.erase(id);
+    impl.consistency().ForgetIndex(next.id, id);
+  }
   if (vector_outcome.created) {
     UpdateVectorStats(*vector_outcome.created, vector_backfill.front(),
                       &entry->stats);

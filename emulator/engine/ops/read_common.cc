@@ -298,7 +298,7 @@ int64_t SegmentOf(std::string_view encoded_partition_key,
 
 // ---------------------------------------------------------------------------
 
-Result<RawPage> ReadPage(storage::ItemStore& store, const Table& table,
+Result<RawPage> ReadPage(const ReadView& view, const Table& table,
                          const PageSpec& spec) {
   RawPage page;
   const bool index = spec.scan.index_id != storage::kBaseTable;
@@ -314,7 +314,7 @@ Result<RawPage> ReadPage(storage::ItemStore& store, const Table& table,
     keyless->row_keys = false;
   }
   DDBLAB_RETURN_IF_ERROR(
-      store.Scan(keys ? spec.scan : *keyless, [&](const storage::Row& row) {
+      view.Scan(keys ? spec.scan : *keyless, [&](const storage::Row& row) {
         if (spec.segment) {
           std::string_view part = index ? row.ipk : row.pk;
           if (SegmentOf(part, spec.segment->total) != spec.segment->segment) {
@@ -344,7 +344,7 @@ Result<RawPage> ReadPage(storage::ItemStore& store, const Table& table,
   for (size_t i = 0; i < fetch_keys.size(); ++i) {
     DDBLAB_ASSIGN_OR_RETURN(
         std::optional<storage::StoredItem> stored,
-        store.Get(table.id, fetch_keys[i].first, fetch_keys[i].second));
+        view.Get(table.id, fetch_keys[i].first, fetch_keys[i].second));
     if (!stored) continue;
     page.fetched_bytes += stored->size;
     page.rows[i].table_item = std::move(stored->bytes);

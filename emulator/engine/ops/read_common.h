@@ -39,6 +39,7 @@
 #include "emulator/api/result.h"
 #include "emulator/engine/capacity/capacity.h"
 #include "emulator/engine/capacity/capacity_ledger.h"
+#include "emulator/engine/consistency/read_view.h"
 #include "emulator/engine/request.h"
 #include "emulator/engine/table.h"
 #include "emulator/expr/expr.h"
@@ -183,8 +184,9 @@ struct RawPage {
   std::vector<std::pair<std::string, int64_t>> partitions;
 };
 
-// Engine lock held.
-Result<RawPage> ReadPage(storage::ItemStore& store, const Table& table,
+// Engine lock held. The view (consistency/read_view.h) is the store's
+// current state, or the state a lagging read sees.
+Result<RawPage> ReadPage(const ReadView& view, const Table& table,
                          const PageSpec& spec);
 
 struct RenderSpec {
