@@ -219,6 +219,8 @@ std::optional<Error> ImmediateError(const CallView& call,
     case Effect::kLatency:
     case Effect::kEmpty:
     case Effect::kVisibilityDelay:
+    case Effect::kStaleRead:
+    case Effect::kIndexLag:
       return std::nullopt;
   }
   return std::nullopt;

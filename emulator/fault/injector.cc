@@ -27,7 +27,25 @@ bool KeyMatches(const Json& rule_key, const Json* item) {
 }
 
 bool IsTerminal(Effect effect) {
-  return effect != Effect::kLatency && effect != Effect::kVisibilityDelay;
+  return effect != Effect::kLatency && effect != Effect::kVisibilityDelay &&
+         effect != Effect::kStaleRead && effect != Effect::kIndexLag;
+}
+
+// Adds a fired index_lag rule: one entry per table and index, the longest
+// duration, the union of the matched items.
+void AddIndexLag(std::vector<IndexLag>& lags, const Rule& rule,
+                 const std::vector<size_t>& items) {
+  const std::string& table = rule.tables.front();  // ParsePlan: exactly one
+  for (IndexLag& lag : lags) {
+    if (lag.table != table || lag.index != rule.index) continue;
+    lag.duration = std::max(lag.duration, rule.duration);
+    lag.items.insert(lag.items.end(), items.begin(), items.end());
+    std::sort(lag.items.begin(), lag.items.end());
+    lag.items.erase(std::unique(lag.items.begin(), lag.items.end()),
+                    lag.items.end());
+    return;
+  }
+  lags.push_back(IndexLag{table, rule.index, rule.duration, items});
 }
 
 // The items of `call` a rule selects, or nullopt if it does not match.
@@ -95,6 +113,13 @@ void Injector::SetPlan(Plan plan) {
   std::lock_guard<std::mutex> lock(mu_);
   counters_.assign(plan.rules.size(), Counters{});
   plan_ = std::move(plan);
+  Duration horizon{};
+  for (const Rule& rule : plan_.rules) {
+    if (rule.effect == Effect::kStaleRead) {
+      horizon = std::max(horizon, rule.duration);
+    }
+  }
+  stale_read_horizon_ns_.store(horizon.count(), std::memory_order_release);
   active_.store(!plan_.rules.empty(), std::memory_order_release);
 }
 
@@ -180,6 +205,10 @@ std::optional<Decision> Injector::Decide(const CallView& call, TimePoint now,
     } else if (rule.effect == Effect::kVisibilityDelay) {
       decision.visibility_delay =
           std::max(decision.visibility_delay, rule.duration);
+    } else if (rule.effect == Effect::kStaleRead) {
+      decision.stale_read = std::max(decision.stale_read, rule.duration);
+    } else if (rule.effect == Effect::kIndexLag) {
+      AddIndexLag(decision.index_lags, rule, *items);
     } else {
       decision.effect = rule.effect;
       decision.rule_id = rule.id;

@@ -9,8 +9,9 @@
 // depend on any other rule or on call interleaving with other rules.
 // At most one "terminal" effect applies to a call: the first firing rule's
 // (later rules that would have fired count the call but do not fire);
-// `latency` (durations add up, to at most kMaxLatency) and `visibility_delay`
-// (the longest wins) combine with it. Every fired rule is logged.
+// `latency` (durations add up, to at most kMaxLatency), `visibility_delay`
+// and `stale_read` (the longest wins) and `index_lag` (per table and index,
+// the longest wins) combine with it. Every fired rule is logged.
 //
 // Thread-safety: all methods are safe to call concurrently; active() is a
 // lock-free check so that an empty plan costs one atomic load per call.
@@ -54,16 +55,31 @@ struct LogEntry {
 };
 nlohmann::json LogEntryToJson(const LogEntry& entry);
 
+// One index a call's writes reach late (an index_lag rule that fired).
+struct IndexLag {
+  std::string table;  // the rule's one table (a name)
+  std::string index;  // the rule's index name
+  Duration duration{};
+  // Indexes into CallView::items of the matched writes (every item of
+  // `table` without a rule key); when two rules fire for the same table and
+  // index, the union of theirs. Empty for calls without items (PartiQL).
+  std::vector<size_t> items;
+};
+
 // What to do with one call.
 struct Decision {
-  // The terminal effect, if a rule other than latency / visibility_delay
-  // fired.
+  // The terminal effect, if a rule other than latency / visibility_delay /
+  // stale_read / index_lag fired.
   std::optional<Effect> effect;
   std::string rule_id;
   std::string table;            // the table the fault is about ("" if none)
   std::vector<size_t> items;    // indexes into CallView::items it hit
   Duration latency{};           // total of the latency rules that fired
   Duration visibility_delay{};  // longest visibility_delay that fired
+  Duration stale_read{};        // longest stale_read that fired (zero: none)
+  // One per table and index an index_lag rule fired for (the longest
+  // duration of those rules), in the order the rules come in the plan.
+  std::vector<IndexLag> index_lags;
 };
 
 class Injector {
@@ -75,6 +91,11 @@ class Injector {
   Plan plan() const;
   // False for an empty plan: callers skip Decide entirely.
   bool active() const { return active_.load(std::memory_order_acquire); }
+  // The longest `duration` of the plan's stale_read rules (zero if none):
+  // how far back an eventually consistent read may have to see. Lock-free.
+  Duration stale_read_horizon() const {
+    return Duration(stale_read_horizon_ns_.load(std::memory_order_acquire));
+  }
 
   // The plan with, per rule, "matched" (calls counted) and "fired".
   nlohmann::json StatusJson() const;
@@ -98,6 +119,7 @@ class Injector {
 
   const uint64_t seed_;
   std::atomic<bool> active_{false};
+  std::atomic<int64_t> stale_read_horizon_ns_{0};
   mutable std::mutex mu_;
   Plan plan_;
   std::vector<Counters> counters_;

@@ -40,6 +40,17 @@ const std::vector<EffectInfo>& Effects() {
        {Operation::kGetRecords, Operation::kGetShardIterator}},
       {Effect::kEmpty, "empty", {Operation::kGetRecords}},
       {Effect::kVisibilityDelay, "visibility_delay", {Operation::kGetRecords}},
+      {Effect::kStaleRead,
+       "stale_read",
+       {Operation::kGetItem, Operation::kBatchGetItem, Operation::kQuery,
+        Operation::kScan, Operation::kExecuteStatement,
+        Operation::kBatchExecuteStatement}},
+      {Effect::kIndexLag,
+       "index_lag",
+       {Operation::kPutItem, Operation::kUpdateItem, Operation::kDeleteItem,
+        Operation::kBatchWriteItem, Operation::kTransactWriteItems,
+        Operation::kExecuteStatement, Operation::kBatchExecuteStatement,
+        Operation::kExecuteTransaction}},
   };
   return effects;
 }
@@ -52,6 +63,12 @@ const EffectInfo& InfoOf(Effect effect) {
 }
 
 std::string Quote(std::string_view s) { return Json(std::string(s)).dump(); }
+
+// The effects that take a `duration` (and require one).
+bool Timed(Effect effect) {
+  return effect == Effect::kLatency || effect == Effect::kVisibilityDelay ||
+         effect == Effect::kStaleRead || effect == Effect::kIndexLag;
+}
 
 Error At(const std::string& path, const std::string& what) {
   return Error::Validation(path + ": " + what);
@@ -187,6 +204,11 @@ Result<Rule> ParseRule(const Json& json, size_t index) {
       (name == "from" ? rule.from : rule.until) = t;
     } else if (name == "duration") {
       DDBLAB_ASSIGN_OR_RETURN(rule.duration, ParseDurationValue(value, p));
+    } else if (name == "index") {
+      if (!value.is_string() || value.get<std::string>().empty()) {
+        return At(p, "must be a non-empty string");
+      }
+      rule.index = value.get<std::string>();
     } else if (name == "effect") {
       if (!value.is_string()) return At(p, "must be a string");
       const std::string effect = value.get<std::string>();
@@ -202,7 +224,7 @@ Result<Rule> ParseRule(const Json& json, size_t index) {
       return At(p,
                 "unknown field (expected id, operation, table, key, nth, "
                 "after, times, probability, from, until, effect, count, "
-                "duration)");
+                "duration, index)");
     }
   }
   if (!has_effect) return At(path + ".effect", "is required");
@@ -233,21 +255,30 @@ Result<Rule> ParseRule(const Json& json, size_t index) {
   } else {
     rule.operations = info.operations;
   }
-  const bool timed = rule.effect == Effect::kLatency ||
-                     rule.effect == Effect::kVisibilityDelay;
+  const bool timed = Timed(rule.effect);
   if (timed && !json.contains("duration")) {
     return At(path + ".duration", "is required for effect " + Quote(info.name));
   }
   if (!timed && json.contains("duration")) {
     return At(path + ".duration",
-              "applies only to effects \"latency\" and "
-              "\"visibility_delay\"");
+              "applies only to effects \"latency\", \"visibility_delay\", "
+              "\"stale_read\" and \"index_lag\"");
   }
   if (rule.effect == Effect::kLatency && rule.duration > kMaxLatency) {
     return At(path + ".duration",
               "a latency of at most 60s (the SDKs' read timeout: botocore "
               "gives up after 60s with a ReadTimeoutError), got " +
                   json.at("duration").dump());
+  }
+  if (rule.effect == Effect::kIndexLag) {
+    if (rule.index.empty()) {
+      return At(path, "an index_lag rule needs \"index\"");
+    }
+    if (rule.tables.size() != 1) {
+      return At(path, "an index_lag rule names exactly one table");
+    }
+  } else if (!rule.index.empty()) {
+    return At(path + ".index", "only an index_lag rule names an index");
   }
   if (rule.count && rule.effect != Effect::kUnprocessed) {
     return At(path + ".count", "applies only to effect \"unprocessed\"");
@@ -314,8 +345,8 @@ nlohmann::json PlanToJson(const Plan& plan) {
     if (rule.from) r["from"] = ToEpochSecondsDouble(*rule.from);
     if (rule.until) r["until"] = ToEpochSecondsDouble(*rule.until);
     if (rule.count) r["count"] = *rule.count;
-    if (rule.effect == Effect::kLatency ||
-        rule.effect == Effect::kVisibilityDelay) {
+    if (!rule.index.empty()) r["index"] = rule.index;
+    if (Timed(rule.effect)) {
       r["duration"] =
           std::chrono::duration<double>(rule.duration).count();  // seconds
     }

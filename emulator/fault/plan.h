@@ -34,6 +34,8 @@ enum class Effect {
   kTrimmed,          // Streams: TrimmedDataAccessException
   kEmpty,            // Streams GetRecords: no records, a next iterator
   kVisibilityDelay,  // Streams GetRecords: records visible `duration` late
+  kStaleRead,        // an eventually consistent read sees `duration` ago
+  kIndexLag,         // the matched writes reach `index` `duration` late
 };
 
 // "throttle", "internal_error", ... (as written in a plan).
@@ -60,7 +62,10 @@ struct Rule {
   std::optional<TimePoint> until;
   Effect effect = Effect::kThrottle;
   std::optional<int64_t> count;  // unprocessed: at most this many items
-  Duration duration{};           // latency, visibility_delay
+  Duration duration{};  // latency, visibility_delay, stale_read, index_lag
+  // index_lag only (and required there, with exactly one table): the name
+  // of the table's index the matched writes reach late. Empty: none.
+  std::string index;
 };
 
 struct Plan {

@@ -178,9 +178,9 @@ TEST(FaultErrors, StreamsErrors) {
 
 TEST(FaultErrors, EffectsThatRunTheCallHaveNoImmediateError) {
   const CallView call = DescribeCall(Operation::kPutItem, kPut);
-  for (Effect e :
-       {Effect::kLostResponse, Effect::kUnprocessed, Effect::kLatency,
-        Effect::kEmpty, Effect::kVisibilityDelay}) {
+  for (Effect e : {Effect::kLostResponse, Effect::kUnprocessed,
+                   Effect::kLatency, Effect::kEmpty, Effect::kVisibilityDelay,
+                   Effect::kStaleRead, Effect::kIndexLag}) {
     EXPECT_FALSE(ImmediateError(call, Fired(e), Provisioned).has_value());
   }
   Error lost = OutcomeUnknown("r");

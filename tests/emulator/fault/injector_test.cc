@@ -211,6 +211,106 @@ TEST(FaultInjector, SetPlanResetsCountersKeepsLog) {
   EXPECT_EQ(injector.Log()[1].seq, 2);
 }
 
+Json Get(const std::string& table, const std::string& pk) {
+  return Json{{"TableName", table}, {"Key", {{"pk", {{"S", pk}}}}}};
+}
+
+TEST(FaultInjector, StaleReadFiresForItsKeyOnly) {
+  Injector injector(1);
+  injector.SetPlan(MustParse(R"({"rules": [
+      {"id": "old", "operation": "GetItem", "key": {"pk": {"S": "a"}},
+       "effect": "stale_read", "duration": "1s"},
+      {"id": "older", "operation": "GetItem", "key": {"pk": {"S": "a"}},
+       "nth": [2], "effect": "stale_read", "duration": "3s"}]})"));
+  EXPECT_FALSE(
+      injector
+          .Decide(DescribeCall(Operation::kGetItem, Get("T", "b")), kT0, Facts)
+          .has_value());
+  std::optional<Decision> d = injector.Decide(
+      DescribeCall(Operation::kGetItem, Get("T", "a")), kT0, Facts);
+  ASSERT_TRUE(d.has_value());
+  EXPECT_FALSE(d->effect.has_value());
+  EXPECT_EQ(d->stale_read, std::chrono::seconds(1));
+  EXPECT_TRUE(d->index_lags.empty());
+  EXPECT_FALSE(ImmediateError(DescribeCall(Operation::kGetItem, Get("T", "a")),
+                              *d, Facts)
+                   .has_value());
+  // Both fire on the second read of "a": the longest wins.
+  d = injector.Decide(DescribeCall(Operation::kGetItem, Get("T", "a")), kT0,
+                      Facts);
+  ASSERT_TRUE(d.has_value());
+  EXPECT_EQ(d->stale_read, std::chrono::seconds(3));
+  std::vector<LogEntry> log = injector.Log();
+  ASSERT_EQ(log.size(), 3u);
+  EXPECT_EQ(LogEntryToJson(log[0]),
+            Json::parse(R"({"seq": 1, "time": 1000.0, "operation": "GetItem",
+                "table": "T", "keys": [{"pk": {"S": "a"}}], "rule": "old",
+                "effect": "stale_read"})"));
+}
+
+TEST(FaultInjector, IndexLagCarriesTableIndexAndDuration) {
+  Injector injector(1);
+  injector.SetPlan(MustParse(R"({"rules": [
+      {"id": "a", "table": "T", "index": "byWindow", "effect": "index_lag",
+       "duration": "5s"},
+      {"id": "b", "operation": "BatchWriteItem", "table": "T",
+       "key": {"pk": {"S": "k1"}}, "index": "byWindow", "effect": "index_lag",
+       "duration": "7s"},
+      {"id": "c", "table": "T", "index": "byOwner", "effect": "index_lag",
+       "duration": "1s"},
+      {"id": "t", "table": "T", "nth": [1], "effect": "throttle"}]})"));
+  std::optional<Decision> d = injector.Decide(
+      DescribeCall(Operation::kPutItem, Put("T", "k1")), kT0, Facts);
+  ASSERT_TRUE(d.has_value());
+  EXPECT_EQ(d->effect, Effect::kThrottle);  // combines with a terminal effect
+  EXPECT_EQ(d->stale_read, Duration::zero());
+  ASSERT_EQ(d->index_lags.size(), 2u);
+  EXPECT_EQ(d->index_lags[0].table, "T");
+  EXPECT_EQ(d->index_lags[0].index, "byWindow");
+  EXPECT_EQ(d->index_lags[0].duration, std::chrono::seconds(5));
+  EXPECT_EQ(d->index_lags[0].items, std::vector<size_t>{0});
+  EXPECT_EQ(d->index_lags[1].index, "byOwner");
+  EXPECT_EQ(d->index_lags[1].duration, std::chrono::seconds(1));
+  // A batch over T and U: the items of T; rules a and b (the same index)
+  // give one entry, the longer duration, the union of their items.
+  Json writes_t = Json::array();
+  for (const char* pk : {"k0", "k1"}) {
+    writes_t.push_back(
+        {{"PutRequest", {{"Item", {{"pk", {{"S", std::string(pk)}}}}}}}});
+  }
+  const Json batch = {
+      {"RequestItems",
+       {{"U",
+         Json::array({{{"PutRequest", {{"Item", {{"pk", {{"S", "u"}}}}}}}}})},
+        {"T", writes_t}}}};
+  const CallView call = DescribeCall(Operation::kBatchWriteItem, batch);
+  d = injector.Decide(call, kT0, Facts);
+  ASSERT_TRUE(d.has_value());
+  EXPECT_FALSE(d->effect.has_value());
+  ASSERT_EQ(d->index_lags.size(), 2u);
+  EXPECT_EQ(d->index_lags[0].index, "byWindow");
+  EXPECT_EQ(d->index_lags[0].duration, std::chrono::seconds(7));
+  EXPECT_EQ(d->index_lags[0].items, (std::vector<size_t>{0, 1}));
+  EXPECT_EQ(call.items[2].table, "U");  // (RequestItems keys come sorted)
+  // A write to another table: nothing fires.
+  EXPECT_FALSE(
+      injector
+          .Decide(DescribeCall(Operation::kPutItem, Put("U", "k1")), kT0, Facts)
+          .has_value());
+}
+
+TEST(FaultInjector, StaleReadHorizonFollowsThePlan) {
+  Injector injector(1);
+  EXPECT_EQ(injector.stale_read_horizon(), Duration::zero());
+  injector.SetPlan(MustParse(R"({"rules": [
+      {"effect": "stale_read", "duration": "250ms"},
+      {"effect": "stale_read", "duration": "1s"},
+      {"effect": "latency", "duration": "5s"}]})"));
+  EXPECT_EQ(injector.stale_read_horizon(), std::chrono::seconds(1));
+  injector.SetPlan(MustParse(R"({"rules": [{"effect": "throttle"}]})"));
+  EXPECT_EQ(injector.stale_read_horizon(), Duration::zero());
+}
+
 TEST(FaultInjector, StreamsCallsNameTheirTable) {
   const std::string arn =
       "arn:aws:dynamodb:us-east-1:000000000000:table/T/stream/"

@@ -126,7 +126,7 @@ TEST(FaultPlan, ErrorsNameThePath) {
       ErrorOf(Json::parse(R"({"rules": [{"effect": "throttle", "wat": 1}]})")),
       "rules[0].wat: unknown field (expected id, operation, table, key, "
       "nth, after, times, probability, from, until, effect, count, "
-      "duration)");
+      "duration, index)");
   EXPECT_EQ(ErrorOf(Json::parse(R"({"rulez": []})")),
             "rulez: unknown field (expected \"rules\")");
   EXPECT_EQ(ErrorOf(Json::parse(R"([1])")),
@@ -149,6 +149,83 @@ TEST(FaultPlan, CanonicalFormRoundTrips) {
   Result<Plan> again = ParsePlan(canonical);
   ASSERT_TRUE(again.ok());
   EXPECT_EQ(PlanToJson(*again), canonical);
+}
+
+TEST(FaultPlan, StaleReadAndIndexLagRoundTrip) {
+  const Json document = Json::parse(R"({"rules": [
+    {"id": "old", "operation": "GetItem", "key": {"pk": {"S": "a"}},
+     "effect": "stale_read", "duration": "1s"},
+    {"id": "lag", "table": ["arn:aws:dynamodb:us-east-1:1:table/t"],
+     "index": "byWindow", "effect": "index_lag", "duration": "5s"}]})");
+  Result<Plan> plan = ParsePlan(document);
+  ASSERT_TRUE(plan.ok()) << ToString(plan.error());
+  ASSERT_EQ(plan->rules.size(), 2u);
+  EXPECT_EQ(plan->rules[0].effect, Effect::kStaleRead);
+  EXPECT_EQ(plan->rules[0].duration, std::chrono::seconds(1));
+  EXPECT_EQ(plan->rules[0].index, "");
+  const Rule& lag = plan->rules[1];
+  EXPECT_EQ(lag.effect, Effect::kIndexLag);
+  EXPECT_EQ(lag.tables, std::vector<std::string>{"t"});
+  EXPECT_EQ(lag.index, "byWindow");
+  EXPECT_EQ(lag.duration, std::chrono::seconds(5));
+  // No operation given: every write operation index_lag applies to.
+  EXPECT_EQ(lag.operations.size(), 8u);
+  const Json canonical = PlanToJson(*plan);
+  EXPECT_EQ(canonical, Json::parse(R"({"rules": [
+    {"id": "old", "operation": ["GetItem"], "key": {"pk": {"S": "a"}},
+     "effect": "stale_read", "duration": 1.0},
+    {"id": "lag", "operation": ["PutItem", "UpdateItem", "DeleteItem",
+     "BatchWriteItem", "TransactWriteItems", "ExecuteStatement",
+     "BatchExecuteStatement", "ExecuteTransaction"], "table": ["t"],
+     "index": "byWindow", "effect": "index_lag", "duration": 5.0}]})"));
+  Result<Plan> again = ParsePlan(canonical);
+  ASSERT_TRUE(again.ok()) << ToString(again.error());
+  EXPECT_EQ(PlanToJson(*again), canonical);
+}
+
+TEST(FaultPlan, StaleReadAndIndexLagErrors) {
+  EXPECT_EQ(
+      ErrorOf(Json::parse(
+          R"({"rules": [{"operation": "PutItem", "effect": "stale_read",
+              "duration": "1s"}]})")),
+      "rules[0].operation: effect \"stale_read\" applies to GetItem, "
+      "BatchGetItem, Query, Scan, ExecuteStatement, BatchExecuteStatement, "
+      "not \"PutItem\"");
+  EXPECT_EQ(
+      ErrorOf(Json::parse(
+          R"({"rules": [{"operation": "GetItem", "table": "t", "index": "i",
+              "effect": "index_lag", "duration": "1s"}]})")),
+      "rules[0].operation: effect \"index_lag\" applies to PutItem, "
+      "UpdateItem, DeleteItem, BatchWriteItem, TransactWriteItems, "
+      "ExecuteStatement, BatchExecuteStatement, ExecuteTransaction, not "
+      "\"GetItem\"");
+  EXPECT_EQ(ErrorOf(Json::parse(R"({"rules": [{"effect": "stale_read"}]})")),
+            "rules[0].duration: is required for effect \"stale_read\"");
+  EXPECT_EQ(ErrorOf(Json::parse(R"({"rules": [{"effect": "index_lag",
+      "table": "t", "index": "i"}]})")),
+            "rules[0].duration: is required for effect \"index_lag\"");
+  EXPECT_EQ(ErrorOf(Json::parse(R"({"rules": [{"effect": "stale_read",
+      "duration": "367d"}]})")),
+            "rules[0].duration: must be between 0 and 366 days");
+  EXPECT_EQ(ErrorOf(Json::parse(
+                R"({"rules": [{"effect": "throttle", "duration": "1s"}]})")),
+            "rules[0].duration: applies only to effects \"latency\", "
+            "\"visibility_delay\", \"stale_read\" and \"index_lag\"");
+  EXPECT_EQ(ErrorOf(Json::parse(R"({"rules": [{"effect": "stale_read",
+      "duration": "1s", "index": "i"}]})")),
+            "rules[0].index: only an index_lag rule names an index");
+  EXPECT_EQ(ErrorOf(Json::parse(R"({"rules": [{"effect": "index_lag",
+      "duration": "1s", "table": "t", "index": ""}]})")),
+            "rules[0].index: must be a non-empty string");
+  EXPECT_EQ(ErrorOf(Json::parse(R"({"rules": [{"effect": "index_lag",
+      "duration": "1s", "table": "t"}]})")),
+            "rules[0]: an index_lag rule needs \"index\"");
+  EXPECT_EQ(ErrorOf(Json::parse(R"({"rules": [{"effect": "index_lag",
+      "duration": "1s", "index": "i"}]})")),
+            "rules[0]: an index_lag rule names exactly one table");
+  EXPECT_EQ(ErrorOf(Json::parse(R"({"rules": [{"effect": "index_lag",
+      "duration": "1s", "index": "i", "table": ["t", "u"]}]})")),
+            "rules[0]: an index_lag rule names exactly one table");
 }
 
 TEST(FaultPlan, EmptyRulesIsAnEmptyPlan) {
