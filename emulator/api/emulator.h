@@ -159,6 +159,24 @@ class Emulator {
   // The plan in force with, per rule, "matched" and "fired" counts.
   nlohmann::json FaultStatus() const;
 
+  // Eventual consistency (Options.consistency): lagging global secondary
+  // indexes and stale eventually consistent reads, seeded, on clock().
+  // The status: the lags in force, per-table and per-index overrides, and
+  // the index changes not yet visible:
+  //   {"index_lag": "0s..2s", "read_lag": "1s",
+  //    "tables": {"orders": {"indexes": {"byWindow": "5s"}}},
+  //    "pending": {"orders": {"byWindow": 3}}}
+  nlohmann::json ConsistencyStatus() const;
+  // Changes the lags, e.g. {"index_lag": "2s", "read_lag": "0..1s",
+  // "tables": {"orders": {"read_lag": "0", "indexes": {"byWindow": "5s"}}}}
+  // (members left out stay as they are; a table's null drops its
+  // overrides). A bad member is a ValidationException naming it, and
+  // nothing changes.
+  Status SetConsistency(const nlohmann::json& settings);
+  // Makes every pending index change visible now; returns how many there
+  // were.
+  int64_t SettleConsistency();
+
   // Capacity enforcement (Options.capacity): per table and GSI touched so
   // far, the units consumed per clock second over the last hour and the
   // throttled requests by reason (engine/capacity/capacity_model.h gives the

@@ -9,6 +9,7 @@
 #include <utility>
 
 #include "emulator/engine/capacity/capacity_model.h"
+#include "emulator/engine/consistency/consistency_json.h"
 #include "emulator/engine/emulator_impl.h"
 #include "emulator/engine/streams_glue/stream_sink.h"
 #include "emulator/engine/ttl/ttl_delay.h"
@@ -211,6 +212,35 @@ std::vector<FaultLogEntry> Emulator::FaultLog() const {
 nlohmann::json Emulator::FaultStatus() const {
   SharedLock lock(reset_mu_);
   return impl_->faults().StatusJson();
+}
+
+nlohmann::json Emulator::ConsistencyStatus() const {
+  SharedLock reset_lock(reset_mu_);
+  auto lock = impl_->Lock();
+  return engine::ConsistencyToJson(lock.consistency(), lock.catalog(),
+                                   impl_->Now());
+}
+
+Status Emulator::SetConsistency(const nlohmann::json& settings) {
+  SharedLock reset_lock(reset_mu_);
+  auto lock = impl_->Lock();
+  return engine::ApplyConsistencyJson(lock.consistency(), settings);
+}
+
+int64_t Emulator::SettleConsistency() {
+  SharedLock reset_lock(reset_mu_);
+  auto lock = impl_->Lock();
+  engine::Consistency& model = lock.consistency();
+  const TimePoint now = impl_->Now();
+  int64_t pending = 0;
+  for (const auto& [name, entry] : lock.catalog().entries()) {
+    for (const engine::IndexDef& index : entry.table->indexes) {
+      pending +=
+          static_cast<int64_t>(model.Pending(entry.table->id, index.id, now));
+    }
+  }
+  model.Settle();
+  return pending;
 }
 
 nlohmann::json Emulator::CapacityReport() const {

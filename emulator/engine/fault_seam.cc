@@ -55,6 +55,10 @@ DeferredAnswer CallWithFaults(EmulatorImpl& impl, CallContext& context,
     return Answer(impl, decision->latency, now, std::move(*error));
   }
   context.faults.visibility_delay = decision->visibility_delay;
+  context.faults.stale_read = decision->stale_read;
+  for (const fault::IndexLag& lag : decision->index_lags) {
+    context.faults.index_lags.push_back({lag.table, lag.index, lag.duration});
+  }
   if (decision->effect == fault::Effect::kUnprocessed) {
     for (size_t i : decision->items) {
       const fault::CallItem& item = call.items[i];

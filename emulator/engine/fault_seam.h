@@ -14,6 +14,10 @@
 //   empty: GetRecords answers no records and the same iterator;
 //   visibility_delay: GetRecords reads only records older than the delay
 //     (the context's CallFaults::visibility_delay);
+//   stale_read: an eventually consistent read of the call sees the state of
+//     that long ago; index_lag: the call's writes to the rule's table reach
+//     its index that long late (CallFaults::stale_read / index_lags, used
+//     by the consistency model, consistency/consistency.h);
 //   latency: the answer is due that long after the call on the emulator's
 //     clock (a ManualClock: when it is advanced); the call itself runs at
 //     once. CallWithFaults does not wait: it sets DeferredAnswer::due, and

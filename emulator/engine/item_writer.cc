@@ -130,6 +130,8 @@ WriteBatch::~WriteBatch() { Rollback(); }
 
 Status WriteBatch::Begin() {
   if (txn_) return Error::Internal("WriteBatch already begun");
+  // How far back stale_read faults may read decides what is kept.
+  consistency_.set_stale_read_horizon(impl_.faults().stale_read_horizon());
   DDBLAB_ASSIGN_OR_RETURN(txn_, store_.Begin());
   return OkStatus();
 }
@@ -390,8 +392,8 @@ void WriteBatch::KeepChanges(const Table& table, const PrimaryKey& key,
   const bool table_rows = consistency_.KeepsTableChanges(table);
   if (table_rows) {
     delta.kept.push_back(KeptChange{storage::kBaseTable,
-                                    RowKey{{}, {}, key.pk, key.sk},
-                                    old.stored_, now, false});
+                                    RowKey{{}, {}, key.pk, key.sk}, old.stored_,
+                                    now, false});
   }
   auto entry = [](const IndexEntry* e) -> std::optional<storage::StoredItem> {
     if (e == nullptr) return std::nullopt;
@@ -480,8 +482,7 @@ Result<Consumed> WriteItem(EmulatorImpl& impl, CallContext& call,
                            const Table& table, const PrimaryKey& key,
                            ExistingItem& old, const value::Item* new_item) {
   WriteBatch batch(impl, call);
-  return WriteOne(batch, table, key, old, new_item,
-                  ChangeEvent::Origin::kUser);
+  return WriteOne(batch, table, key, old, new_item, ChangeEvent::Origin::kUser);
 }
 
 }  // namespace ddblab::engine

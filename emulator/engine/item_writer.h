@@ -52,9 +52,9 @@
 #include <vector>
 
 #include "emulator/api/result.h"
+#include "emulator/engine/call_context.h"
 #include "emulator/engine/capacity/capacity.h"
 #include "emulator/engine/capacity/capacity_ledger.h"
-#include "emulator/engine/call_context.h"
 #include "emulator/engine/change_event.h"
 #include "emulator/engine/consistency/consistency.h"
 #include "emulator/engine/emulator_impl.h"

@@ -6,8 +6,7 @@
 
 namespace ddblab::engine {
 
-TimePoint ChangeHistory::Record(int64_t table_id, int64_t index_id,
-                                RowKey key,
+TimePoint ChangeHistory::Record(int64_t table_id, int64_t index_id, RowKey key,
                                 std::optional<storage::StoredItem> before,
                                 TimePoint visible_at) {
   Rows& rows = rows_[{table_id, index_id}];
@@ -18,8 +17,7 @@ TimePoint ChangeHistory::Record(int64_t table_id, int64_t index_id,
   return visible_at;
 }
 
-TimePoint ChangeHistory::LastVisible(int64_t table_id,
-                                     int64_t index_id) const {
+TimePoint ChangeHistory::LastVisible(int64_t table_id, int64_t index_id) const {
   auto it = rows_.find({table_id, index_id});
   return it == rows_.end() ? TimePoint{} : it->second.last_visible;
 }
@@ -42,8 +40,7 @@ const std::optional<storage::StoredItem>* ChangeHistory::SeenAt(
   return nullptr;
 }
 
-void ChangeHistory::Trim(int64_t table_id, int64_t index_id,
-                         TimePoint cutoff) {
+void ChangeHistory::Trim(int64_t table_id, int64_t index_id, TimePoint cutoff) {
   auto it = rows_.find({table_id, index_id});
   if (it == rows_.end()) return;
   Rows& rows = it->second;

@@ -117,10 +117,10 @@ ReadView Consistency::View(storage::ItemStore& store, const Table& table,
 void Consistency::Trim(TimePoint now) {
   if (history_.empty()) return;
   std::vector<std::pair<int64_t, int64_t>> ids;
-  history_.ForEach([&](int64_t table_id, int64_t index_id,
-                       const ChangeHistory::Rows&) {
-    ids.emplace_back(table_id, index_id);
-  });
+  history_.ForEach(
+      [&](int64_t table_id, int64_t index_id, const ChangeHistory::Rows&) {
+        ids.emplace_back(table_id, index_id);
+      });
   const Duration keep = std::max(longest_read_lag_, stale_read_horizon_);
   for (const auto& [table_id, index_id] : ids) {
     const bool lagging = lagging_.count({table_id, index_id}) > 0;

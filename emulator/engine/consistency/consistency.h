@@ -50,7 +50,7 @@ namespace ddblab::engine {
 // A table's overrides of the defaults.
 struct TableLags {
   std::optional<LagRange> read_lag;
-  std::optional<LagRange> index_lag;          // every GSI of the table
+  std::optional<LagRange> index_lag;        // every GSI of the table
   std::map<std::string, LagRange> indexes;  // one GSI, by name
 };
 
@@ -82,8 +82,7 @@ class Consistency {
   // (the index does not lag). Draws from the generator when the lag is a
   // range.
   std::optional<TimePoint> IndexVisibleAt(const Table& table,
-                                          const IndexDef& index,
-                                          TimePoint now,
+                                          const IndexDef& index, TimePoint now,
                                           const CallFaults* faults);
 
   // What a read of `table` (or of `index` on it; null: the table) sees. A

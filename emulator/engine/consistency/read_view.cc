@@ -88,8 +88,8 @@ Status ReadView::Scan(const storage::ScanSpec& spec,
   auto emit = [&](const Past& p) {
     if (!p.seen->has_value()) return true;  // absent at `at`
     const storage::StoredItem& item = **p.seen;
-    storage::Row row{p.key->ipk, p.key->isk, p.key->pk, p.key->sk, item.bytes,
-                     item.size};
+    storage::Row row{p.key->ipk, p.key->isk, p.key->pk,
+                     p.key->sk,  item.bytes, item.size};
     return visit(row);
   };
   storage::ScanSpec keyed = spec;
