@@ -9,6 +9,9 @@
 //                         with a GSI (ALL projection), as the TTL-window
 //                         sweeper (harness/patterns) deletes; 6,000 items,
 //                         so N <= 240
+// `ops_callgrind OP N LAG` turns the consistency model on (index and read
+// lag both LAG, e.g. 1h: every change is kept for the whole run), for the
+// cost per call of recording what each write replaced.
 // Not a Google Benchmark: a fixed amount of work, so that the difference of
 // two runs is the cost of the calls alone. Single-threaded.
 #include <cstdio>
@@ -120,8 +123,9 @@ bool Load(ddblab::Emulator& e, const std::string& op) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (argc != 3) {
-    std::fprintf(stderr, "usage: ops_callgrind get|put|cput|del|add|bdel N\n");
+  if (argc != 3 && argc != 4) {
+    std::fprintf(stderr,
+                 "usage: ops_callgrind get|put|cput|del|add|bdel N [LAG]\n");
     return 2;
   }
   const std::string op = argv[1];
@@ -132,6 +136,15 @@ int main(int argc, char** argv) {
   }
   ddblab::Options options;
   options.db_path = ":memory:";
+  if (argc == 4) {
+    ddblab::Result<ddblab::LagRange> lag = ddblab::ParseLagRange(argv[3]);
+    if (!lag.ok()) {
+      std::fprintf(stderr, "%s\n", lag.error().message.c_str());
+      return 2;
+    }
+    options.consistency.index_lag = *lag;
+    options.consistency.read_lag = *lag;
+  }
   auto emu = ddblab::Emulator::Open(options);
   if (!emu.ok() || !Load(**emu, op)) {
     std::fprintf(stderr, "setup failed\n");

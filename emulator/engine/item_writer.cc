@@ -222,8 +222,10 @@ Status WriteBatch::ApplyInto(const Table& table, const PrimaryKey& key,
                              std::optional<TimePoint> at) {
   if (!txn_) return Error::Internal("WriteBatch not begun");
   const bool wanted = AnySinkWants(table);
-  // The consistency model needs the old item (one branch when it is off).
-  const bool keeps = consistency_.active();
+  // The consistency model needs the old item (one branch when it is off,
+  // and the call has no index_lag fault).
+  const bool keeps = consistency_.active() ||
+                     (faults_ != nullptr && !faults_->index_lags.empty());
   std::string new_bytes;
   int64_t new_size = 0;
   if (new_item != nullptr) {

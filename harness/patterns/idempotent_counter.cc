@@ -8,9 +8,17 @@
 namespace ddblab::harness::patterns {
 namespace {
 
-constexpr const char* kVariantNames[] = {
-    "correct", "no_idempotency_key", "unbounded_history",
-    "published_sliding_window", "remove_repair"};
+constexpr const char* kVariantNames[] = {"correct",
+                                         "no_idempotency_key",
+                                         "unbounded_history",
+                                         "published_sliding_window",
+                                         "remove_repair",
+                                         "stale_read_modify_write",
+                                         "consistent_read_modify_write"};
+constexpr int kVariants = 7;
+// How many times the consistent read-modify-write reads again after its
+// condition failed (another writer came between its read and its put).
+constexpr int kMaxRereads = 50;
 
 int64_t EpochMillis(TimePoint t) {
   return std::chrono::duration_cast<std::chrono::milliseconds>(
@@ -39,13 +47,13 @@ std::string_view CounterVariantName(CounterVariant variant) {
 }
 
 Result<CounterVariant> ParseCounterVariant(std::string_view name) {
-  for (int i = 0; i < 5; ++i) {
+  std::string list;
+  for (int i = 0; i < kVariants; ++i) {
     if (name == kVariantNames[i]) return static_cast<CounterVariant>(i);
+    list += (i > 0 ? ", " : "") + std::string(kVariantNames[i]);
   }
-  return Error::Validation(
-      "unknown idempotent counter variant \"" + std::string(name) +
-      "\" (correct, no_idempotency_key, unbounded_history, "
-      "published_sliding_window, remove_repair)");
+  return Error::Validation("unknown idempotent counter variant \"" +
+                           std::string(name) + "\" (" + list + ")");
 }
 
 std::string HistoryEntry(const Increment& increment) {
@@ -125,6 +133,21 @@ Result<IncrementOutcome> IdempotentCounter::Add(const Increment& increment) {
         "idempotent counter: the increment's idempotency key must not be "
         "empty");
   }
+  if (config_.variant == CounterVariant::kStaleReadModifyWrite ||
+      config_.variant == CounterVariant::kConsistentReadModifyWrite) {
+    for (int attempt = 1, rereads = 0;;) {
+      Result<IncrementOutcome> out = ReadModifyWrite(increment);
+      if (out.ok()) return out;
+      if (out.error().type == ErrorType::kConditionalCheckFailed &&
+          ++rereads <= kMaxRereads) {
+        continue;  // another increment came between the read and the put
+      }
+      if (out.error().type != ErrorType::kOutcomeUnknown ||
+          ++attempt > config_.max_attempts) {
+        return out.error();
+      }
+    }
+  }
   const json request = UpdateRequest(increment);
   for (int attempt = 1;; ++attempt) {
     auto out = backend_->Call("UpdateItem", request);
@@ -144,6 +167,51 @@ Result<IncrementOutcome> IdempotentCounter::Add(const Increment& increment) {
       return out.error();
     }
   }
+}
+
+Result<IncrementOutcome> IdempotentCounter::ReadModifyWrite(
+    const Increment& increment) {
+  const bool consistent =
+      config_.variant == CounterVariant::kConsistentReadModifyWrite;
+  DDBLAB_ASSIGN_OR_RETURN(
+      json read,
+      backend_->Call("GetItem", {{"TableName", config_.table},
+                                 {"Key", {{"pk", S(increment.counter)}}},
+                                 {"ConsistentRead", consistent}}));
+  const json item = read.value("Item", json::object());
+  const std::string entry = HistoryEntry(increment);
+  json history = json::array();
+  if (item.contains("history") && item["history"].contains("L")) {
+    history = item["history"]["L"];
+  }
+  for (const json& seen : history) {
+    if (seen == S(entry)) return IncrementOutcome::kDuplicate;
+  }
+  const std::optional<int64_t> count =
+      item.contains("count") ? AsInt(item["count"]) : std::optional<int64_t>(0);
+  if (!count) {
+    return Error::Validation(
+        "counter " + increment.counter +
+        " has a count that is not an integer: " + item["count"].dump());
+  }
+  history.push_back(S(entry));
+  json put = {{"TableName", config_.table},
+              {"Item",
+               {{"pk", S(increment.counter)},
+                {"count", N(*count + increment.amount)},
+                {"history", {{"L", history}}}}}};
+  if (consistent) {
+    if (item.empty()) {
+      put["ConditionExpression"] = "attribute_not_exists(pk)";
+    } else {
+      put["ConditionExpression"] = "#count = :seen";
+      put["ExpressionAttributeNames"] = {{"#count", "count"}};
+      put["ExpressionAttributeValues"] = {{":seen", N(*count)}};
+    }
+  }
+  auto written = backend_->Call("PutItem", put);
+  if (!written.ok()) return written.error();
+  return IncrementOutcome::kApplied;
 }
 
 void IdempotentCounter::Trim(const std::string& counter, const json& history) {

@@ -23,6 +23,16 @@
 //   remove_repair        the usual repair "SET ... list_append(...)
 //                        REMOVE #history[0]": rejected too (the two paths
 //                        overlap).
+//   stale_read_modify_write  read the item with an eventually consistent
+//                        GetItem, then PutItem count + amount and the
+//                        history plus the key, unconditionally: a read that
+//                        lags a recent increment writes over it (a lost
+//                        update), with no concurrency at all.
+//   consistent_read_modify_write  the same read with ConsistentRead, and the
+//                        PutItem conditioned on the count it read
+//                        (attribute_not_exists(pk) for a new counter); a
+//                        failed condition reads again. Neither
+//                        read-modify-write variant trims its history.
 //
 // History entries are "<issued-at epoch ms>#<key>": the time of the
 // increment's first attempt (retries keep it) tells the trim how old an
@@ -51,10 +61,13 @@ enum class CounterVariant {
   kUnboundedHistory,
   kPublishedSlidingWindow,
   kRemoveRepair,
+  kStaleReadModifyWrite,
+  kConsistentReadModifyWrite,
 };
 
 // "correct", "no_idempotency_key", "unbounded_history",
-// "published_sliding_window", "remove_repair".
+// "published_sliding_window", "remove_repair", "stale_read_modify_write",
+// "consistent_read_modify_write".
 std::string_view CounterVariantName(CounterVariant variant);
 Result<CounterVariant> ParseCounterVariant(std::string_view name);
 
@@ -111,6 +124,8 @@ class IdempotentCounter {
       : backend_(&backend), config_(std::move(config)) {}
 
   json UpdateRequest(const Increment& increment) const;
+  // The two read-modify-write variants: one attempt (read, then put).
+  Result<IncrementOutcome> ReadModifyWrite(const Increment& increment);
   void Trim(const std::string& counter, const json& history);
 
   Backend* backend_;

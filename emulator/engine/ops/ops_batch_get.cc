@@ -228,16 +228,15 @@ Result<BatchGetResult> ExecuteBatchGet(EmulatorImpl& impl, CallContext& call,
     read.items.resize(t.keys.size());
     // One view per table: the table's keys are read at one drawn lag.
     const ReadView view =
-        impl.consistency().View(impl.store(), *tables[i], nullptr,
-                                t.consistent, impl.Now(), call.faults);
+        impl.consistency().View(impl.store(), *tables[i], nullptr, t.consistent,
+                                impl.Now(), call.faults);
     for (size_t k = 0; k < t.keys.size(); ++k) {
       if (call.faults.Unprocessed(t.name, k)) {
         read.unprocessed[k] = true;
         continue;
       }
       DDBLAB_ASSIGN_OR_RETURN(
-          read.items[k],
-          view.Get(tables[i]->id, keys[i][k].pk, keys[i][k].sk));
+          read.items[k], view.Get(tables[i]->id, keys[i][k].pk, keys[i][k].sk));
       if (!call.capacity.enforced()) continue;
       // Capacity enforcement: a key the table cannot afford now is left
       // unprocessed (read, but not returned nor charged).

@@ -114,8 +114,8 @@ Result<WriteResult> ExecutePutItem(EmulatorImpl& impl, CallContext& call,
           CheckCondition(r.expr.condition, old_item,
                          r.old_on_condition_failure)));
     }
-    DDBLAB_ASSIGN_OR_RETURN(
-        used, WriteItem(impl, call, *table, key, old, &r.item));
+    DDBLAB_ASSIGN_OR_RETURN(used,
+                            WriteItem(impl, call, *table, key, old, &r.item));
   }
   return result;
 }
@@ -144,8 +144,8 @@ Result<WriteResult> ExecuteDeleteItem(EmulatorImpl& impl, CallContext& call,
           CheckCondition(r.expr.condition, old_item,
                          r.old_on_condition_failure)));
     }
-    DDBLAB_ASSIGN_OR_RETURN(
-        used, WriteItem(impl, call, *table, key, old, nullptr));
+    DDBLAB_ASSIGN_OR_RETURN(used,
+                            WriteItem(impl, call, *table, key, old, nullptr));
   }
   return result;
 }
@@ -191,8 +191,7 @@ Result<GetItemResult> ExecuteGetItem(EmulatorImpl& impl, CallContext& call,
     const ReadView view =
         impl.consistency().View(impl.store(), *entry->table, nullptr,
                                 r.consistent, impl.Now(), call.faults);
-    DDBLAB_ASSIGN_OR_RETURN(stored,
-                            view.Get(entry->table->id, key.pk, key.sk));
+    DDBLAB_ASSIGN_OR_RETURN(stored, view.Get(entry->table->id, key.pk, key.sk));
     if (call.capacity.enforced()) {
       DDBLAB_RETURN_IF_ERROR(call.capacity.Admit(
           *entry->table,

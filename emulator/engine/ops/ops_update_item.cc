@@ -69,8 +69,8 @@ Result<UpdateItemResult> ExecuteUpdateItem(EmulatorImpl& impl,
     DDBLAB_ASSIGN_OR_RETURN(outcome,
                             ComputeUpdate(*table, r.key, old_item, r.expr));
     if (outcome.new_item) {
-      DDBLAB_ASSIGN_OR_RETURN(used, WriteItem(impl, call, *table, key,
-                                              old, &*outcome.new_item));
+      DDBLAB_ASSIGN_OR_RETURN(
+          used, WriteItem(impl, call, *table, key, old, &*outcome.new_item));
     } else {
       used.table = WriteUnits(0);  // nothing written still costs a unit
     }

@@ -206,6 +206,21 @@ TEST_F(ConsistencyTest, StaleScansAndBatchGetsSeeTheOldTable) {
   EXPECT_EQ(ScanAll(false), (Rowset{"b=2", "c=1"}));
 }
 
+TEST_F(ConsistencyTest, PartiqlSelectsReadLikeGetItem) {
+  OpenWith("0", "1s");
+  Put("a", "w1", "1");
+  Advance(seconds(5));
+  Put("a", "w1", "2");
+  auto select = [&](bool consistent) {
+    Json out = Ok("ExecuteStatement",
+                  {{"Statement", "SELECT v FROM orders WHERE pk = 'a'"},
+                   {"ConsistentRead", consistent}});
+    return out["Items"][0]["v"]["S"].get<std::string>();
+  };
+  EXPECT_EQ(select(false), "1");
+  EXPECT_EQ(select(true), "2");
+}
+
 TEST_F(ConsistencyTest, ConditionsAndWritesSeeTheCurrentState) {
   OpenWith("0", "1s");
   Put("a", "w1", "1");
@@ -279,6 +294,20 @@ TEST_F(ConsistencyTest, FaultsPinOneStaleReadAndOneLaggingIndex) {
   EXPECT_EQ(Window("w1"), Rowset{"a=1"});
   Advance(seconds(2));
   EXPECT_EQ(Window("w1"), (Rowset{"a=2", "b=1"}));
+}
+
+TEST_F(ConsistencyTest, AnIndexLagFaultAloneLagsTheIndex) {
+  OpenWith("0", "0");
+  ASSERT_TRUE(
+      emu_->SetFaultPlan({{"rules", Json::array({Json{{"table", "orders"},
+                                                      {"index", "byWindow"},
+                                                      {"effect", "index_lag"},
+                                                      {"duration", "5s"}}})}})
+          .ok());
+  Put("a", "w1", "1");
+  EXPECT_EQ(Window("w1"), Rowset{});
+  Advance(seconds(5));
+  EXPECT_EQ(Window("w1"), Rowset{"a=1"});
 }
 
 TEST_F(ConsistencyTest, SettleMakesPendingChangesVisible) {

@@ -191,7 +191,8 @@ TEST(CounterConfigTest, BadParametersAreRefused) {
   EXPECT_EQ(ParseCounterVariant("nope").error().message,
             "unknown idempotent counter variant \"nope\" (correct, "
             "no_idempotency_key, unbounded_history, published_sliding_window, "
-            "remove_repair)");
+            "remove_repair, stale_read_modify_write, "
+            "consistent_read_modify_write)");
 }
 
 INSTANTIATE_TEST_SUITE_P(Rows, CounterTest, testing::PatternRows(),

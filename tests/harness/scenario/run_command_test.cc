@@ -233,7 +233,8 @@ INSTANTIATE_TEST_SUITE_P(
                      "\"fast\","),
                 "actors[0].variant: unknown idempotent counter variant "
                 "\"fast\" (correct, no_idempotency_key, unbounded_history, "
-                "published_sliding_window, remove_repair)"},
+                "published_sliding_window, remove_repair, stale_read_modify_write, "
+                "consistent_read_modify_write)"},
         BadFile{"unknown_param",
                 Edit("\"pattern\": \"idempotent_counter\",",
                      "\"pattern\": \"idempotent_counter\", \"params\": "
