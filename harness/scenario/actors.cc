@@ -1,5 +1,5 @@
-// harness/scenario/actors.cc: the four kinds of actor, and the checks of
-// their params and ops (the stream consumers' are in consumer_actors.cc).
+// harness/scenario/actors.cc: the pattern and script actors, and the checks
+// of their params and ops (the stream consumers' are in consumer_actors.cc).
 #include "harness/scenario/actors.h"
 
 #include <algorithm>
@@ -11,6 +11,7 @@
 
 #include "harness/patterns/idempotent_counter.h"
 #include "harness/patterns/ttl_window_sweeper.h"
+#include "harness/patterns/unique_claims.h"
 #include "harness/scenario/consumer_actors.h"
 #include "harness/scenario/fields.h"
 
@@ -20,6 +21,7 @@ namespace {
 using patterns::CounterConfig;
 using patterns::OrderedConfig;
 using patterns::SweeperConfig;
+using patterns::UniqueClaimsConfig;
 
 int64_t EpochMillis(TimePoint t) {
   return std::chrono::duration_cast<std::chrono::milliseconds>(
@@ -448,6 +450,64 @@ class SweeperActor final : public Actor {
   std::optional<patterns::SweepRun> run_;  // the sweep in progress
 };
 
+// ---- unique_claims -------------------------------------------------------
+
+Result<UniqueClaimsConfig> ClaimsConfigOf(const ActorSpec& spec) {
+  UniqueClaimsConfig config;
+  DDBLAB_ASSIGN_OR_RETURN(Fields f,
+                          Fields::Of(spec.params, Member(spec.path, "params")));
+  auto variant = patterns::ParseClaimVariant(spec.variant);
+  if (!variant.ok()) {
+    return At(Member(spec.path, "variant"), variant.error().message);
+  }
+  config.variant = *variant;
+  DDBLAB_ASSIGN_OR_RETURN(config.table, f.StringOr("table", config.table));
+  DDBLAB_ASSIGN_OR_RETURN(int64_t attempts, f.IntOr("max_attempts", 3, 1, 10));
+  config.max_attempts = static_cast<int>(attempts);
+  DDBLAB_RETURN_IF_ERROR(f.NoOthers());
+  return config;
+}
+
+struct ClaimOp {
+  std::string account, email;
+};
+
+Result<ClaimOp> ClaimOpOf(const json& op, const std::string& path) {
+  DDBLAB_ASSIGN_OR_RETURN(auto kind_fields, OpOf(op, path, {"claim"}));
+  auto& f = kind_fields.second;
+  ClaimOp out;
+  DDBLAB_ASSIGN_OR_RETURN(out.account, f.String("account"));
+  DDBLAB_ASSIGN_OR_RETURN(out.email, f.String("email"));
+  DDBLAB_RETURN_IF_ERROR(f.NoOthers());
+  return out;
+}
+
+class ClaimsActor final : public Actor {
+ public:
+  ClaimsActor(const ActorSpec& spec, patterns::UniqueClaims claims)
+      : Actor(spec), claims_(std::move(claims)) {}
+
+  Status Setup() override { return claims_.Setup(); }
+
+  StepOutcome Step() override {
+    ClaimOp op = *ClaimOpOf(spec_.ops[next_op_], "");
+    Advance();
+    StepOutcome outcome;
+    outcome.op = "claim " + op.account + " " + op.email;
+    auto out = claims_.Claim(op.account, op.email);
+    if (out.ok()) {
+      outcome.result =
+          *out == patterns::ClaimOutcome::kClaimed ? "claimed" : "taken";
+    } else {
+      outcome.result = ErrorText(out.error());
+    }
+    return outcome;
+  }
+
+ private:
+  patterns::UniqueClaims claims_;
+};
+
 // ---- script --------------------------------------------------------------
 
 struct ScriptOp {
@@ -547,6 +607,10 @@ std::string ActorTable(const ActorSpec& spec) {
     auto c = SweeperConfigOf(spec);
     return c.ok() ? c->table : "";
   }
+  if (spec.pattern == kUniqueClaims) {
+    auto c = ClaimsConfigOf(spec);
+    return c.ok() ? c->table : "";
+  }
   if (spec.pattern == kRollupAggregator || spec.pattern == kTtlExpiryListener) {
     auto tables = ConsumerActorTables(spec);
     return tables.empty() ? "" : tables[0];
@@ -566,6 +630,8 @@ Status CheckActorSpec(const ActorSpec& spec) {
       DDBLAB_RETURN_IF_ERROR(CounterOpOf(spec.ops[k], path));
     } else if (spec.pattern == kTtlWindowSweeper) {
       DDBLAB_RETURN_IF_ERROR(SweeperOpOf(spec.ops[k], path));
+    } else if (spec.pattern == kUniqueClaims) {
+      DDBLAB_RETURN_IF_ERROR(ClaimOpOf(spec.ops[k], path));
     } else {
       DDBLAB_RETURN_IF_ERROR(ScriptOpOf(spec.ops[k], path));
     }
@@ -576,6 +642,8 @@ Status CheckActorSpec(const ActorSpec& spec) {
     DDBLAB_RETURN_IF_ERROR(CounterConfigOf(spec));
   } else if (spec.pattern == kTtlWindowSweeper) {
     DDBLAB_RETURN_IF_ERROR(SweeperConfigOf(spec));
+  } else if (spec.pattern == kUniqueClaims) {
+    DDBLAB_RETURN_IF_ERROR(ClaimsConfigOf(spec));
   } else if (!spec.params.empty()) {
     return At(Member(spec.path, "params"), "a script actor takes no params");
   }
@@ -613,6 +681,12 @@ Result<std::unique_ptr<Actor>> MakeActor(const ActorSpec& spec,
     if (!check.ok()) return params_error(check.error());
     return std::unique_ptr<Actor>(new SweeperActor(
         spec, std::move(*sweeper), std::move(*check), backend, checker, world));
+  }
+  if (spec.pattern == kUniqueClaims) {
+    DDBLAB_ASSIGN_OR_RETURN(UniqueClaimsConfig config, ClaimsConfigOf(spec));
+    auto claims = patterns::UniqueClaims::Open(backend, config);
+    if (!claims.ok()) return params_error(claims.error());
+    return std::unique_ptr<Actor>(new ClaimsActor(spec, std::move(*claims)));
   }
   if (spec.pattern == kRollupAggregator || spec.pattern == kTtlExpiryListener) {
     return MakeConsumerActor(spec, backend, world);

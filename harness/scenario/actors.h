@@ -14,6 +14,9 @@
 //                       between; after its last call the table is checked
 //                       against the pattern's invariant and against the
 //                       books (no item put with a ttl not yet past is gone).
+//   unique_claims       claim: one UniqueClaims::Claim (gsi_check: its
+//                       Query and PutItem; its retries of a lost answer
+//                       included).
 //   script              call: one raw DynamoDB call.
 //   rollup_aggregator, ttl_expiry_listener: writers and stream consumers,
 //                       see consumer_actors.h (a consumer's step is one

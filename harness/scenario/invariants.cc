@@ -6,6 +6,7 @@
 #include "harness/patterns/common.h"
 #include "harness/patterns/idempotent_counter.h"
 #include "harness/patterns/ordered_writes.h"
+#include "harness/patterns/unique_claims.h"
 #include "harness/scenario/consumer_actors.h"
 
 namespace ddblab::harness::scenario {
@@ -78,6 +79,14 @@ Result<Problems> CheckCounters(const std::string& table, Backend& backend,
     problems.insert(problems.end(), found.begin(), found.end());
   }
   return problems;
+}
+
+Result<Problems> CheckClaims(const std::string& table, Backend& backend) {
+  patterns::UniqueClaimsConfig config;
+  config.table = table;
+  DDBLAB_ASSIGN_OR_RETURN(patterns::UniqueClaims claims,
+                          patterns::UniqueClaims::Open(backend, config));
+  return claims.Check();
 }
 
 Result<Problems> CheckItem(const InvariantSpec& inv, Backend& backend) {
@@ -184,6 +193,8 @@ Result<std::vector<std::string>> Evaluate(const InvariantSpec& inv,
       DDBLAB_ASSIGN_OR_RETURN(found, CheckOrdered(table, backend, world));
     } else if (inv.check == kIdempotentCounter) {
       DDBLAB_ASSIGN_OR_RETURN(found, CheckCounters(table, backend, world));
+    } else if (inv.check == kUniqueClaims) {
+      DDBLAB_ASSIGN_OR_RETURN(found, CheckClaims(table, backend));
     } else {
       auto it = world.sweep_problems.find(table);
       if (it != world.sweep_problems.end()) found = it->second;

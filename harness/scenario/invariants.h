@@ -8,7 +8,8 @@
 // the items the actors wrote (World::writes; "over_writes"). The
 // rollup_aggregator check reads the tables on `backend`; the
 // ttl_expiry_listener check is the shared listener's own (World::listeners,
-// on the backend the actors use).
+// on the backend the actors use). The unique_claims check reads its
+// tables alone (no two accounts hold one email).
 //
 // Thread-safety: free functions on the caller's backend.
 #pragma once

@@ -15,9 +15,13 @@
 namespace ddblab::harness::scenario {
 namespace {
 
-constexpr const char* kPatterns[] = {kOrderedWrites,     kIdempotentCounter,
-                                     kTtlWindowSweeper,  kRollupAggregator,
-                                     kTtlExpiryListener, kScript};
+constexpr const char* kPatterns[] = {kOrderedWrites,
+                                     kIdempotentCounter,
+                                     kTtlWindowSweeper,
+                                     kRollupAggregator,
+                                     kTtlExpiryListener,
+                                     kUniqueClaims,
+                                     kScript};
 
 // Replaces every "{i}" and "{n}" in the strings of `value`.
 json Substitute(const json& value, const std::string& i, const std::string& n) {
@@ -123,7 +127,8 @@ Status ParseActor(const json& entry, const std::string& path,
     return At(f.PathOf("pattern"),
               "unknown pattern " + Shown(f.Raw("pattern")) +
                   " (ordered_writes, idempotent_counter, ttl_window_sweeper, "
-                  "rollup_aggregator, ttl_expiry_listener, script)");
+                  "rollup_aggregator, ttl_expiry_listener, unique_claims, "
+                  "script)");
   }
   ActorSpec spec;
   spec.pattern = pattern;
@@ -259,7 +264,7 @@ Status ParseInvariant(const json& entry, const std::string& path, Scenario* s) {
   DDBLAB_ASSIGN_OR_RETURN(inv.every_step, f.BoolOr("every_step", false));
   if (inv.check == kOrderedWrites || inv.check == kIdempotentCounter ||
       inv.check == kTtlWindowSweeper || inv.check == kRollupAggregator ||
-      inv.check == kTtlExpiryListener) {
+      inv.check == kTtlExpiryListener || inv.check == kUniqueClaims) {
     DDBLAB_ASSIGN_OR_RETURN(inv.table, f.StringOr("table", ""));
   } else if (inv.check == "item_equals") {
     DDBLAB_ASSIGN_OR_RETURN(inv.table, f.String("table"));
@@ -299,8 +304,8 @@ Status ParseInvariant(const json& entry, const std::string& path, Scenario* s) {
     return At(f.PathOf("check"),
               "unknown check " + Shown(f.Raw("check")) +
                   " (ordered_writes, idempotent_counter, ttl_window_sweeper, "
-                  "rollup_aggregator, ttl_expiry_listener, item_equals, "
-                  "count, sum)");
+                  "rollup_aggregator, ttl_expiry_listener, unique_claims, "
+                  "item_equals, count, sum)");
   }
   DDBLAB_RETURN_IF_ERROR(f.NoOthers());
   s->invariants.push_back(std::move(inv));

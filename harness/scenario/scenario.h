@@ -36,6 +36,7 @@ using json = nlohmann::json;
 inline constexpr const char* kOrderedWrites = "ordered_writes";
 inline constexpr const char* kIdempotentCounter = "idempotent_counter";
 inline constexpr const char* kTtlWindowSweeper = "ttl_window_sweeper";
+inline constexpr const char* kUniqueClaims = "unique_claims";
 inline constexpr const char* kScript = "script";
 // Stream consumers with their writers (harness/scenario/consumer_actors.h).
 inline constexpr const char* kRollupAggregator = "rollup_aggregator";
@@ -43,7 +44,7 @@ inline constexpr const char* kTtlExpiryListener = "ttl_expiry_listener";
 
 struct ActorSpec {
   std::string name;     // unique; "<name>#<n>" for copies
-  std::string pattern;  // one of the four above
+  std::string pattern;  // one of the above
   std::string variant;  // the pattern's variant ("" for a script)
   json params = json::object();
   std::vector<json> ops;  // expanded: one entry per logical operation
@@ -63,7 +64,8 @@ struct TimelineEvent {
 struct InvariantSpec {
   std::string id;         // "invariants[0]"
   std::string check;      // ordered_writes, idempotent_counter,
-                          // ttl_window_sweeper, item_equals, count, sum
+                          // ttl_window_sweeper, unique_claims, item_equals,
+                          // count, sum
   std::string table;      // "" for a pattern check over all its tables
   json key;               // item_equals
   json item;              // item_equals: the item, or null for "absent"

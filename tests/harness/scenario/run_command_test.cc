@@ -226,7 +226,8 @@ INSTANTIATE_TEST_SUITE_P(
                 Edit("\"idempotent_counter\",", "\"counter\","),
                 "actors[0].pattern: unknown pattern \"counter\" "
                 "(ordered_writes, idempotent_counter, ttl_window_sweeper, "
-                "rollup_aggregator, ttl_expiry_listener, script)"},
+                "rollup_aggregator, ttl_expiry_listener, unique_claims, "
+                "script)"},
         BadFile{"unknown_variant",
                 Edit("\"pattern\": \"idempotent_counter\",",
                      "\"pattern\": \"idempotent_counter\", \"variant\": "
@@ -255,8 +256,8 @@ INSTANTIATE_TEST_SUITE_P(
             Edit("\"check\": \"idempotent_counter\"", "\"check\": \"counter\""),
             "invariants[0].check: unknown check \"counter\" "
             "(ordered_writes, idempotent_counter, ttl_window_sweeper, "
-            "rollup_aggregator, ttl_expiry_listener, item_equals, count, "
-            "sum)"},
+            "rollup_aggregator, ttl_expiry_listener, unique_claims, "
+            "item_equals, count, sum)"},
         BadFile{"timeline_order",
                 Edit("\"expect\"",
                      "\"timeline\": [{\"at\": \"2m\", \"advance\": \"1m\"}, "

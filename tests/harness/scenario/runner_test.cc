@@ -188,6 +188,45 @@ TEST(Runner, ACounterRetryAfterItsWindowCountsAgainAsDesigned) {
             "ms, s, m, h or d, e.g. 90s, 1.5m, 250ms)");
 }
 
+// unique_claims actors ("{n}" in an op is the copy number) and their
+// check: without index lag gsi_check sees the first claim and refuses the
+// second; a raw put of the same email (the script) breaks the invariant.
+TEST(Runner, UniqueClaimsActorsAndTheirCheck) {
+  RunResult run = RunOnce(Parse(R"({"name": "claims",
+    "actors": [
+      {"name": "signup", "pattern": "unique_claims", "variant": "gsi_check",
+       "count": 2, "ops": [{"claim": {"account": "acct-{n}", "email": "a@x"}}]},
+      {"name": "rogue", "pattern": "script", "ops": [{"call": "PutItem",
+       "request": {"TableName": "ddblab_unique_claims",
+                   "Item": {"pk": {"S": "acct-3"}, "email": {"S": "a@x"}}}}]}],
+    "invariants": [{"check": "unique_claims"}],
+    "expect": "violated",
+    "schedule": ["signup#1", "signup#2", "rogue"]})"),
+                          {});
+  ASSERT_EQ(run.code, 0) << run.failure;
+  std::vector<std::string> steps;
+  for (const std::string& line : run.trace) {
+    json event = json::parse(line);
+    if (event.contains("actor")) {
+      steps.push_back(event["op"].get<std::string>() + ": " +
+                      event["result"].get<std::string>());
+    }
+  }
+  EXPECT_EQ(steps, (std::vector<std::string>{"claim acct-1 a@x: claimed",
+                                             "claim acct-2 a@x: taken",
+                                             "call PutItem: ok"}));
+  ASSERT_TRUE(run.violation.has_value());
+  EXPECT_EQ(run.violation->problems,
+            std::vector<std::string>{
+                "email a@x is held by 2 accounts: acct-1, acct-3"});
+  auto bad = ParseScenario(R"({"name": "x", "actors": [{"name": "c",
+      "pattern": "unique_claims", "ops": [{"claim": {"account": "a"}}]}],
+      "invariants": [{"check": "unique_claims"}], "expect": "holds"})",
+                           "t.json");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_EQ(bad.error().message, "actors[0].ops[0].claim.email: required");
+}
+
 TEST(Runner, BrokenGenericChecksSayWhatTheTableHolds) {
   std::string text = kScript;
   text.replace(text.find("\"equals\": 2"), 11, "\"equals\": 3");
