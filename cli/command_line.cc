@@ -8,6 +8,7 @@
 #include <string_view>
 
 #include "emulator/api/duration.h"
+#include "emulator/api/lag.h"
 
 #ifndef DDBLAB_VERSION
 #define DDBLAB_VERSION "0.0.0"
@@ -78,7 +79,9 @@ bool IsKnownFlag(std::string_view flag) {
                                  "--event-source-mappings",
                                  "--control",
                                  "--control-token-file",
-                                 "--capacity"}) {
+                                 "--capacity",
+                                 "--index-lag",
+                                 "--read-lag"}) {
     if (flag == known) return true;
   }
   return false;
@@ -155,6 +158,11 @@ Status SetFlag(ServeConfig& config, std::string_view flag,
   } else if (flag == "--capacity") {
     if (value != "off" && value != "enforce") return bad("off or enforce");
     config.capacity = value == "enforce" ? Capacity::kEnforce : Capacity::kOff;
+  } else if (flag == "--index-lag" || flag == "--read-lag") {
+    Result<LagRange> lag = ParseLagRange(value);
+    if (!lag.ok()) return Usage(std::string(flag) + ": " + lag.error().message);
+    (flag == "--index-lag" ? config.consistency.index_lag
+                           : config.consistency.read_lag) = *lag;
   } else if (flag == "--faults") {  // read by cli/control_faults.cc
     if (value.empty()) return bad("a fault plan file (JSON)");
     config.faults_file = value;
@@ -342,6 +350,13 @@ Flags of ddblab serve:
   --capacity off|enforce   enforce provisioned / on-demand throughput, burst
                            and per-partition limits (default off); usage and
                            throttles at GET /_ddblab/capacity
+  --index-lag SPEC         how long after a write each global secondary index
+                           shows it: 0 (default: at once), a duration (2s) or
+                           a range (0..2s, drawn per write and index)
+  --read-lag SPEC          how old the state an eventually consistent read
+                           (no ConsistentRead) sees may be: 0 (default), a
+                           duration or a range (drawn per read); change both
+                           at POST /_ddblab/consistency
   --event-source-mappings FILE
                            host these event source mappings (a JSON list of
                            CreateEventSourceMapping bodies, each with

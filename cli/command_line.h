@@ -15,11 +15,13 @@
 //                [--event-source-mappings FILE] [--allow-functions]
 //                [--control off|local-token|open] [--control-token-file PATH]
 //                [--capacity off|enforce] [--no-ui]
+//                [--index-lag SPEC] [--read-lag SPEC]
 //   ddblab run ... | bench ... | token ...   (cli/main.cc)
 //   ddblab --help | --version
 //
 // Flags take "--flag value" or "--flag=value"; --no-ui and --allow-functions
-// take none. Durations are written as emulator/api/duration.h says. A bad
+// take none. Durations are written as emulator/api/duration.h says, lags
+// (SPEC: "0", "2s", "0..2s") as emulator/api/lag.h says. A bad
 // command line is an Error whose message is the one line to print on stderr
 // (exit status 2).
 //
@@ -60,6 +62,10 @@ struct ServeConfig : server::ServeOptions {
   // --capacity off|enforce: DynamoDB's throughput limits (Options.capacity).
   // Applied by cli/control_capacity.h.
   Capacity capacity = Capacity::kOff;
+  // --index-lag / --read-lag: the eventual-consistency model's lags
+  // (Options.consistency), parsed here; applied by
+  // cli/control_consistency.h.
+  ConsistencyOptions consistency;
 };
 
 enum class CommandKind { kServe, kHelp, kVersion };

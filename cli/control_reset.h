@@ -11,13 +11,14 @@
 //
 // Drops every table (with its items, indexes, stream and TTL queue), every
 // hosted event source mapping (a reset hook of the extensions, file
-// mappings too), the fault plan with its counters and log, and the capacity
-// ledger; then sets what the body gives (Emulator::Reset): the engine starts
-// as one opened with those options would, so the fault draws of seed N are
-// those of an emulator opened with seed N. "clock" may move a manual clock
-// backwards (a reset is a new run); on a system clock it is a 400. A field
-// not given keeps the value in force (the serve flag's, or the last
-// reset's).
+// mappings too), the fault plan with its counters and log, the capacity
+// ledger, and the consistency model's pending changes and settings (the lags
+// go back to --index-lag / --read-lag); then sets what the body gives
+// (Emulator::Reset): the engine starts as one opened with those options
+// would, so the fault draws of seed N are those of an emulator opened with
+// seed N. "clock" may move a manual clock backwards (a reset is a new run);
+// on a system clock it is a 400. A field not given keeps the value in force
+// (the serve flag's, or the last reset's).
 //
 // Answers 200 {"now": <epoch seconds>, "mode": "manual"|"system", "seed": N,
 // "ttl_delay": "...", "stream_shards": N, "shard_rollover": "4h"|"off"}.

@@ -16,6 +16,7 @@
 
 #include "cli/command_line.h"
 #include "cli/control_capacity.h"
+#include "cli/control_consistency.h"
 #include "cli/control_esm.h"
 #include "cli/control_faults.h"
 #include "cli/control_reset.h"
@@ -56,9 +57,9 @@ int ServeMain(const Args& args) {
   }
   server::ServeHooks hooks;
   hooks.open = &EmulatorHandler::Open;
-  for (auto add :
-       {&AddTtlControl, &AddStreamsControl, &AddFaultControl,
-        &AddCapacityControl, &AddEsmControl, &AddResetControl, &AddUiControl}) {
+  for (auto add : {&AddTtlControl, &AddStreamsControl, &AddFaultControl,
+                   &AddCapacityControl, &AddConsistencyControl, &AddEsmControl,
+                   &AddResetControl, &AddUiControl}) {
     if (Status s = add(command->serve, hooks); !s.ok()) {
       std::cerr << "ddblab: " << s.error().message << "\n";
       return 2;

@@ -176,6 +176,10 @@ function vectorIndexText(i) {
 
 async function refreshTables() {
   const rows = [];
+  // Index changes not yet visible (the consistency model's lagging GSIs),
+  // {table: {index: n}}; a server without the endpoint shows none.
+  let pending = {};
+  try { pending = (await ctl("GET", "consistency")).pending || {}; } catch (e) { pending = {}; }
   for (const name of state.tables) {
     const t = await describe(name);
     let ttl = "-";
@@ -183,7 +187,9 @@ async function refreshTables() {
       const d = (await ddb("DescribeTimeToLive", {TableName: name})).TimeToLiveDescription;
       ttl = d.AttributeName ? `${d.TimeToLiveStatus} (${d.AttributeName})` : d.TimeToLiveStatus;
     } catch (e) { ttl = e.message; }
-    const indexes = [...(t.GlobalSecondaryIndexes || []).map((i) => `GSI ${i.IndexName}: ${keyText(i.KeySchema)}`),
+    const lagging = pending[name] || {};
+    const indexes = [...(t.GlobalSecondaryIndexes || []).map((i) => `GSI ${i.IndexName}: ${keyText(i.KeySchema)}` +
+                         (lagging[i.IndexName] ? ` (${lagging[i.IndexName]} pending)` : "")),
                      ...(t.LocalSecondaryIndexes || []).map((i) => `LSI ${i.IndexName}: ${keyText(i.KeySchema)}`),
                      ...(t.VectorIndexes || []).map(vectorIndexText)];
     const stream = t.StreamSpecification && t.StreamSpecification.StreamEnabled

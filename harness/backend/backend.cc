@@ -19,6 +19,8 @@ std::string_view CapabilityName(Capability capability) {
       return "TTL sweep";
     case Capability::kReset:
       return "reset";
+    case Capability::kConsistency:
+      return "consistency";
   }
   return "unknown";
 }
@@ -42,6 +44,12 @@ Result<json> Backend::SplitStreamShards(std::string_view,
 Result<int64_t> Backend::SweepTtl() { return NoControl(Capability::kTtlSweep); }
 Status Backend::Reset(const ResetSpec&) {
   return NoControl(Capability::kReset);
+}
+Status Backend::SetConsistency(const json&) {
+  return NoControl(Capability::kConsistency);
+}
+Result<int64_t> Backend::SettleConsistency() {
+  return NoControl(Capability::kConsistency);
 }
 
 Result<std::unique_ptr<Backend>> OpenBackend(std::string_view spec,

@@ -15,13 +15,15 @@
 //                       clock=system|manual[=EPOCH_SECONDS], seed=N,
 //                       ttl_delay=SPEC, stream_shards=N,
 //                       shard_rollover=DURATION|off, capacity=off|enforce,
+//                       index_lag=SPEC, read_lag=SPEC (emulator/api/lag.h),
 //                       region=R, db=PATH
 //   http[s]://HOST:PORT any DynamoDB endpoint (HttpBackend); when it answers
 //                       GET /_ddblab/health as ddblab, its controls are used
 //   aws | aws:REGION    Amazon DynamoDB (HttpBackend, HTTPS, SigV4)
 //
 // Control (advance/set the clock, fault plans, splitting stream shards,
-// sweeping TTL, resetting to an empty backend) is optional and discoverable
+// sweeping TTL, resetting to an empty backend, the eventual-consistency
+// model's lags) is optional and discoverable
 // with Has(): a backend without a control answers the call with an error that
 // says so ("backend aws has no clock control"), never with a silent no-op.
 //
@@ -51,9 +53,11 @@ enum class Capability {
   kStreamShards,  // SplitStreamShards
   kTtlSweep,      // SweepTtl
   kReset,         // Reset
+  kConsistency,   // SetConsistency, SettleConsistency
 };
 
-// "clock", "fault plan", "stream shard", "TTL sweep", "reset".
+// "clock", "fault plan", "stream shard", "TTL sweep", "reset",
+// "consistency".
 std::string_view CapabilityName(Capability capability);
 
 // What Backend::Reset sets once the backend is empty (ddblab's
@@ -102,6 +106,15 @@ class Backend {
   // capacity ledger and hosted event source mapping, then applies `spec`:
   // the backend is as a fresh ddblab opened with those settings.
   virtual Status Reset(const ResetSpec& spec);
+  // ddblab's eventual-consistency model (Emulator::SetConsistency, POST
+  // /_ddblab/consistency): settings such as {"index_lag": "2s", "read_lag":
+  // "0..1s", "tables": {"orders": {"indexes": {"byWindow": "5s"}}}}; members
+  // left out stay. Bad settings are a ValidationException naming the member
+  // ("read_lag: invalid lag '2s..1s': ..."), and nothing changes. Reset puts
+  // the lags back to those the backend was opened (or served) with.
+  virtual Status SetConsistency(const json& settings);
+  // Makes every pending index change visible now; how many there were.
+  virtual Result<int64_t> SettleConsistency();
 
  protected:
   Error NoControl(Capability capability) const;

@@ -50,6 +50,12 @@ class ForwardingBackend : public Backend {
   }
   Result<int64_t> SweepTtl() override { return inner_.SweepTtl(); }
   Status Reset(const ResetSpec& spec) override { return inner_.Reset(spec); }
+  Status SetConsistency(const json& settings) override {
+    return inner_.SetConsistency(settings);
+  }
+  Result<int64_t> SettleConsistency() override {
+    return inner_.SettleConsistency();
+  }
 
  protected:
   Backend& inner() { return inner_; }

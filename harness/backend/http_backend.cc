@@ -346,6 +346,7 @@ bool HttpBackend::Has(Capability capability) const {
     case Capability::kStreamShards:
     case Capability::kFaultPlan:
     case Capability::kReset:
+    case Capability::kConsistency:
       return true;
   }
   return false;
@@ -435,6 +436,23 @@ Result<json> HttpBackend::SplitStreamShards(
   json body{{"TableName", std::string(table)}};
   if (shard_id) body["ShardId"] = *shard_id;
   return Control("POST", "/_ddblab/streams/split", body);
+}
+
+Status HttpBackend::SetConsistency(const json& settings) {
+  if (!Has(Capability::kConsistency)) {
+    return NoControl(Capability::kConsistency);
+  }
+  DDBLAB_RETURN_IF_ERROR(Control("POST", "/_ddblab/consistency", settings));
+  return OkStatus();
+}
+
+Result<int64_t> HttpBackend::SettleConsistency() {
+  if (!Has(Capability::kConsistency)) {
+    return NoControl(Capability::kConsistency);
+  }
+  DDBLAB_ASSIGN_OR_RETURN(
+      json out, Control("POST", "/_ddblab/consistency/settle", json()));
+  return out.value("settled", int64_t{0});
 }
 
 Result<int64_t> HttpBackend::SweepTtl() {

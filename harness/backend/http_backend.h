@@ -10,8 +10,8 @@
 //
 // Against ddblab (GET /_ddblab/health answers "healthy: ..."), the control
 // endpoints give the optional controls: the clock (when the server runs
-// --clock manual), TTL sweeps, stream shard splits, fault plans and reset
-// (POST /_ddblab/reset).
+// --clock manual), TTL sweeps, stream shard splits, fault plans, reset
+// (POST /_ddblab/reset) and the consistency model (/_ddblab/consistency).
 //
 // Thread-safety: Call/CallStreams may run concurrently (the transports
 // serialise on their connection); waits() and the retry quota are guarded.
@@ -82,6 +82,9 @@ class HttpBackend final : public Backend {
   Status SetFaultPlan(const json& plan) override;
   // POST /_ddblab/reset with the members `spec` sets.
   Status Reset(const ResetSpec& spec) override;
+  // POST /_ddblab/consistency, POST /_ddblab/consistency/settle.
+  Status SetConsistency(const json& settings) override;
+  Result<int64_t> SettleConsistency() override;
 
   // Every retry wait so far, in order.
   std::vector<Duration> waits() const;

@@ -9,6 +9,7 @@
 #include "common/text/query_string.h"
 #include "emulator/api/duration.h"
 #include "emulator/api/emulator.h"
+#include "emulator/api/lag.h"
 #include "emulator/api/options.h"
 
 namespace ddblab::harness {
@@ -68,6 +69,7 @@ class InProcessBackend final : public Backend {
       case Capability::kTtlSweep:
       case Capability::kFaultPlan:
       case Capability::kReset:
+      case Capability::kConsistency:
         return true;
     }
     return false;
@@ -105,6 +107,12 @@ class InProcessBackend final : public Backend {
     return emulator_->Reset(ResetOptions{spec.clock, spec.seed, spec.ttl_delay,
                                          spec.stream_shards,
                                          spec.shard_rollover});
+  }
+  Status SetConsistency(const json& settings) override {
+    return emulator_->SetConsistency(settings);
+  }
+  Result<int64_t> SettleConsistency() override {
+    return emulator_->SettleConsistency();
   }
 
  private:
@@ -165,6 +173,14 @@ Result<std::unique_ptr<Backend>> OpenInProcessBackend(std::string_view query) {
       }
       options.capacity =
           value == "enforce" ? Capacity::kEnforce : Capacity::kOff;
+    } else if (key == "index_lag" || key == "read_lag") {
+      Result<LagRange> lag = ParseLagRange(value);
+      if (!lag.ok()) {
+        return Error::Validation("emulator option " + std::string(key) + ": " +
+                                 lag.error().message);
+      }
+      (key == "index_lag" ? options.consistency.index_lag
+                          : options.consistency.read_lag) = *lag;
     } else if (key == "region") {
       options.region = std::string(value);
     } else if (key == "db") {
@@ -173,7 +189,7 @@ Result<std::unique_ptr<Backend>> OpenInProcessBackend(std::string_view query) {
       return Error::Validation(
           "unknown emulator option " + std::string(key) +
           " (clock, seed, ttl_delay, stream_shards, shard_rollover, "
-          "capacity, region, db)");
+          "capacity, index_lag, read_lag, region, db)");
     }
   }
   DDBLAB_ASSIGN_OR_RETURN(std::unique_ptr<Emulator> emulator,

@@ -27,7 +27,8 @@ Result<std::unique_ptr<Backend>> OpenInProcessBackend(std::string_view query);
 
 // A backend named "emulator" on `emulator`, which it does not own (it must
 // outlive the backend). Clock control when the emulator's clock is a
-// ManualClock; TTL sweep, stream shards and fault plans always.
+// ManualClock; TTL sweep, stream shards, fault plans, reset and consistency
+// always.
 std::unique_ptr<Backend> BorrowEmulator(Emulator& emulator);
 
 }  // namespace ddblab::harness

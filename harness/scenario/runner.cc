@@ -63,6 +63,13 @@ class Run {
   // can (ddblab serve), else the scenario's tables deleted, no fault plan
   // and the clock set. A failing control call is a ControlFailure.
   Status CleanSlate();
+  // Sets backend.consistency once the tables and the actors' setup are in
+  // place, both lags off where it says nothing (a ddblab server keeps its
+  // flags' lags through a reset; an in-process emulator opens with them
+  // off), then settles what the setup left pending: every run starts from a
+  // settled state. Settings the backend refuses are a ValidationException
+  // naming the member under backend.consistency.
+  Status SetConsistency();
   Status FireEvent(const TimelineEvent& event);
   Status JumpTo(TimePoint target);
   // Deletes `table` if it exists and waits until it is gone.
@@ -244,6 +251,24 @@ Status Run::CleanSlate() {
   return OkStatus();
 }
 
+Status Run::SetConsistency() {
+  const bool ddblab_server =
+      options_.backend != "emulator" && backend_->Has(Capability::kConsistency);
+  if (s_.consistency.is_null() && !ddblab_server) return OkStatus();
+  json settings = {{"index_lag", "0"}, {"read_lag", "0"}};
+  if (s_.consistency.is_object()) settings.update(s_.consistency);
+  if (Status set = backend_->SetConsistency(settings); !set.ok()) {
+    if (set.error().type == ErrorType::kValidation) {
+      return Error::Validation("backend.consistency." + set.error().message);
+    }
+    return ControlFailure("consistency settings", set.error());
+  }
+  if (auto settled = backend_->SettleConsistency(); !settled.ok()) {
+    return ControlFailure("consistency settle", settled.error());
+  }
+  return OkStatus();
+}
+
 Status Run::FireEvent(const TimelineEvent& event) {
   ojson line = {{"event", event.kind}};
   if (event.kind == "advance") {
@@ -310,7 +335,8 @@ RunResult Run::Go() {
       MissingCapability(s_, backend_->name(), backend_->Has(Capability::kClock),
                         backend_->Has(Capability::kFaultPlan),
                         backend_->Has(Capability::kStreamShards),
-                        backend_->Has(Capability::kTtlSweep));
+                        backend_->Has(Capability::kTtlSweep),
+                        backend_->Has(Capability::kConsistency));
   if (!missing.empty()) return Fail(3, missing);
   traced_->set_recording(false);
   if (options_.backend != "emulator") {
@@ -344,6 +370,10 @@ RunResult Run::Go() {
     by_name[spec.name] = actors.size();
     actors.push_back(std::move(*actor));
   }
+  if (Status set = SetConsistency(); !set.ok()) {
+    return Fail(set.error().type == ErrorType::kValidation ? 2 : 3,
+                In(set.error().message));
+  }
   if (!s_.faults.is_null()) {
     Status set = traced_->SetFaultPlan(s_.faults);
     if (!set.ok() && set.error().type == ErrorType::kValidation) {
@@ -366,6 +396,7 @@ RunResult Run::Go() {
                  {"backend", backend_->name()},
                  {"t", IsoMillis(t0)}};
   if (!s_.faults.is_null()) start["faults"] = s_.faults;
+  if (!s_.consistency.is_null()) start["consistency"] = s_.consistency;
   if (!s_.consumer_faults.empty()) {
     ojson consumer = ojson::array();
     for (const ConsumerFault& f : s_.consumer_faults) {
@@ -517,7 +548,7 @@ RunResult Run::Go() {
 std::string MissingCapability(const Scenario& s,
                               const std::string& backend_name, bool has_clock,
                               bool has_faults, bool has_shards,
-                              bool has_ttl_sweep) {
+                              bool has_ttl_sweep, bool has_consistency) {
   const auto needs = [&](const std::string& path, const char* what) {
     return s.file + ": " + path + " needs " + what + " control; backend " +
            backend_name + " has none";
@@ -533,6 +564,9 @@ std::string MissingCapability(const Scenario& s,
       return needs(Member(a.path, "every"), "clock");
   }
   if (!has_faults && !s.faults.is_null()) return needs("faults", "fault plan");
+  if (!has_consistency && !s.consistency.is_null()) {
+    return needs("backend.consistency", "consistency");
+  }
   for (const TimelineEvent& e : s.timeline) {
     if (e.kind == "advance" && !has_clock) {
       return needs(Member(e.path, "advance"), "clock");

@@ -119,6 +119,6 @@ RunResult ProbeRun(const Scenario& scenario, const RunOptions& options);
 std::string MissingCapability(const Scenario& scenario,
                               const std::string& backend_name, bool has_clock,
                               bool has_faults, bool has_shards,
-                              bool has_ttl_sweep);
+                              bool has_ttl_sweep, bool has_consistency);
 
 }  // namespace ddblab::harness::scenario

@@ -86,6 +86,14 @@ Status ParseBackend(Fields& top, Scenario* s) {
                           f.IntOr("seed", 1, 0, int64_t{1} << 53));
   s->seed = static_cast<uint64_t>(seed);
   DDBLAB_ASSIGN_OR_RETURN(s->tick, f.DurationOr("tick", Duration::zero()));
+  // Checked member by member by the backend when the run sets it.
+  s->consistency = f.Raw("consistency");
+  if (!s->consistency.is_null() && !s->consistency.is_object()) {
+    return At(f.PathOf("consistency"),
+              "expected the consistency settings (an object such as "
+              "{\"index_lag\": \"2s\"}), got " +
+                  Shown(s->consistency));
+  }
   DDBLAB_ASSIGN_OR_RETURN(int64_t max_steps,
                           f.IntOr("max_steps", 10000, 1, 1000000));
   s->max_steps = static_cast<int>(max_steps);
@@ -415,6 +423,7 @@ nlohmann::ordered_json ScenarioToJson(const Scenario& s) {
   if (s.stream_shards > 0) backend["stream_shards"] = s.stream_shards;
   if (s.tick > Duration::zero()) backend["tick"] = DurationText(s.tick);
   if (s.max_steps != 10000) backend["max_steps"] = s.max_steps;
+  if (!s.consistency.is_null()) backend["consistency"] = o(s.consistency);
   out["backend"] = backend;
   if (!s.tables.empty()) out["tables"] = o(s.tables);
   ojson actors = ojson::array();

@@ -113,6 +113,10 @@ struct Scenario {
   uint64_t seed = 1;                 // the seed when --seed is not given
   Duration tick{};                   // the clock moves this much per step
   int max_steps = 10000;
+  // backend.consistency: the consistency model's settings (an object, as
+  // POST /_ddblab/consistency takes it), set at the start of each run; null:
+  // both lags off.
+  json consistency;
   std::vector<json> tables;  // CreateTable requests
   std::vector<ActorSpec> actors;
   json faults;  // a fault plan ({"rules": [...]}) or null

@@ -152,6 +152,30 @@ TEST(CliTest, CapacityFlag) {
   EXPECT_NE(HelpText().find("--capacity off|enforce"), std::string::npos);
 }
 
+// Lags of the consistency model (emulator/api/lag.h): off by default; a
+// bad SPEC is a usage error with ParseLagRange's message after the flag.
+TEST(CliTest, LagFlags) {
+  auto defaults = Parse({"serve"});
+  ASSERT_TRUE(defaults.ok());
+  EXPECT_EQ(defaults->serve.consistency, ConsistencyOptions{});
+  auto command = Parse({"serve", "--index-lag", "0..2s", "--read-lag=1s"});
+  ASSERT_TRUE(command.ok()) << command.error().message;
+  EXPECT_EQ(command->serve.consistency.index_lag,
+            (LagRange{Duration::zero(), std::chrono::seconds(2)}));
+  EXPECT_EQ(command->serve.consistency.read_lag,
+            (LagRange{std::chrono::seconds(1), std::chrono::seconds(1)}));
+  ExpectUsageError({"serve", "--read-lag", "2s..1s"},
+                   "--read-lag: invalid lag '2s..1s': the lower end is above "
+                   "the upper end");
+  ExpectUsageError({"serve", "--index-lag=soon"},
+                   "--index-lag: invalid lag 'soon': invalid duration 'soon': "
+                   "no number (expected a number with an optional unit us, "
+                   "ms, s, m, h or d, e.g. 90s, 1.5m, 250ms)");
+  ExpectUsageError({"serve", "--index-lag"}, "flag --index-lag needs a value");
+  EXPECT_NE(HelpText().find("--index-lag SPEC"), std::string::npos);
+  EXPECT_NE(HelpText().find("--read-lag SPEC"), std::string::npos);
+}
+
 // A duration (emulator/api/duration.h) of whole seconds, 1s to 1 day.
 TEST(CliTest, IdleTimeoutTakesWholeSeconds) {
   EXPECT_EQ(Parse({"serve"})->serve.idle_timeout_seconds, 60);

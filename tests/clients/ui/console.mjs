@@ -56,6 +56,8 @@ try {
   assert.match(row, /ACTIVE/);
   assert.match(row, /pk \(partition\), sk \(sort\)/);
   assert.match(await text('tr[data-table="Sessions"]'), /ENABLED \(expires\)/);
+  assert.match(await text('tr[data-table="Lagging"]'),
+               /GSI ByV: v \(partition\) \(1 pending\)/);
   assert.match(await text('tr[data-table="Docs"]'),
                /VECTOR by_meaning: embedding \[3, COSINE\] ACTIVE/);
   await shot("tables");

@@ -91,6 +91,21 @@ def setup(server):
             KeySchema=[{"AttributeName": "pk", "KeyType": "HASH"}],
             StreamSpecification={"StreamEnabled": True,
                                  "StreamViewType": "NEW_AND_OLD_IMAGES"})
+    # A GSI an hour behind its table (the consistency model): its one write
+    # stays pending, which the Tables page shows.
+    ddb.create_table(
+        TableName="Lagging", BillingMode="PAY_PER_REQUEST",
+        AttributeDefinitions=[{"AttributeName": "pk", "AttributeType": "S"},
+                              {"AttributeName": "v", "AttributeType": "S"}],
+        KeySchema=[{"AttributeName": "pk", "KeyType": "HASH"}],
+        GlobalSecondaryIndexes=[{
+            "IndexName": "ByV",
+            "KeySchema": [{"AttributeName": "v", "KeyType": "HASH"}],
+            "Projection": {"ProjectionType": "KEYS_ONLY"}}])
+    control(server, "POST", "consistency",
+            {"tables": {"Lagging": {"index_lag": "1h"}}})
+    ddb.put_item(TableName="Lagging",
+                 Item={"pk": {"S": "a"}, "v": {"S": "x"}})
     ddb.update_time_to_live(
         TableName="Sessions",
         TimeToLiveSpecification={"Enabled": True, "AttributeName": "expires"})

@@ -127,7 +127,7 @@ TEST(BackendTest, AwsHasNoControlAtAll) {
   EXPECT_EQ(b.name(), "aws:eu-west-1");
   for (Capability c :
        {Capability::kClock, Capability::kFaultPlan, Capability::kStreamShards,
-        Capability::kTtlSweep, Capability::kReset}) {
+        Capability::kTtlSweep, Capability::kReset, Capability::kConsistency}) {
     EXPECT_FALSE(b.Has(c));
   }
   EXPECT_EQ(b.AdvanceClock(seconds(1)).error().message,
@@ -140,6 +140,63 @@ TEST(BackendTest, AwsHasNoControlAtAll) {
             "backend aws:eu-west-1 has no TTL sweep control");
   EXPECT_EQ(b.Reset(ResetSpec{}).error().message,
             "backend aws:eu-west-1 has no reset control");
+  EXPECT_EQ(b.SetConsistency({}).error().message,
+            "backend aws:eu-west-1 has no consistency control");
+  EXPECT_EQ(b.SettleConsistency().error().message,
+            "backend aws:eu-west-1 has no consistency control");
+}
+
+// index_lag / read_lag open the emulator with those lags; SetConsistency
+// changes them (a bad member changes nothing); SettleConsistency makes the
+// pending GSI changes visible and counts them.
+TEST(BackendTest, EmulatorConsistencyControl) {
+  EXPECT_EQ(OpenBackend("emulator?read_lag=2s..1s").error().message,
+            "emulator option read_lag: invalid lag '2s..1s': the lower end "
+            "is above the upper end");
+  auto backend = OpenBackend("emulator?clock=manual&index_lag=2s");
+  ASSERT_TRUE(backend.ok()) << ToString(backend.error());
+  Backend& b = **backend;
+  EXPECT_TRUE(b.Has(Capability::kConsistency));
+  ASSERT_TRUE(b.Call("CreateTable", nlohmann::json::parse(R"({
+    "TableName": "lagged", "BillingMode": "PAY_PER_REQUEST",
+    "KeySchema": [{"AttributeName": "pk", "KeyType": "HASH"}],
+    "AttributeDefinitions": [{"AttributeName": "pk", "AttributeType": "S"},
+                             {"AttributeName": "g", "AttributeType": "S"}],
+    "GlobalSecondaryIndexes": [{"IndexName": "byG",
+      "KeySchema": [{"AttributeName": "g", "KeyType": "HASH"}],
+      "Projection": {"ProjectionType": "KEYS_ONLY"}}]})"))
+                  .ok());
+  const nlohmann::json query = nlohmann::json::parse(R"({"TableName": "lagged",
+    "IndexName": "byG", "KeyConditionExpression": "g = :g",
+    "ExpressionAttributeValues": {":g": {"S": "x"}}, "Select": "COUNT"})");
+  auto put = [&](const char* pk) {
+    return b.Call("PutItem",
+                  {{"TableName", "lagged"},
+                   {"Item", {{"pk", {{"S", pk}}}, {"g", {{"S", "x"}}}}}});
+  };
+  ASSERT_TRUE(put("a").ok());
+  EXPECT_EQ((*b.Call("Query", query))["Count"], 0);
+  auto settled = b.SettleConsistency();
+  ASSERT_TRUE(settled.ok()) << ToString(settled.error());
+  EXPECT_EQ(*settled, 1);
+  EXPECT_EQ((*b.Call("Query", query))["Count"], 1);
+
+  Status bad = b.SetConsistency({{"index_lag", "0"}, {"read_lag", "2s..1s"}});
+  ASSERT_FALSE(bad.ok());
+  EXPECT_EQ(bad.error().type, ErrorType::kValidation);
+  EXPECT_EQ(bad.error().message,
+            "read_lag: invalid lag '2s..1s': the lower end is above the upper "
+            "end");
+  ASSERT_TRUE(put("b").ok());  // still 2 s behind: the bad settings did nothing
+  EXPECT_EQ((*b.Call("Query", query))["Count"], 1);
+  ASSERT_TRUE(b.SetConsistency({{"index_lag", "0"}}).ok());
+  // An index shows its changes in write order: c waits behind b.
+  ASSERT_TRUE(put("c").ok());
+  EXPECT_EQ((*b.Call("Query", query))["Count"], 1);
+  ASSERT_TRUE(b.AdvanceClock(seconds(2)).ok());
+  EXPECT_EQ((*b.Call("Query", query))["Count"], 3);
+  ASSERT_TRUE(put("d").ok());  // nothing pending: visible at once
+  EXPECT_EQ((*b.Call("Query", query))["Count"], 4);
 }
 
 // Reset empties the emulator and sets the clock (backwards too) and seed.
@@ -201,7 +258,8 @@ TEST(BackendTest, BadSpecsAreErrors) {
   ASSERT_FALSE(option.ok());
   EXPECT_EQ(option.error().message,
             "unknown emulator option colour (clock, seed, ttl_delay, "
-            "stream_shards, shard_rollover, capacity, region, db)");
+            "stream_shards, shard_rollover, capacity, index_lag, read_lag, "
+            "region, db)");
   auto capacity = OpenBackend("emulator?capacity=always");
   ASSERT_FALSE(capacity.ok());
   EXPECT_EQ(capacity.error().message,

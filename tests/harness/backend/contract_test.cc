@@ -590,6 +590,50 @@ TEST(DdblabControlsOverHttpTest, ManualClockAndTtlSweep) {
   EXPECT_EQ(back.error().type, ErrorType::kValidation);
 }
 
+// The consistency model over HTTP: settings through POST
+// /_ddblab/consistency (a refused one keeps its type and message), and
+// settle's count.
+TEST(DdblabControlsOverHttpTest, ConsistencySettingsAndSettle) {
+  std::string skip;
+  auto endpoint = testing::DdblabManualClockEndpoint(1800000000, &skip);
+  ASSERT_TRUE(endpoint) << skip;
+  BackendOptions options;
+  options.environment = AwsEnvironment::FromMap({});
+  options.credentials =
+      AwsCredentials{testing::kAccessKeyId, testing::kSecretAccessKey, "", ""};
+  auto opened = OpenBackend(*endpoint, options);
+  ASSERT_TRUE(opened.ok()) << ToString(opened.error());
+  Backend& b = **opened;
+  EXPECT_TRUE(b.Has(Capability::kConsistency));
+  Status bad = b.SetConsistency({{"read_lag", "2s..1s"}});
+  ASSERT_FALSE(bad.ok());
+  EXPECT_EQ(bad.error().type, ErrorType::kValidation);
+  EXPECT_EQ(bad.error().message,
+            "read_lag: invalid lag '2s..1s': the lower end is above the upper "
+            "end");
+  ASSERT_TRUE(b.SetConsistency({{"index_lag", "5s"}}).ok());
+  ASSERT_TRUE(b.Call("CreateTable", json::parse(R"({"TableName": "lagging",
+               "KeySchema": [{"AttributeName": "pk", "KeyType": "HASH"}],
+               "AttributeDefinitions": [
+                 {"AttributeName": "pk", "AttributeType": "S"},
+                 {"AttributeName": "g", "AttributeType": "S"}],
+               "GlobalSecondaryIndexes": [{"IndexName": "byG",
+                 "KeySchema": [{"AttributeName": "g", "KeyType": "HASH"}],
+                 "Projection": {"ProjectionType": "ALL"}}],
+               "BillingMode": "PAY_PER_REQUEST"})"))
+                  .ok());
+  for (const char* pk : {"a", "b"}) {
+    ASSERT_TRUE(b.Call("PutItem",
+                       {{"TableName", "lagging"},
+                        {"Item", {{"pk", {{"S", pk}}}, {"g", {{"S", "x"}}}}}})
+                    .ok());
+  }
+  auto settled = b.SettleConsistency();
+  ASSERT_TRUE(settled.ok()) << ToString(settled.error());
+  EXPECT_EQ(*settled, 2);
+  ASSERT_TRUE(b.SetConsistency({{"index_lag", "0"}}).ok());
+}
+
 // Retries against real faults: `ddblab serve` throttles the first two
 // PutItem calls (a fault plan set through the backend), the standard retry
 // policy succeeds on its third attempt, waiting on the backend's ManualClock

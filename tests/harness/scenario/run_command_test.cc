@@ -369,32 +369,39 @@ TEST(RunCommand, WhatABackendLacksIsNamedWithThePathThatNeedsIt) {
   auto scenario = LoadScenario(Shipped("ttl_sweeper_unprocessed_naive.json"));
   ASSERT_TRUE(scenario.ok());
   const std::string file = Shipped("ttl_sweeper_unprocessed_naive.json");
-  EXPECT_EQ(
-      MissingCapability(*scenario, "aws:eu-west-1", false, false, false, false),
-      file +
-          ": backend.tick needs clock control; backend aws:eu-west-1 "
-          "has none");
+  EXPECT_EQ(MissingCapability(*scenario, "aws:eu-west-1", false, false, false,
+                              false, false),
+            file +
+                ": backend.tick needs clock control; backend aws:eu-west-1 "
+                "has none");
   scenario->tick = Duration::zero();
-  EXPECT_EQ(
-      MissingCapability(*scenario, "aws:eu-west-1", false, false, false, false),
-      file +
-          ": actors[1].start needs clock control; backend "
-          "aws:eu-west-1 has none");
+  EXPECT_EQ(MissingCapability(*scenario, "aws:eu-west-1", false, false, false,
+                              false, false),
+            file +
+                ": actors[1].start needs clock control; backend "
+                "aws:eu-west-1 has none");
   EXPECT_EQ(MissingCapability(*scenario, "http://127.0.0.1:8000", true, false,
-                              true, true),
+                              true, true, true),
             file +
                 ": faults needs fault plan control; backend "
                 "http://127.0.0.1:8000 has none");
-  EXPECT_EQ(MissingCapability(*scenario, "emulator", true, true, true, true),
-            "");
+  EXPECT_EQ(
+      MissingCapability(*scenario, "emulator", true, true, true, true, true),
+      "");
+  scenario->consistency = {{"index_lag", "2s"}};
+  EXPECT_EQ(MissingCapability(*scenario, "http://localhost:8000", true, true,
+                              true, true, false),
+            file +
+                ": backend.consistency needs consistency control; backend "
+                "http://localhost:8000 has none");
   // A scenario that needs nothing runs anywhere.
   auto plain =
       LoadScenario(Shipped("idempotent_counter_history_400kb_naive.json"));
   ASSERT_TRUE(plain.ok());
   plain->tick = Duration::zero();
-  EXPECT_EQ(
-      MissingCapability(*plain, "aws:eu-west-1", false, false, false, false),
-      "");
+  EXPECT_EQ(MissingCapability(*plain, "aws:eu-west-1", false, false, false,
+                              false, false),
+            "");
 }
 
 }  // namespace

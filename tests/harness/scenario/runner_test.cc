@@ -345,6 +345,67 @@ TEST(Runner, ALatencyFaultMovesTheClockAndTheTraceShowsTheWait) {
                 "{\"pk\":{\"S\":\"a\"}}}}"}));
 }
 
+// backend.consistency is set at the start of the run (and shown on the
+// start line): with a 2 s index lag, a GSI Query one tick after the write
+// misses it and one two ticks after finds it. Settings the backend refuses
+// stop the run with exit 2, named under backend.consistency.
+TEST(Runner, BackendConsistencyLagsTheIndexes) {
+  const std::string lagging = R"({"name": "lag",
+    "tables": [{"TableName": "gtb", "BillingMode": "PAY_PER_REQUEST",
+      "KeySchema": [{"AttributeName": "pk", "KeyType": "HASH"}],
+      "AttributeDefinitions": [{"AttributeName": "pk", "AttributeType": "S"},
+                               {"AttributeName": "g", "AttributeType": "S"}],
+      "GlobalSecondaryIndexes": [{"IndexName": "byG",
+        "KeySchema": [{"AttributeName": "g", "KeyType": "HASH"}],
+        "Projection": {"ProjectionType": "KEYS_ONLY"}}]}],
+    "backend": {"tick": "1s", "consistency": CONSISTENCY},
+    "actors": [{"name": "s", "pattern": "script", "ops": [
+      {"call": "PutItem", "request": {"TableName": "gtb",
+         "Item": {"pk": {"S": "a"}, "g": {"S": "x"}}}},
+      {"call": "Query", "request": {"TableName": "gtb", "IndexName": "byG",
+         "KeyConditionExpression": "g = :g", "Select": "COUNT",
+         "ExpressionAttributeValues": {":g": {"S": "x"}}}},
+      {"call": "Query", "request": {"TableName": "gtb", "IndexName": "byG",
+         "KeyConditionExpression": "g = :g", "Select": "COUNT",
+         "ExpressionAttributeValues": {":g": {"S": "x"}}}}]}],
+    "invariants": [{"check": "count", "table": "gtb", "equals": 1}],
+    "expect": "holds"})";
+  auto with = [&](const std::string& consistency) {
+    std::string text = lagging;
+    text.replace(text.find("CONSISTENCY"), 11, consistency);
+    return Parse(text);
+  };
+  RunResult run = RunOnce(with(R"({"index_lag": "2s"})"), RunOptions());
+  ASSERT_EQ(run.code, 0) << run.failure;
+  EXPECT_EQ(json::parse(run.trace[0])["consistency"],
+            json({{"index_lag", "2s"}}));
+  std::vector<std::string> queries;
+  for (const std::string& line : run.trace) {
+    if (json::parse(line).value("call", "") == "Query") queries.push_back(line);
+  }
+  EXPECT_EQ(queries,
+            (std::vector<std::string>{
+                "{\"step\":2,\"call\":\"Query\",\"response\":{\"Count\":0,"
+                "\"ScannedCount\":0}}",
+                "{\"step\":3,\"call\":\"Query\",\"response\":{\"Count\":1,"
+                "\"ScannedCount\":1}}"}));
+
+  RunResult bad = RunOnce(with(R"({"read_lag": "2s..1s"})"), RunOptions());
+  EXPECT_EQ(bad.code, 2);
+  EXPECT_EQ(bad.failure,
+            "t.json: backend.consistency.read_lag: invalid lag '2s..1s': the "
+            "lower end is above the upper end");
+  EXPECT_EQ(ParseScenario(R"({"name": "x", "backend": {"consistency": "2s"},
+    "actors": [{"name": "s", "pattern": "script", "ops": []}],
+    "invariants": [{"check": "count", "table": "t", "equals": 0}],
+    "expect": "holds"})",
+                          "t.json")
+                .error()
+                .message,
+            "backend.consistency: expected the consistency settings (an "
+            "object such as {\"index_lag\": \"2s\"}), got \"2s\"");
+}
+
 TEST(Runner, APinnedScheduleIsFollowedAndEndsTheRun) {
   Scenario s = Parse(R"({
     "name": "pinned",)" +
