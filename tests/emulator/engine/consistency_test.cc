@@ -144,7 +144,9 @@ TEST_F(ConsistencyTest, ChangesToOneIndexArriveInWriteOrder) {
   Put("b", "w1", "1");
   for (int step = 0; step < 40; ++step) {
     Rowset seen = Window("w1");
-    if (seen.size() == 1) EXPECT_EQ(seen, Rowset{"a=1"});
+    if (seen.size() == 1) {
+      EXPECT_EQ(seen, Rowset{"a=1"});
+    }
     Advance(milliseconds(100));
   }
   EXPECT_EQ(Window("w1"), (Rowset{"a=1", "b=1"}));

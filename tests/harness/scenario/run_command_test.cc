@@ -228,14 +228,15 @@ INSTANTIATE_TEST_SUITE_P(
                 "(ordered_writes, idempotent_counter, ttl_window_sweeper, "
                 "rollup_aggregator, ttl_expiry_listener, unique_claims, "
                 "script)"},
-        BadFile{"unknown_variant",
-                Edit("\"pattern\": \"idempotent_counter\",",
-                     "\"pattern\": \"idempotent_counter\", \"variant\": "
-                     "\"fast\","),
-                "actors[0].variant: unknown idempotent counter variant "
-                "\"fast\" (correct, no_idempotency_key, unbounded_history, "
-                "published_sliding_window, remove_repair, stale_read_modify_write, "
-                "consistent_read_modify_write)"},
+        BadFile{
+            "unknown_variant",
+            Edit("\"pattern\": \"idempotent_counter\",",
+                 "\"pattern\": \"idempotent_counter\", \"variant\": "
+                 "\"fast\","),
+            "actors[0].variant: unknown idempotent counter variant "
+            "\"fast\" (correct, no_idempotency_key, unbounded_history, "
+            "published_sliding_window, remove_repair, stale_read_modify_write, "
+            "consistent_read_modify_write)"},
         BadFile{"unknown_param",
                 Edit("\"pattern\": \"idempotent_counter\",",
                      "\"pattern\": \"idempotent_counter\", \"params\": "
