@@ -15,8 +15,8 @@
 #     with status 0;
 #  4. as root with DDBLAB_DPKG_INSTALL=1 (scripts/test.sh sets it in CI):
 #     dpkg -i, the same checks on /usr/bin/ddblab, then dpkg -r (both
-#     --no-triggers, see below). It refuses
-#     to run over a ddblab package or a /usr/bin/ddblab already there.
+#     --no-triggers, see below). It refuses to run over a ddblab package or
+#     a /usr/bin/ddblab already there.
 set -euo pipefail
 build=$1 version=$2
 tmp=$(mktemp -d)
