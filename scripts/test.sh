@@ -16,6 +16,8 @@ if [ "${1:-}" = "--sanitize" ]; then
   cd build-asan && ctest --output-on-failure -j "$jobs" -L unit
 else
   scripts/build.sh
+  # As root (CI), the ctest `package` also installs the .deb (dpkg -i/-r).
+  if [ "$(id -u)" = 0 ]; then export DDBLAB_DPKG_INSTALL=1; fi
   (cd build && ctest --output-on-failure -j "$jobs")
   sanitized=(api_test value_test expr_test expr_legacy_test sigv4_test
              control_token_test)
