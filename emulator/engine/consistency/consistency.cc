@@ -103,6 +103,7 @@ ReadView Consistency::View(storage::ItemStore& store, const Table& table,
                            const IndexDef* index, bool consistent,
                            TimePoint now, const CallFaults& faults) {
   if (history_.empty()) return ReadView(store);
+  Trim(now);  // reads too keep no more history than a reader can see
   if (index != nullptr && index->global) return ReadView(store, &history_, now);
   if (consistent) return ReadView(store);
   Duration lag = faults.stale_read;

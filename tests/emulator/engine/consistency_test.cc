@@ -208,6 +208,57 @@ TEST_F(ConsistencyTest, StaleScansAndBatchGetsSeeTheOldTable) {
   EXPECT_EQ(ScanAll(false), (Rowset{"b=2", "c=1"}));
 }
 
+TEST_F(ConsistencyTest, AnLsiReadFollowsTheTablesReadLag) {
+  Options options;
+  options.consistency.read_lag = *ParseLagRange("1s");
+  Open(std::move(options));
+  auto attr = [](const char* name) {
+    return Json{{"AttributeName", name}, {"AttributeType", "S"}};
+  };
+  auto key = [](const char* name, const char* type) {
+    return Json{{"AttributeName", name}, {"KeyType", type}};
+  };
+  Ok("CreateTable",
+     {{"TableName", "events"},
+      {"BillingMode", "PAY_PER_REQUEST"},
+      {"AttributeDefinitions",
+       Json::array({attr("pk"), attr("sk"), attr("at")})},
+      {"KeySchema", Json::array({key("pk", "HASH"), key("sk", "RANGE")})},
+      {"LocalSecondaryIndexes",
+       Json::array({Json{
+           {"IndexName", "byAt"},
+           {"KeySchema", Json::array({key("pk", "HASH"), key("at", "RANGE")})},
+           {"Projection", {{"ProjectionType", "ALL"}}}}})}});
+  auto put = [&](const char* sk, const char* at) {
+    Ok("PutItem",
+       {{"TableName", "events"},
+        {"Item",
+         {{"pk", {{"S", "p"}}}, {"sk", {{"S", sk}}}, {"at", {{"S", at}}}}}});
+  };
+  auto query = [&](bool consistent) {
+    Json out =
+        Ok("Query", {{"TableName", "events"},
+                     {"IndexName", "byAt"},
+                     {"KeyConditionExpression", "pk = :p"},
+                     {"ExpressionAttributeValues", {{":p", {{"S", "p"}}}}},
+                     {"ConsistentRead", consistent}});
+    Rowset rows;
+    for (const Json& item : out["Items"]) {
+      rows.push_back(item["sk"]["S"].get<std::string>() + "@" +
+                     item["at"]["S"].get<std::string>());
+    }
+    return rows;
+  };
+  put("e1", "t5");
+  Advance(seconds(5));
+  put("e1", "t1");  // moves e1 to the front of the LSI
+  put("e2", "t3");
+  EXPECT_EQ(query(false), Rowset{"e1@t5"});
+  EXPECT_EQ(query(true), (Rowset{"e1@t1", "e2@t3"}));
+  Advance(seconds(1));
+  EXPECT_EQ(query(false), (Rowset{"e1@t1", "e2@t3"}));
+}
+
 TEST_F(ConsistencyTest, PartiqlSelectsReadLikeGetItem) {
   OpenWith("0", "1s");
   Put("a", "w1", "1");
