@@ -10,6 +10,8 @@
 #include <chrono>
 #include <cstdlib>
 #include <map>
+#include <memory>
+#include <optional>
 #include <set>
 
 #include "emulator/api/random.h"
@@ -525,20 +527,28 @@ TEST_P(ContractTest, MissingControlsSaySo) {
   }
 }
 
+// A backend over `ddblab serve --clock manual` (started once for the
+// binary), with the test credentials; nullopt (and *skip) without a server.
+std::optional<Result<std::unique_ptr<Backend>>> OpenManualClockServer(
+    std::string* skip) {
+  auto endpoint = testing::DdblabManualClockEndpoint(1800000000, skip);
+  if (!endpoint) return std::nullopt;
+  BackendOptions options;
+  options.environment = AwsEnvironment::FromMap({});
+  options.credentials =
+      AwsCredentials{testing::kAccessKeyId, testing::kSecretAccessKey, "", ""};
+  return OpenBackend(*endpoint, options);
+}
+
 // The optional controls over HTTP: `ddblab serve --clock manual` answers
 // the health probe as ddblab, so HttpBackend drives its clock and TTL
 // sweeps, and sets its fault plans.
 TEST(DdblabControlsOverHttpTest, ManualClockAndTtlSweep) {
   std::string skip;
-  auto endpoint = testing::DdblabManualClockEndpoint(1800000000, &skip);
-  ASSERT_TRUE(endpoint) << skip;
-  BackendOptions options;
-  options.environment = AwsEnvironment::FromMap({});
-  options.credentials =
-      AwsCredentials{testing::kAccessKeyId, testing::kSecretAccessKey, "", ""};
-  auto opened = OpenBackend(*endpoint, options);
-  ASSERT_TRUE(opened.ok()) << ToString(opened.error());
-  Backend& b = **opened;
+  auto opened = OpenManualClockServer(&skip);
+  if (!opened) GTEST_FAIL() << skip;
+  ASSERT_TRUE(opened->ok()) << ToString(opened->error());
+  Backend& b = ***opened;
   EXPECT_TRUE(b.Has(Capability::kClock));
   EXPECT_TRUE(b.Has(Capability::kTtlSweep));
   EXPECT_TRUE(b.Has(Capability::kStreamShards));
@@ -595,15 +605,10 @@ TEST(DdblabControlsOverHttpTest, ManualClockAndTtlSweep) {
 // settle's count.
 TEST(DdblabControlsOverHttpTest, ConsistencySettingsAndSettle) {
   std::string skip;
-  auto endpoint = testing::DdblabManualClockEndpoint(1800000000, &skip);
-  ASSERT_TRUE(endpoint) << skip;
-  BackendOptions options;
-  options.environment = AwsEnvironment::FromMap({});
-  options.credentials =
-      AwsCredentials{testing::kAccessKeyId, testing::kSecretAccessKey, "", ""};
-  auto opened = OpenBackend(*endpoint, options);
-  ASSERT_TRUE(opened.ok()) << ToString(opened.error());
-  Backend& b = **opened;
+  auto opened = OpenManualClockServer(&skip);
+  if (!opened) GTEST_FAIL() << skip;
+  ASSERT_TRUE(opened->ok()) << ToString(opened->error());
+  Backend& b = ***opened;
   EXPECT_TRUE(b.Has(Capability::kConsistency));
   Status bad = b.SetConsistency({{"read_lag", "2s..1s"}});
   ASSERT_FALSE(bad.ok());
