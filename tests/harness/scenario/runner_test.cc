@@ -16,6 +16,19 @@ namespace {
 
 using json = nlohmann::json;
 
+// "<op>: <result>" of every actor step of a trace, in order.
+std::vector<std::string> ActorSteps(const std::vector<std::string>& trace) {
+  std::vector<std::string> steps;
+  for (const std::string& line : trace) {
+    json event = json::parse(line);
+    if (event.contains("actor")) {
+      steps.push_back(event["op"].get<std::string>() + ": " +
+                      event["result"].get<std::string>());
+    }
+  }
+  return steps;
+}
+
 // The CreateTable request of table "xtb" (pk S), as a scenario member.
 const std::string kTableX = R"("tables": [{"TableName": "xtb",
     "BillingMode": "PAY_PER_REQUEST",
@@ -162,14 +175,7 @@ TEST(Runner, ACounterRetryAfterItsWindowCountsAgainAsDesigned) {
                           {});
   ASSERT_EQ(run.code, 0) << run.failure;
   EXPECT_FALSE(run.violation.has_value()) << run.violation->problems.front();
-  std::vector<std::string> steps;
-  for (const std::string& line : run.trace) {
-    json event = json::parse(line);
-    if (event.contains("actor")) {
-      steps.push_back(event["op"].get<std::string>() + ": " +
-                      event["result"].get<std::string>());
-    }
-  }
+  std::vector<std::string> steps = ActorSteps(run.trace);
   EXPECT_EQ(steps,
             (std::vector<std::string>{
                 "add n k1 +10: applied",
@@ -204,14 +210,7 @@ TEST(Runner, UniqueClaimsActorsAndTheirCheck) {
     "schedule": ["signup#1", "signup#2", "rogue"]})"),
                           {});
   ASSERT_EQ(run.code, 0) << run.failure;
-  std::vector<std::string> steps;
-  for (const std::string& line : run.trace) {
-    json event = json::parse(line);
-    if (event.contains("actor")) {
-      steps.push_back(event["op"].get<std::string>() + ": " +
-                      event["result"].get<std::string>());
-    }
-  }
+  std::vector<std::string> steps = ActorSteps(run.trace);
   EXPECT_EQ(steps, (std::vector<std::string>{"claim acct-1 a@x: claimed",
                                              "claim acct-2 a@x: taken",
                                              "call PutItem: ok"}));
