@@ -221,32 +221,17 @@ Status WriteBatch::ApplyInto(const Table& table, const PrimaryKey& key,
                              Consumed* total, ChangeEvent::Origin origin,
                              std::optional<TimePoint> at) {
   if (!txn_) return Error::Internal("WriteBatch not begun");
-  const bool wanted = AnySinkWants(table);
+  Change change{table, key, old, new_item};
+  change.wanted = AnySinkWants(table);
   // The consistency model needs the old item (one branch when it is off,
   // and the call has no index_lag fault).
-  const bool keeps = consistency_.active() ||
-                     (faults_ != nullptr && !faults_->index_lags.empty());
-  std::string new_bytes;
-  int64_t new_size = 0;
+  change.keeps = consistency_.active() ||
+                 (faults_ != nullptr && !faults_->index_lags.empty());
   if (new_item != nullptr) {
-    new_bytes = value::SerializeItem(*new_item);
-    new_size = static_cast<int64_t>(value::ItemSize(*new_item));
+    change.new_bytes = value::SerializeItem(*new_item);
+    change.new_size = static_cast<int64_t>(value::ItemSize(*new_item));
   }
-
-  bool written = false;
-  if (!old.resolved()) {
-    if (new_item != nullptr && table.indexes.empty() && !wanted && !keeps) {
-      // Nobody needs the old item unless there is one: insert first.
-      DDBLAB_ASSIGN_OR_RETURN(bool inserted,
-                              txn_->InsertItemIfAbsent(table.id, key.pk, key.sk,
-                                                       new_bytes, new_size));
-      if (inserted) {
-        old = ExistingItem();
-        written = true;
-      }
-    }
-    DDBLAB_RETURN_IF_ERROR(old.Resolve());
-  }
+  DDBLAB_RETURN_IF_ERROR(ReadOld(change));
   const bool enforce = origin == ChangeEvent::Origin::kUser &&
                        capacity_.enforced();  // TTL deletions are free
   if (new_item == nullptr && !old.exists()) {
@@ -258,88 +243,130 @@ Status WriteBatch::ApplyInto(const Table& table, const PrimaryKey& key,
     return OkStatus();
   }
   // Added to *total only once admitted: a throttled change costs nothing.
-  const double table_units = WriteUnits(std::max(old.size(), new_size));
+  const double table_units = WriteUnits(std::max(old.size(), change.new_size));
+  DDBLAB_RETURN_IF_ERROR(PlanIndexChanges(change));
+  if (enforce) DDBLAB_RETURN_IF_ERROR(Admit(change, table_units));
 
-  // What changes in each index, and what it costs, before writing anything.
-  std::vector<IndexEntry> before;
-  std::vector<IndexEntry> after;
-  std::vector<IndexChange> changes;
-  if (!table.indexes.empty()) {
-    if (old.exists() && new_item == nullptr && !wanted && !old.decoded_ &&
-        !keeps) {
-      // A delete nobody watches needs only the keys and sizes of the old
-      // item's index entries: decode just their key attributes.
-      DDBLAB_ASSIGN_OR_RETURN(
-          before, StoredIndexEntryKeys(table, old.bytes(), old.size()));
-    } else if (old.exists()) {
-      DDBLAB_ASSIGN_OR_RETURN(const value::Item* old_item, old.Get());
-      before = ComputeIndexEntries(table, *old_item, old.bytes(), old.size());
-    }
-    if (new_item != nullptr) {
-      after = ComputeIndexEntries(table, *new_item, new_bytes, new_size);
-    }
-    for (const IndexDef& idx : table.indexes) {
-      auto find = [&](const std::vector<IndexEntry>& v) -> const IndexEntry* {
-        for (const IndexEntry& e : v) {
-          if (e.index == &idx) return &e;
-        }
-        return nullptr;
-      };
-      const IndexEntry* o = find(before);
-      const IndexEntry* n = find(after);
-      if (o == nullptr && n == nullptr) continue;
-      bool same_key =
-          o != nullptr && n != nullptr && o->ipk == n->ipk && o->isk == n->isk;
-      if (same_key && o->bytes == n->bytes) continue;  // entry unchanged
-      IndexChange c{&idx, o, n, same_key, 0, 0};
-      if (o != nullptr && !same_key) c.delete_units = WriteUnits(o->size);
-      if (n != nullptr) {
-        c.put_units = same_key ? WriteUnits(std::max(o->size, n->size))
-                               : WriteUnits(n->size);
-      }
-      changes.push_back(c);
+  Delta& delta = DeltaFor(table);
+  DDBLAB_RETURN_IF_ERROR(WriteRows(change, delta));
+  if (change.keeps) KeepChanges(table, key, old, change.index_changes, delta);
+  if (table.HasLiveVectorIndexes()) {
+    AddVectorChanges(table, key, new_item, change.new_bytes, change.new_size,
+                     delta, total);
+  }
+  if (change.wanted) {
+    DDBLAB_RETURN_IF_ERROR(Notify(change, origin, at.value_or(impl_.Now())));
+  }
+  total->table += table_units;
+  for (const IndexChange& c : change.index_changes) {
+    (c.index->global ? total->global_indexes
+                     : total->local_indexes)[c.index->name] +=
+        c.delete_units + c.put_units;
+  }
+  return OkStatus();
+}
+
+Status WriteBatch::ReadOld(Change& change) {
+  ExistingItem& old = change.old;
+  if (old.resolved()) return OkStatus();
+  if (change.new_item != nullptr && change.table.indexes.empty() &&
+      !change.wanted && !change.keeps) {
+    // Nobody needs the old item unless there is one: insert first.
+    DDBLAB_ASSIGN_OR_RETURN(
+        bool inserted,
+        txn_->InsertItemIfAbsent(change.table.id, change.key.pk, change.key.sk,
+                                 change.new_bytes, change.new_size));
+    if (inserted) {
+      old = ExistingItem();
+      change.written = true;
     }
   }
+  return old.Resolve();
+}
 
-  if (enforce) {
-    // The table (with its LSIs) and every GSI whose entry changes, each on
-    // its partition; all or nothing.
-    std::vector<CapacityCharge> charges{{0, true, key.pk, table_units}};
-    for (const IndexChange& c : changes) {
-      if (!c.index->global) {
-        charges.push_back({0, true, key.pk, c.delete_units + c.put_units});
-        continue;
+Status WriteBatch::PlanIndexChanges(Change& change) {
+  const Table& table = change.table;
+  ExistingItem& old = change.old;
+  if (table.indexes.empty()) return OkStatus();
+  if (old.exists() && change.new_item == nullptr && !change.wanted &&
+      !old.decoded_ && !change.keeps) {
+    // A delete nobody watches needs only the keys and sizes of the old
+    // item's index entries: decode just their key attributes.
+    DDBLAB_ASSIGN_OR_RETURN(
+        change.before, StoredIndexEntryKeys(table, old.bytes(), old.size()));
+  } else if (old.exists()) {
+    DDBLAB_ASSIGN_OR_RETURN(const value::Item* old_item, old.Get());
+    change.before =
+        ComputeIndexEntries(table, *old_item, old.bytes(), old.size());
+  }
+  if (change.new_item != nullptr) {
+    change.after = ComputeIndexEntries(table, *change.new_item,
+                                       change.new_bytes, change.new_size);
+  }
+  for (const IndexDef& idx : table.indexes) {
+    auto find = [&](const std::vector<IndexEntry>& v) -> const IndexEntry* {
+      for (const IndexEntry& e : v) {
+        if (e.index == &idx) return &e;
       }
-      if (c.delete_units > 0) {
-        charges.push_back({c.index->id, true, c.before->ipk, c.delete_units});
-      }
-      if (c.put_units > 0) {
-        charges.push_back({c.index->id, true, c.after->ipk, c.put_units});
-      }
+      return nullptr;
+    };
+    const IndexEntry* o = find(change.before);
+    const IndexEntry* n = find(change.after);
+    if (o == nullptr && n == nullptr) continue;
+    bool same_key =
+        o != nullptr && n != nullptr && o->ipk == n->ipk && o->isk == n->isk;
+    if (same_key && o->bytes == n->bytes) continue;  // entry unchanged
+    IndexChange c{&idx, o, n, same_key, 0, 0};
+    if (o != nullptr && !same_key) c.delete_units = WriteUnits(o->size);
+    if (n != nullptr) {
+      c.put_units = same_key ? WriteUnits(std::max(o->size, n->size))
+                             : WriteUnits(n->size);
     }
-    Status admitted = capacity_.Admit(table, std::move(charges));
-    if (!admitted.ok()) {
-      if (written) {  // undo the insert-first write
-        DDBLAB_RETURN_IF_ERROR(txn_->DeleteItem(table.id, key.pk, key.sk));
-      }
-      return admitted.error();
+    change.index_changes.push_back(c);
+  }
+  return OkStatus();
+}
+
+Status WriteBatch::Admit(const Change& change, double table_units) {
+  // The table (with its LSIs) and every GSI whose entry changes, each on
+  // its partition; all or nothing.
+  const std::string& pk = change.key.pk;
+  std::vector<CapacityCharge> charges{{0, true, pk, table_units}};
+  for (const IndexChange& c : change.index_changes) {
+    if (!c.index->global) {
+      charges.push_back({0, true, pk, c.delete_units + c.put_units});
+      continue;
+    }
+    if (c.delete_units > 0) {
+      charges.push_back({c.index->id, true, c.before->ipk, c.delete_units});
+    }
+    if (c.put_units > 0) {
+      charges.push_back({c.index->id, true, c.after->ipk, c.put_units});
     }
   }
+  Status admitted = capacity_.Admit(change.table, std::move(charges));
+  if (!admitted.ok() && change.written) {  // undo the insert-first write
+    DDBLAB_RETURN_IF_ERROR(
+        txn_->DeleteItem(change.table.id, change.key.pk, change.key.sk));
+  }
+  return admitted;
+}
 
-  if (!written) {
-    if (new_item != nullptr) {
-      DDBLAB_RETURN_IF_ERROR(
-          txn_->PutItem(table.id, key.pk, key.sk, new_bytes, new_size));
+Status WriteBatch::WriteRows(const Change& change, Delta& delta) {
+  const Table& table = change.table;
+  const PrimaryKey& key = change.key;
+  if (!change.written) {
+    if (change.new_item != nullptr) {
+      DDBLAB_RETURN_IF_ERROR(txn_->PutItem(table.id, key.pk, key.sk,
+                                           change.new_bytes, change.new_size));
     } else {
       DDBLAB_RETURN_IF_ERROR(txn_->DeleteItem(table.id, key.pk, key.sk));
     }
   }
-
-  Delta& delta = DeltaFor(table);
-  delta.count += (new_item != nullptr ? 1 : 0) - (old.exists() ? 1 : 0);
-  delta.bytes += new_size - old.size();
-
-  for (const IndexChange& c : changes) {
+  delta.count +=
+      (change.new_item != nullptr ? 1 : 0) - (change.old.exists() ? 1 : 0);
+  delta.bytes += change.new_size - change.old.size();
+  for (const IndexChange& c : change.index_changes) {
     const IndexEntry* o = c.before;
     const IndexEntry* n = c.after;
     IndexStats& d = delta.indexes[c.index->id];
@@ -355,33 +382,25 @@ Status WriteBatch::ApplyInto(const Table& table, const PrimaryKey& key,
     d.count += (n != nullptr ? 1 : 0) - (o != nullptr ? 1 : 0);
     d.bytes += (n != nullptr ? n->size : 0) - (o != nullptr ? o->size : 0);
   }
+  return OkStatus();
+}
 
-  if (keeps) KeepChanges(table, key, old, changes, delta);
-
-  if (table.HasLiveVectorIndexes()) {
-    AddVectorChanges(table, key, new_item, new_bytes, new_size, delta, total);
+Status WriteBatch::Notify(Change& change, ChangeEvent::Origin origin,
+                          TimePoint at) {
+  const Table& table = change.table;
+  value::Item keys;
+  if (change.new_item != nullptr) {
+    keys = TableKeyOf(table, *change.new_item);
+  } else {
+    DDBLAB_ASSIGN_OR_RETURN(const value::Item* old_item, change.old.Get());
+    keys = TableKeyOf(table, *old_item);
   }
-
-  if (wanted) {
-    value::Item keys;
-    if (new_item != nullptr) {
-      keys = TableKeyOf(table, *new_item);
-    } else {
-      DDBLAB_ASSIGN_OR_RETURN(const value::Item* old_item, old.Get());
-      keys = TableKeyOf(table, *old_item);
-    }
-    ChangeEvent event{table,     keys,     old,    new_item,
-                      new_bytes, new_size, origin, at.value_or(impl_.Now())};
-    for (const auto& sink : sinks_) {
-      if (!sink->Wants(table)) continue;
-      DDBLAB_RETURN_IF_ERROR(sink->OnChange(event, *txn_));
-    }
-  }
-  total->table += table_units;
-  for (const IndexChange& c : changes) {
-    (c.index->global ? total->global_indexes
-                     : total->local_indexes)[c.index->name] +=
-        c.delete_units + c.put_units;
+  ChangeEvent event{
+      table,           keys,   change.old, change.new_item, change.new_bytes,
+      change.new_size, origin, at};
+  for (const auto& sink : sinks_) {
+    if (!sink->Wants(table)) continue;
+    DDBLAB_RETURN_IF_ERROR(sink->OnChange(event, *txn_));
   }
   return OkStatus();
 }

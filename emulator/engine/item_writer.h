@@ -185,6 +185,26 @@ class WriteBatch {
     double delete_units;  // removing the old entry (its key changed)
     double put_units;     // writing the new entry
   };
+  // One item change on its way through ApplyInto's steps.
+  struct Change {
+    Change(const Table& t, const PrimaryKey& k, ExistingItem& o,
+           const value::Item* n)
+        : table(t), key(k), old(o), new_item(n) {}
+    const Table& table;
+    const PrimaryKey& key;
+    ExistingItem& old;
+    const value::Item* new_item;
+    std::string new_bytes;  // SerializeItem(*new_item)
+    int64_t new_size = 0;
+    bool wanted = false;   // a sink wants the table
+    bool keeps = false;    // the consistency model records the change
+    bool written = false;  // the insert-first path wrote the item already
+    // The item's index entries before and after, and what changes in each
+    // index (pointing into before/after).
+    std::vector<IndexEntry> before;
+    std::vector<IndexEntry> after;
+    std::vector<IndexChange> index_changes;
+  };
   struct Delta {
     const Table* table = nullptr;  // identity only (never dereferenced)
     std::string name;
@@ -195,6 +215,17 @@ class WriteBatch {
     int64_t table_id = 0;
     std::vector<KeptChange> kept;
   };
+  // ApplyInto's steps, in order. ReadOld resolves a deferred old item (or
+  // inserts first when nobody needs it); PlanIndexChanges works out each
+  // index's change and its cost; Admit charges the capacity ledger (all or
+  // nothing; undoes an insert-first write it refuses); WriteRows writes the
+  // item and its index entries and counts them; Notify hands the change to
+  // the sinks that want the table.
+  Status ReadOld(Change& change);
+  Status PlanIndexChanges(Change& change);
+  Status Admit(const Change& change, double table_units);
+  Status WriteRows(const Change& change, Delta& delta);
+  Status Notify(Change& change, ChangeEvent::Origin origin, TimePoint at);
   // What the consistency model keeps of one item write, for readers that
   // lag (consistency/consistency.h): the table row and LSI entries it
   // replaced when the table keeps its changes, and the GSI entries it
