@@ -8,7 +8,11 @@
 //      ManualClock, so every input starts at 2024-01-01T00:00:00Z; the
 //      answer must be 200 or 400, never a 500;
 //   2: POST /_ddblab/event-source-mappings (create) to a fresh EsmHost on an
-//      in-process backend; the answer must be 202, 400 or 404.
+//      in-process backend; the answer must be 202, 400 or 404;
+//   3: consistency settings (Emulator::SetConsistency, what POST
+//      /_ddblab/consistency applies) on a fresh Emulator: a body that is JSON
+//      is applied or refused with a ValidationException; once applied, the
+//      status's lags and tables, applied again, change nothing.
 // Nothing here can run a command or call a URL: a hosted mapping invokes its
 // Function only from RunDue (POST .../run, the delivery thread of Start(),
 // or a clock move with the mapping routes registered), and this target never
@@ -98,21 +102,41 @@ void FuzzEsmCreate(std::string_view body) {
   Check(answer.status == 202 || answer.status == 400 || answer.status == 404);
 }
 
+void FuzzConsistency(std::string_view body) {
+  nlohmann::json settings = nlohmann::json::parse(body, nullptr, false);
+  if (settings.is_discarded()) return;
+  std::unique_ptr<ddblab::Emulator> emulator = OpenEmulator();
+  ddblab::Status applied = emulator->SetConsistency(settings);
+  if (!applied.ok()) {
+    Check(applied.error().type == ddblab::ErrorType::kValidation);
+    return;
+  }
+  nlohmann::json status = emulator->ConsistencyStatus();
+  status.erase("pending");
+  Check(emulator->SetConsistency(status).ok());
+  nlohmann::json again = emulator->ConsistencyStatus();
+  again.erase("pending");
+  Check(again == status);
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (size == 0) return 0;
   const std::string_view body(reinterpret_cast<const char*>(data) + 1,
                               size - 1);
-  switch (data[0] % 3) {
+  switch (data[0] % 4) {
     case 0:
       FuzzPlan(body);
       break;
     case 1:
       FuzzClock(body);
       break;
-    default:
+    case 2:
       FuzzEsmCreate(body);
+      break;
+    default:
+      FuzzConsistency(body);
       break;
   }
   return 0;

@@ -406,6 +406,24 @@ TEST_F(ConsistencyTest, SettingsChangePerTableAndIndexAndRefuseBadInput) {
   EXPECT_EQ(emu_->ConsistencyStatus()["tables"], Json::object());
 }
 
+TEST_F(ConsistencyTest, TheStatusAppliedAgainChangesNothing) {
+  OpenWith("0..2s", "1.5");
+  ASSERT_TRUE(emu_->SetConsistency({{"tables",
+                                     {{"orders",
+                                       {{"read_lag", "0"},
+                                        {"index_lag", "1s..3s"},
+                                        {"indexes", {{"byWindow", "5s"}}}}}}}})
+                  .ok());
+  Json status = emu_->ConsistencyStatus();
+  EXPECT_EQ(status["index_lag"], "0s..2s");
+  EXPECT_EQ(status["read_lag"], "1500ms");
+  status.erase("pending");
+  ASSERT_TRUE(emu_->SetConsistency(status).ok());
+  Json again = emu_->ConsistencyStatus();
+  again.erase("pending");
+  EXPECT_EQ(again, status);
+}
+
 TEST_F(ConsistencyTest, WithLagsOffEveryReadIsCurrent) {
   OpenWith("0", "0");
   Put("a", "w1", "1");
