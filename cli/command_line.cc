@@ -60,6 +60,7 @@ bool IsKnownFlag(std::string_view flag) {
                                  "--region",
                                  "--account-id",
                                  "--auth",
+                                 "--auth-skew",
                                  "--access-key-id",
                                  "--secret-access-key",
                                  "--credentials-file",
@@ -118,6 +119,19 @@ Status SetFlag(ServeConfig& config, std::string_view flag,
       config.auth = AuthMode::kVerify;
     } else {
       return bad("accept or verify");
+    }
+  } else if (flag == "--auth-skew") {
+    if (value == "off") {
+      config.auth_max_skew = std::nullopt;
+    } else {
+      Result<Duration> skew = ParseDuration(value);
+      if (!skew.ok()) {
+        return Usage("--auth-skew: " + skew.error().message);
+      }
+      if (*skew <= Duration::zero()) {
+        return Usage("--auth-skew: must be more than 0 (or off)");
+      }
+      config.auth_max_skew = *skew;
     }
   } else if (flag == "--access-key-id") {
     if (value.empty()) return bad("an access key id");
@@ -212,6 +226,7 @@ Result<Command> ParseServe(const std::vector<std::string>& args) {
   command.kind = CommandKind::kServe;
   ServeConfig& config = command.serve;
   config.name = VersionText();
+  bool auth_skew_given = false;
   for (size_t i = 1; i < args.size(); ++i) {
     std::string_view arg = args[i];
     if (arg == "--help" || arg == "-h") {
@@ -248,6 +263,7 @@ Result<Command> ParseServe(const std::vector<std::string>& args) {
       value = args[++i];
     }
     DDBLAB_RETURN_IF_ERROR(SetFlag(config, flag, value));
+    auth_skew_given = auth_skew_given || flag == "--auth-skew";
   }
   if (config.access_key_id.empty() != config.secret_access_key.empty()) {
     return Usage(
@@ -258,6 +274,11 @@ Result<Command> ParseServe(const std::vector<std::string>& args) {
     return Usage(
         "--auth verify needs --access-key-id/--secret-access-key or "
         "--credentials-file");
+  }
+  if (auth_skew_given && config.auth != AuthMode::kVerify) {
+    return Usage(
+        "--auth-skew needs --auth verify (--auth accept checks no signature "
+        "dates)");
   }
   if (config.allow_functions && config.control == ControlMode::kOpen) {
     return Usage(
@@ -319,8 +340,15 @@ Flags of ddblab serve:
                            exits with status 3
   --region REGION          region in ARNs and the health check (default us-east-1)
   --account-id ID          12-digit account id in ARNs (default 000000000000)
-  --auth accept|verify     accept: any well-formed SigV4 signature (default);
-                           verify: check signatures against the credentials
+  --auth accept|verify     accept: any well-formed SigV4 signature, whatever
+                           its date (default); verify: check signatures
+                           against the credentials
+  --auth-skew D|off        --auth verify only: how far X-Amz-Date may be from
+                           the emulator's clock (default 15m, as DynamoDB);
+                           off: no date check (nor a presigned URL's
+                           X-Amz-Expires). With --clock manual the window is
+                           around the manual time: clients signing with the
+                           real time need off
   --access-key-id ID       credentials for --auth verify (with
   --secret-access-key KEY  --secret-access-key), or
   --credentials-file PATH  an AWS credentials file (every profile)

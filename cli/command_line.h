@@ -3,7 +3,8 @@
 //
 //   ddblab serve [--host 127.0.0.1] [--port 8000] [--db PATH|:memory:]
 //                [--region us-east-1] [--account-id 000000000000]
-//                [--auth accept|verify] [--access-key-id ID
+//                [--auth accept|verify] [--auth-skew 15m|off]
+//                [--access-key-id ID
 //                --secret-access-key SECRET | --credentials-file PATH]
 //                [--log-level error|warn|info|debug] [--seed N]
 //                [--clock system|manual[=EPOCH_SECONDS]]

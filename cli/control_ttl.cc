@@ -235,11 +235,14 @@ Status AddTtlControl(const ServeConfig& config, server::ServeHooks& hooks) {
     }
     cooldown = *parsed;
   }
-  AdjustOptions(hooks, [manual_start, delay = config.ttl_delay,
-                        interval = *interval, cooldown](Options& options) {
-    if (manual_start) {
-      options.clock = std::make_shared<ManualClock>(*manual_start);
-    }
+  // The server's one clock (serve.h): the engine's, and the one SigV4's
+  // date window and the Date header read.
+  std::shared_ptr<Clock> clock;
+  if (manual_start) clock = std::make_shared<ManualClock>(*manual_start);
+  hooks.clock = clock;
+  AdjustOptions(hooks, [clock, delay = config.ttl_delay, interval = *interval,
+                        cooldown](Options& options) {
+    if (clock) options.clock = clock;
     options.ttl_delay = delay;
     options.ttl_sweep_interval = interval;
     options.ttl_update_cooldown = cooldown;

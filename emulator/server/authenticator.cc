@@ -9,11 +9,11 @@
 
 #include "common/sigv4/sigv4.h"
 #include "common/text/query_string.h"
+#include "emulator/api/duration.h"
 
 namespace ddblab::server {
 namespace {
 
-constexpr auto kMaxSkew = std::chrono::minutes(15);
 // SigV4's longest presigned lifetime: the signing key is valid for 7 days.
 constexpr long long kMaxExpiresSeconds = 604800;
 
@@ -123,6 +123,17 @@ std::string PayloadHash(const WireRequest& request, bool presigned,
     }
   }
   return sigv4::Sha256Hex(request.body);
+}
+
+// How the date-window messages name the window: DynamoDB's "15 min." for
+// whole minutes, else the duration as --auth-skew reads it ("90s").
+std::string SkewText(Duration skew) {
+  if (skew % std::chrono::minutes(1) == Duration::zero()) {
+    return std::to_string(
+               std::chrono::duration_cast<std::chrono::minutes>(skew).count()) +
+           " min.";
+  }
+  return DurationText(skew);
 }
 
 }  // namespace
@@ -271,6 +282,37 @@ Status Authenticator::CheckQuery(const WireRequest& request,
   return OkStatus();
 }
 
+Status Authenticator::CheckDate(const Parsed& parsed, TimePoint date) const {
+  const Duration skew = *config_.max_skew;
+  const TimePoint now = clock_.Now();
+  const std::string now_text = sigv4::FormatAmzDate(now);
+  // A presigned request is valid from X-Amz-Date for X-Amz-Expires seconds
+  // (AWS: "Authenticating Requests: Using Query Parameters"), not only the
+  // window a header-signed one gets; it may still not be dated more than
+  // the window ahead.
+  std::optional<TimePoint> expiry;
+  if (parsed.presigned) {
+    DDBLAB_ASSIGN_OR_RETURN(long long seconds, ParseExpires(parsed.expires));
+    expiry = date + std::chrono::seconds(seconds);
+  }
+  if (expiry && now > *expiry) {
+    // Amazon S3's answer to an expired presigned URL (AccessDenied,
+    // "Request has expired"); DynamoDB publishes none of its own.
+    return Error::Of(ErrorType::kAccessDenied, "Request has expired");
+  }
+  if (!expiry && date < now - skew) {
+    return Invalid("Signature expired: " + std::string(parsed.date) +
+                   " is now earlier than " + sigv4::FormatAmzDate(now - skew) +
+                   " (" + now_text + " - " + SkewText(skew) + ")");
+  }
+  if (date > now + skew) {
+    return Invalid("Signature not yet current: " + std::string(parsed.date) +
+                   " is still later than " + sigv4::FormatAmzDate(now + skew) +
+                   " (" + now_text + " + " + SkewText(skew) + ")");
+  }
+  return OkStatus();
+}
+
 Status Authenticator::CheckCommon(const WireRequest& request,
                                   const Parsed& parsed) const {
   const bool verify = config_.mode == AuthMode::kVerify;
@@ -283,33 +325,16 @@ Status Authenticator::CheckCommon(const WireRequest& request,
   std::vector<std::string> signed_headers;
   if (verify) {
     signed_headers = sigv4::ParseSignedHeaders(parsed.signed_headers);
-    TimePoint now = clock_.Now();
-    std::string now_text = sigv4::FormatAmzDate(now);
-    // A presigned request is valid from X-Amz-Date for X-Amz-Expires seconds
-    // (AWS: "Authenticating Requests: Using Query Parameters"), not only the
-    // 15 minutes a header-signed one gets; it may still not be dated more
-    // than 15 minutes ahead.
-    std::optional<TimePoint> expiry;
-    if (parsed.presigned) {
-      DDBLAB_ASSIGN_OR_RETURN(long long seconds, ParseExpires(parsed.expires));
-      expiry = *date + std::chrono::seconds(seconds);
-    }
-    if (expiry && now > *expiry) {
-      // Amazon S3's answer to an expired presigned URL (AccessDenied,
-      // "Request has expired"); DynamoDB publishes none of its own.
-      return Error::Of(ErrorType::kAccessDenied, "Request has expired");
-    }
-    if (!expiry && *date < now - kMaxSkew) {
-      return Invalid("Signature expired: " + std::string(parsed.date) +
-                     " is now earlier than " +
-                     sigv4::FormatAmzDate(now - kMaxSkew) + " (" + now_text +
-                     " - 15 min.)");
-    }
-    if (*date > now + kMaxSkew) {
-      return Invalid("Signature not yet current: " + std::string(parsed.date) +
-                     " is still later than " +
-                     sigv4::FormatAmzDate(now + kMaxSkew) + " (" + now_text +
-                     " + 15 min.)");
+    // Every time check reads the emulator's clock (a ManualClock follows
+    // POST /_ddblab/clock); --auth-skew off (no max_skew) drops them all.
+    if (config_.max_skew) {
+      DDBLAB_RETURN_IF_ERROR(CheckDate(parsed, *date));
+    } else if (parsed.presigned) {
+      // Still a well-formed X-Amz-Expires of at most a week.
+      if (Result<long long> expires = ParseExpires(parsed.expires);
+          !expires.ok()) {
+        return expires.error();
+      }
     }
     bool host_signed = false;
     for (const std::string& name : signed_headers) {

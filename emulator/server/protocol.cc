@@ -61,6 +61,21 @@ WireResponse CorsPreflight(const WireRequest& request) {
   return response;
 }
 
+// The debug log line's table: the request's TableName when it is a plain
+// name or ARN (printable ASCII, no space, at most 1024 characters: nothing
+// a request can inject into the log), else "-" (batch calls, Streams calls,
+// a missing or strange name).
+std::string LoggedTableName(const nlohmann::json& body) {
+  auto it = body.find("TableName");
+  if (it == body.end() || !it->is_string()) return "-";
+  const std::string& name = it->get_ref<const std::string&>();
+  if (name.empty() || name.size() > 1024) return "-";
+  for (char c : name) {
+    if (c <= ' ' || c > '~') return "-";
+  }
+  return name;
+}
+
 }  // namespace
 
 bool JsonDeeperThan(std::string_view body, size_t max_depth) {
@@ -244,15 +259,47 @@ WireResponse Protocol::Dispatch(const WireRequest& request) {
 }
 
 WireResponse Protocol::HandleDynamo(const WireRequest& request) {
+  if (!logger_.Enabled(LogLevel::kDebug)) {
+    CallSummary ignored;
+    return ServeDynamo(request, ignored);
+  }
+  // Log time, not emulator time: how long the server took.
+  const auto start = std::chrono::steady_clock::now();
+  CallSummary summary;
+  WireResponse response = ServeDynamo(request, summary);
+  const std::chrono::duration<double, std::milli> elapsed =
+      std::chrono::steady_clock::now() - start;
+  char ms[32];
+  std::snprintf(ms, sizeof(ms), "%.1fms", elapsed.count());
+  std::string line(summary.operation);
+  line += ' ';
+  line += summary.table;
+  line += ' ';
+  line += std::to_string(response.status);
+  if (!summary.error_type.empty()) {
+    line += ' ';
+    line += summary.error_type;
+  }
+  line += ' ';
+  line += ms;
+  logger_.Log(LogLevel::kDebug, line);
+  return response;
+}
+
+WireResponse Protocol::ServeDynamo(const WireRequest& request,
+                                   CallSummary& summary) {
+  auto refuse = [&summary](const Error& error) {
+    summary.error_type = std::string(error.Name());
+    return ErrorResponse(error);
+  };
   std::optional<Target> target =
       ParseTarget(request.Header("X-Amz-Target").value_or(std::string_view()));
-  if (!target) {
-    return ErrorResponse(Error::Of(ErrorType::kUnknownOperation, ""));
-  }
+  if (!target) return refuse(Error::Of(ErrorType::kUnknownOperation, ""));
+  summary.operation = std::string(target->operation);
   // Authenticated before any work on the body: the signature covers the
   // body as sent (compressed or not).
   if (Status auth = authenticator_.Check(request); !auth.ok()) {
-    return ErrorResponse(auth.error());
+    return refuse(auth.error());
   }
   std::string decoded;
   std::string_view text = request.body;
@@ -267,7 +314,7 @@ WireResponse Protocol::HandleDynamo(const WireRequest& request) {
       }
       // DynamoDB answers an undecodable body with a bare 500.
       logger_.Log(LogLevel::kWarn, plain.error().message);
-      return ErrorResponse(Error::Internal(std::string(kInternalMessage)));
+      return refuse(Error::Internal(std::string(kInternalMessage)));
     }
     decoded = std::move(*plain);
     text = decoded;
@@ -276,15 +323,16 @@ WireResponse Protocol::HandleDynamo(const WireRequest& request) {
   const bool has_body = !text.empty();
   if (has_body) {
     if (JsonDeeperThan(text, kMaxJsonDepth)) {
-      return ErrorResponse(Error::Serialization(""));
+      return refuse(Error::Serialization(""));
     }
     body = nlohmann::json::parse(text, nullptr,
                                  /*allow_exceptions=*/false);
-    if (body.is_discarded()) return ErrorResponse(Error::Serialization(""));
+    if (body.is_discarded()) return refuse(Error::Serialization(""));
   }
   if (!has_body || !body.is_object()) {
-    return ErrorResponse(Error::Serialization(""));
+    return refuse(Error::Serialization(""));
   }
+  summary.table = LoggedTableName(body);
 
   Result<nlohmann::json> result =
       Error::Internal(std::string(kInternalMessage));
@@ -304,6 +352,7 @@ WireResponse Protocol::HandleDynamo(const WireRequest& request) {
 
   WireResponse response;
   if (!result.ok()) {
+    summary.error_type = std::string(result.error().Name());
     response = ErrorResponse(result.error());
     if (response.status >= 500) {
       logger_.Log(LogLevel::kWarn, std::string(target->operation) + ": " +
@@ -326,13 +375,6 @@ WireResponse Protocol::HandleDynamo(const WireRequest& request) {
                            .count()));
   }
   response.due = std::move(due);
-  if (logger_.Enabled(LogLevel::kDebug)) {
-    logger_.Log(LogLevel::kDebug,
-                std::string(target->operation) + " " +
-                    std::to_string(response.status) +
-                    (result.ok() ? std::string()
-                                 : " " + std::string(result.error().Name())));
-  }
   return response;
 }
 

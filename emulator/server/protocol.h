@@ -24,6 +24,15 @@
 // allows (compression.h). The HTTP front end must hand over the body as
 // received (not decoded) and must not compress or re-encode responses.
 //
+// At LogLevel::kDebug, each DynamoDB API request (path "/", POST) logs one
+// line "<operation> <table> <status> [<error type>] <ms>ms", e.g.
+// "PutItem orders 200 0.4ms" or
+// "GetItem orders 400 ResourceNotFoundException 0.1ms": the operation of
+// X-Amz-Target ("-" if unknown), the body's TableName ("-" if none), the
+// HTTP status, DynamoDB's error type, and the wall time (steady clock, not
+// the emulator's) from Handle() receiving the request to the response
+// built (a latency fault's hold not included).
+//
 // Ownership: borrows the handler, authenticator, clock and logger (all must
 // outlive it). Thread-safety: after the routes are added, Handle() may run on
 // many threads at once; AddRoute() must not race with Handle().
@@ -85,7 +94,15 @@ class Protocol {
 
  private:
   WireResponse Dispatch(const WireRequest& request);
+  // What the debug log line says of a DynamoDB API call.
+  struct CallSummary {
+    std::string operation = "-";  // "-": X-Amz-Target names none
+    std::string table = "-";
+    std::string error_type;  // empty: none
+  };
+  // ServeDynamo, plus the debug log line when --log-level debug.
   WireResponse HandleDynamo(const WireRequest& request);
+  WireResponse ServeDynamo(const WireRequest& request, CallSummary& summary);
   // Compresses a successful response of kCompressMinBytes or more when the
   // request's Accept-Encoding allows gzip or deflate (compression.h).
   void MaybeCompress(const WireRequest& request, WireResponse& response);

@@ -118,6 +118,7 @@ int RunServe(const ServeOptions& config, const ServeHooks& hooks,
   AuthConfig auth;
   auth.mode = config.auth;
   auth.region = config.region;
+  auth.max_skew = config.auth_max_skew;
   if (config.auth == AuthMode::kVerify) {
     auto credentials = LoadCredentials(config);
     if (!credentials.ok()) {
@@ -127,7 +128,10 @@ int RunServe(const ServeOptions& config, const ServeHooks& hooks,
     auth.credentials = std::move(credentials).value();
   }
 
-  auto clock = std::make_shared<SystemClock>();
+  // One clock for the engine, the date window of signatures and the Date
+  // header: with --clock manual, SigV4 is checked against the manual time.
+  std::shared_ptr<Clock> clock =
+      hooks.clock ? hooks.clock : std::make_shared<SystemClock>();
   Authenticator authenticator(std::move(auth), *clock);
   HandlerSlot handler;
   ProtocolConfig protocol_config{config.region, config.seed, {}};
@@ -269,8 +273,10 @@ int RunServe(const ServeOptions& config, const ServeHooks& hooks,
   // Idle keep-alive connections hold their workers until the keep-alive
   // timeout; give them a moment, then leave without them (every request
   // was answered and the database is closed).
-  bool finished =
-      !clock->SleepUntil(clock->Now() + kConnectionGrace, served.get_token());
+  // Real time: the emulator's clock may be a ManualClock that never moves.
+  SystemClock real_clock;
+  bool finished = !real_clock.SleepUntil(real_clock.Now() + kConnectionGrace,
+                                         served.get_token());
   if (!finished) {
     logger.Log(LogLevel::kDebug, "leaving idle connections behind");
     out.flush();

@@ -19,9 +19,11 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <ostream>
 #include <string>
 
+#include "emulator/api/clock.h"
 #include "emulator/api/options.h"
 #include "emulator/api/result.h"
 #include "emulator/server/authenticator.h"
@@ -45,6 +47,9 @@ struct ServeOptions {
   std::string access_key_id;
   std::string secret_access_key;
   std::string credentials_file;
+  // --auth-skew: --auth verify's date window around the emulator's clock;
+  // nullopt (off): no time check (AuthConfig::max_skew).
+  std::optional<Duration> auth_max_skew = kDefaultMaxSkew;
   LogLevel log_level = LogLevel::kInfo;
   uint64_t seed = 0;  // the emulator's and the request ids' seed
   // Who may call the /_ddblab/ control endpoints (control_access.h), and
@@ -62,6 +67,11 @@ struct ServeOptions {
 };
 
 struct ServeHooks {
+  // The emulator's clock (a ManualClock for --clock manual); null: a
+  // SystemClock. RunServe gives it to the engine (Options.clock), to the
+  // Authenticator (so SigV4's date window follows the emulator's time) and
+  // to the Protocol (the Date header).
+  std::shared_ptr<Clock> clock;
   // Opens the engine for these options (db path, clock, seed, region, ...).
   std::function<Result<std::unique_ptr<RequestHandler>>(const Options&)> open;
   // Optional: registers control endpoints (/_ddblab/...) for the handler.

@@ -176,6 +176,48 @@ TEST(CliTest, LagFlags) {
   EXPECT_NE(HelpText().find("--read-lag SPEC"), std::string::npos);
 }
 
+// --auth verify's date window around the emulator's clock: 15 minutes by
+// default, any positive duration, or off (no time check).
+TEST(CliTest, AuthSkewFlag) {
+  const std::vector<std::string> verify = {"serve",  "--auth",
+                                           "verify", "--access-key-id",
+                                           "AK",     "--secret-access-key",
+                                           "SK"};
+  auto with = [&verify](std::vector<std::string> more) {
+    std::vector<std::string> args = verify;
+    args.insert(args.end(), more.begin(), more.end());
+    return args;
+  };
+  auto defaults = Parse(verify);
+  ASSERT_TRUE(defaults.ok()) << defaults.error().message;
+  EXPECT_EQ(defaults->serve.auth_max_skew,
+            std::optional<Duration>(std::chrono::minutes(15)));
+  auto days = Parse(with({"--auth-skew", "2d"}));
+  ASSERT_TRUE(days.ok()) << days.error().message;
+  EXPECT_EQ(days->serve.auth_max_skew,
+            std::optional<Duration>(std::chrono::hours(48)));
+  auto seconds = Parse(with({"--auth-skew=90"}));
+  ASSERT_TRUE(seconds.ok()) << seconds.error().message;
+  EXPECT_EQ(seconds->serve.auth_max_skew,
+            std::optional<Duration>(std::chrono::seconds(90)));
+  auto off = Parse(with({"--auth-skew", "off"}));
+  ASSERT_TRUE(off.ok()) << off.error().message;
+  EXPECT_EQ(off->serve.auth_max_skew, std::nullopt);
+
+  ExpectUsageError(with({"--auth-skew", "soon"}),
+                   "--auth-skew: invalid duration 'soon': no number (expected "
+                   "a number with an optional unit us, ms, s, m, h or d, e.g. "
+                   "90s, 1.5m, 250ms)");
+  ExpectUsageError(with({"--auth-skew", "0"}),
+                   "--auth-skew: must be more than 0 (or off)");
+  ExpectUsageError(with({"--auth-skew"}), "flag --auth-skew needs a value");
+  // --auth accept checks no date: the flag would do nothing.
+  ExpectUsageError({"serve", "--auth-skew", "1h"},
+                   "--auth-skew needs --auth verify (--auth accept checks no "
+                   "signature dates)");
+  EXPECT_NE(HelpText().find("--auth-skew D|off"), std::string::npos);
+}
+
 // A duration (emulator/api/duration.h) of whole seconds, 1s to 1 day.
 TEST(CliTest, IdleTimeoutTakesWholeSeconds) {
   EXPECT_EQ(Parse({"serve"})->serve.idle_timeout_seconds, 60);

@@ -24,14 +24,15 @@ SINGLE_HEADERS = {"x-amz-crc32", "x-amzn-requestid", "content-type",
 
 
 def sign(endpoint, target, body, headers=None, access_key_id=ACCESS_KEY_ID,
-         secret=SECRET_ACCESS_KEY, region=REGION, when=None):
-    """Returns the headers of a SigV4-signed POST / (botocore's signer)."""
+         secret=SECRET_ACCESS_KEY, region=REGION, when=None, path="/"):
+    """Returns the headers of a SigV4-signed POST to `path` (botocore's
+    signer)."""
     all_headers = {"Content-Type": JSON_10}
     if target is not None:
         all_headers["X-Amz-Target"] = target
     all_headers.update(headers or {})
     request = botocore.awsrequest.AWSRequest(
-        method="POST", url=endpoint + "/", headers=all_headers, data=body)
+        method="POST", url=endpoint + path, headers=all_headers, data=body)
     credentials = botocore.credentials.Credentials(access_key_id, secret)
     signer = botocore.auth.SigV4Auth(credentials, "dynamodb", region)
     if when is None:

@@ -5,6 +5,7 @@ The rejections need no engine; the accepted calls (ListTables,
 DynamoDB Streams ListStreams) do.
 """
 import datetime
+import json
 import os
 import re
 import tempfile
@@ -13,7 +14,8 @@ import unittest
 from botocore.exceptions import ClientError
 
 from ddb_client import BotoModule
-from ddblab_server import ACCESS_KEY_ID, SECRET_ACCESS_KEY, DdblabServer
+from ddblab_server import (ACCESS_KEY_ID, SECRET_ACCESS_KEY, DdblabServer,
+                           control_headers)
 from wire import post, send, sign
 
 server = BotoModule(["--auth", "verify", "--access-key-id", ACCESS_KEY_ID,
@@ -127,6 +129,77 @@ class VerifyTest(unittest.TestCase):
                                signed=False)
         self.assertEqual(status, 400)
         self.assertIn(b"MissingAuthenticationTokenException", body)
+
+
+class ManualClockTest(unittest.TestCase):
+    """With --clock manual, --auth verify's date window is around the
+    emulator's (manual) time, not the real time, and moves when that clock
+    moves; --auth-skew off drops it."""
+    START = 1800000000
+    T = datetime.datetime(2027, 1, 15, 8, 0, 0)  # START, UTC
+
+    def start(self, *flags):
+        other = DdblabServer.start(
+            ["--clock", f"manual={self.START}", "--auth", "verify",
+             "--access-key-id", ACCESS_KEY_ID, "--secret-access-key",
+             SECRET_ACCESS_KEY, "--log-level", "debug", *flags])
+        self.addCleanup(other.stop)
+        return other
+
+    def list_tables(self, other, when):
+        return post(other.endpoint, "DynamoDB_20120810.ListTables", "{}",
+                    when=when)
+
+    def advance(self, other, when, advance):
+        """POST /_ddblab/clock, signed at `when` (control requests are
+        checked like API requests)."""
+        body = json.dumps({"advance": advance}).encode()
+        headers = sign(other.endpoint, None, body,
+                       control_headers(other.endpoint), when=when,
+                       path="/_ddblab/clock")
+        status, _, answer = send(other.endpoint, "POST", "/_ddblab/clock",
+                                 body, headers)
+        self.assertEqual(status, 200, answer)
+        return json.loads(answer)
+
+    def test_window_is_around_the_manual_time(self):
+        other = self.start()
+        status, _, body = self.list_tables(other, self.T)
+        self.assertEqual(status, 200, body)
+        # The real time is years away from the manual one.
+        status, _, body = self.list_tables(other, None)
+        self.assertEqual(status, 400)
+        self.assertIn(b"InvalidSignatureException", body)
+        moved = self.advance(other, self.T, "2d")
+        self.assertEqual(moved["now"], self.START + 2 * 86400)
+        status, _, body = self.list_tables(other, self.T)
+        self.assertEqual(status, 400)
+        self.assertEqual(
+            json.loads(body),
+            {"__type": "com.amazon.coral.service#InvalidSignatureException",
+             "message": "Signature expired: 20270115T080000Z is now earlier "
+                        "than 20270117T074500Z (20270117T080000Z - 15 min.)"})
+        later = self.T + datetime.timedelta(days=2)
+        status, _, body = self.list_tables(other, later)
+        self.assertEqual(status, 200, body)
+        # --log-level debug: one line per request.
+        self.assertRegex(other.stderr_text(),
+                         r"ddblab: debug: ListTables - 400 "
+                         r"InvalidSignatureException \d+\.\dms\n")
+        self.assertRegex(other.stderr_text(),
+                         r"ddblab: debug: ListTables - 200 \d+\.\dms\n")
+
+    def test_auth_skew_off_drops_the_window(self):
+        other = self.start("--auth-skew", "off")
+        self.advance(other, self.T, "2d")
+        status, _, body = self.list_tables(other, self.T)
+        self.assertEqual(status, 200, body)
+        status, _, body = self.list_tables(other, None)
+        self.assertEqual(status, 200, body)
+        status, _, body = post(other.endpoint, "DynamoDB_20120810.ListTables",
+                               "{}", when=self.T, secret="wrong")
+        self.assertEqual(status, 400)
+        self.assertIn(b"InvalidSignatureException", body)
 
 
 class CredentialsFileTest(unittest.TestCase):

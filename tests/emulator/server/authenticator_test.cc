@@ -183,9 +183,11 @@ WireRequest PresignedExpiring(std::optional<std::string_view> expires) {
 
 class AuthenticatorTest : public ::testing::Test {
  protected:
-  Authenticator Make(AuthMode mode) {
+  Authenticator Make(AuthMode mode,
+                     std::optional<Duration> max_skew = kDefaultMaxSkew) {
     AuthConfig config;
     config.mode = mode;
+    config.max_skew = max_skew;
     config.credentials.Add(
         Credential{std::string(kKeyId), std::string(kSecret), ""});
     config.credentials.Add(Credential{"AKIDTOKEN", "tokensecret", "tok"});
@@ -419,6 +421,63 @@ TEST_F(AuthenticatorTest, VerifyRejectsExpiredAndFutureDates) {
   ExpectError(auth.Check(Signed()), ErrorType::kInvalidSignature,
               "Signature expired: 20240101T000000Z is now earlier than "
               "20240101T000100Z (20240101T001600Z - 15 min.)");
+}
+
+// The window is around the Authenticator's clock (ddblab serve's: the
+// emulator's), not the real time: it moves when the clock moves.
+TEST_F(AuthenticatorTest, WindowFollowsTheClock) {
+  Authenticator auth = Make(AuthMode::kVerify);
+  const WireRequest at_t = Signed();  // dated kNow, the clock's start
+  clock_.Advance(std::chrono::minutes(14));
+  EXPECT_TRUE(auth.Check(at_t).ok());
+  clock_.Advance(std::chrono::minutes(2));
+  ExpectError(auth.Check(at_t), ErrorType::kInvalidSignature,
+              "Signature expired: 20240101T000000Z is now earlier than "
+              "20240101T000100Z (20240101T001600Z - 15 min.)");
+  // A clock moved back puts the same request ahead of it.
+  clock_.Reset(FromEpochSeconds(ManualClock::kDefaultStartEpochSeconds) -
+               std::chrono::minutes(16));
+  ExpectError(auth.Check(at_t), ErrorType::kInvalidSignature,
+              "Signature not yet current: 20240101T000000Z is still later "
+              "than 20231231T235900Z (20231231T234400Z + 15 min.)");
+}
+
+TEST_F(AuthenticatorTest, WiderSkewSurvivesAClockMovedByADay) {
+  Authenticator auth = Make(AuthMode::kVerify, std::chrono::hours(48));
+  const WireRequest at_t = Signed();
+  clock_.Advance(std::chrono::hours(24));
+  EXPECT_TRUE(auth.Check(at_t).ok());
+  clock_.Advance(std::chrono::hours(24) + std::chrono::seconds(1));
+  ExpectError(auth.Check(at_t), ErrorType::kInvalidSignature,
+              "Signature expired: 20240101T000000Z is now earlier than "
+              "20240101T000001Z (20240103T000001Z - 2880 min.)");
+  // A window of whole seconds is written as --auth-skew reads it.
+  Authenticator short_window =
+      Make(AuthMode::kVerify, std::chrono::seconds(90));
+  ExpectError(short_window.Check(at_t), ErrorType::kInvalidSignature,
+              "Signature expired: 20240101T000000Z is now earlier than "
+              "20240102T235831Z (20240103T000001Z - 90s)");
+}
+
+// --auth-skew off: no time check at all, presigned URLs included; the
+// signature itself and a well-formed X-Amz-Expires still are.
+TEST_F(AuthenticatorTest, SkewOffDropsEveryTimeCheck) {
+  Authenticator auth = Make(AuthMode::kVerify, std::nullopt);
+  const WireRequest at_t = Signed();
+  clock_.Advance(std::chrono::hours(24 * 30));
+  EXPECT_TRUE(auth.Check(at_t).ok());
+  EXPECT_TRUE(auth.Check(PresignedExpiring("300")).ok());
+  SignOptions ahead;
+  ahead.date = "20250101T000000Z";
+  EXPECT_TRUE(auth.Check(Signed(ahead)).ok());
+  SignOptions wrong;
+  wrong.secret = "not the secret";
+  Status refused = auth.Check(Signed(wrong));
+  ASSERT_FALSE(refused.ok());
+  EXPECT_EQ(refused.error().type, ErrorType::kInvalidSignature);
+  ExpectError(auth.Check(PresignedExpiring("soon")),
+              ErrorType::kIncompleteSignature,
+              "X-Amz-Expires should be a number");
 }
 
 TEST_F(AuthenticatorTest, SpaceSeparatedComponentsAreParsed) {

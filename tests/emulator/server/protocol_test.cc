@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <regex>
 #include <sstream>
 #include <stdexcept>
 
@@ -342,6 +343,77 @@ TEST_F(ProtocolTest, CorsPreflightAndHeaders) {
             std::optional<std::string_view>("*"));
   EXPECT_FALSE(protocol_.Handle(Post("DynamoDB_20120810.ListTables", "{}"))
                    .Header("Access-Control-Allow-Origin"));
+}
+
+// --log-level debug: one line per DynamoDB request with the operation, the
+// table ("-" when the body names none, or none that is safe to print), the
+// status, the error type if any, and the milliseconds it took.
+TEST_F(ProtocolTest, DebugLogsOneLinePerRequest) {
+  std::ostringstream debug_log;
+  Logger debug(LogLevel::kDebug, debug_log);
+  Protocol protocol(handler_, auth_, clock_, debug, ProtocolConfig{});
+  handler_.answer = [](std::string_view op, const json&) -> Result<json> {
+    if (op == "GetItem") return Error::ResourceNotFound("no table");
+    return json::object();
+  };
+  auto lines = [&debug_log] {
+    std::string text = debug_log.str();
+    debug_log.str("");
+    return text;
+  };
+  auto matches = [](const std::string& text, const std::string& pattern) {
+    return std::regex_match(text, std::regex(pattern));
+  };
+  const std::string ms = R"( [0-9]+\.[0-9]ms\n)";
+
+  EXPECT_EQ(protocol
+                .Handle(Post("DynamoDB_20120810.PutItem",
+                             R"({"TableName":"orders","Item":{}})"))
+                .status,
+            200);
+  std::string text = lines();
+  EXPECT_TRUE(matches(text, "ddblab: debug: PutItem orders 200" + ms)) << text;
+
+  EXPECT_EQ(protocol
+                .Handle(Post("DynamoDB_20120810.GetItem",
+                             R"({"TableName":"orders","Key":{}})"))
+                .status,
+            400);
+  text = lines();
+  EXPECT_TRUE(matches(
+      text, "ddblab: debug: GetItem orders 400 ResourceNotFoundException" + ms))
+      << text;
+
+  protocol.Handle(Post("DynamoDB_20120810.ListTables", "{}"));
+  text = lines();
+  EXPECT_TRUE(matches(text, "ddblab: debug: ListTables - 200" + ms)) << text;
+
+  // Nothing of the request is printed raw: a name with a line break is "-".
+  protocol.Handle(
+      Post("DynamoDB_20120810.PutItem", R"({"TableName":"a\nb","Item":{}})"));
+  text = lines();
+  EXPECT_TRUE(matches(text, "ddblab: debug: PutItem - 200" + ms)) << text;
+
+  // Refused before the body is read: no table, the error type.
+  WireRequest unsigned_request = Post("DynamoDB_20120810.PutItem", "{}");
+  std::erase_if(unsigned_request.headers, [](const auto& h) {
+    return HeaderNameEquals(h.first, "Authorization");
+  });
+  EXPECT_EQ(protocol.Handle(unsigned_request).status, 400);
+  text = lines();
+  EXPECT_TRUE(matches(
+      text,
+      "ddblab: debug: PutItem - 400 MissingAuthenticationTokenException" + ms))
+      << text;
+  protocol.Handle(Post("DynamoDB_20120810.Bogus", "{}"));
+  text = lines();
+  EXPECT_TRUE(
+      matches(text, "ddblab: debug: - - 400 UnknownOperationException" + ms))
+      << text;
+
+  // Below debug, nothing.
+  protocol_.Handle(Post("DynamoDB_20120810.ListTables", "{}"));
+  EXPECT_EQ(log_.str(), "");
 }
 
 TEST_F(ProtocolTest, RequestIdsFollowTheSeed) {

@@ -55,8 +55,8 @@ std::vector<std::string> DdblabServeArgv(
 std::optional<std::string> DdblabEndpoint(bool https, std::string* skip,
                                           std::string* ca_file);
 
-// `ddblab serve --clock manual=EPOCH --auth verify` over HTTP (its own
-// process, for the control tests); nullopt with `*skip` set.
+// `ddblab serve --clock manual=EPOCH --auth verify --auth-skew off` over
+// HTTP (its own process, for the control tests); nullopt with `*skip` set.
 std::optional<std::string> DdblabManualClockEndpoint(int64_t epoch,
                                                      std::string* skip);
 
