@@ -392,9 +392,10 @@ RunResult Run::Go() {
   ojson start = {{"event", "start"},
                  {"scenario", s_.name},
                  {"seed", options_.seed},
-                 {"strategy", options_.strategy.Text()},
-                 {"backend", backend_->name()},
-                 {"t", IsoMillis(t0)}};
+                 {"strategy", options_.strategy.Text()}};
+  if (!options_.exhaustive.is_null()) start["exhaustive"] = options_.exhaustive;
+  start["backend"] = backend_->name();
+  start["t"] = IsoMillis(t0);
   if (!s_.faults.is_null()) start["faults"] = s_.faults;
   if (!s_.consistency.is_null()) start["consistency"] = s_.consistency;
   if (!s_.consumer_faults.empty()) {
@@ -406,8 +407,13 @@ RunResult Run::Go() {
   }
   Emit(start);
 
-  std::unique_ptr<Scheduler> scheduler = MakeScheduler(
-      options_.strategy, options_.seed, actors.size(), options_.expected_steps);
+  std::unique_ptr<Scheduler> own_scheduler;
+  Scheduler* scheduler = options_.scheduler;
+  if (!scheduler) {
+    own_scheduler = MakeScheduler(options_.strategy, options_.seed,
+                                  actors.size(), options_.expected_steps);
+    scheduler = own_scheduler.get();
+  }
   std::vector<TimePoint> ready_at;
   for (const ActorSpec& spec : s_.actors) ready_at.push_back(t0 + spec.start);
   const std::vector<std::string>* forced =

@@ -14,6 +14,10 @@
 //   every initial one) and the pick is made again. A race that needs D-1
 //   preemptions at the right places shows with probability at least
 //   1/(n·k^(D-1)) per run (n actors, k steps). D defaults to 3; 1..10.
+// - `exhaustive`: every distinct schedule within a preemption bound, one
+//   run each (exhaustive.h drives the runs). On its own (a single run, a
+//   replay) it picks schedule 1 of that exploration: the actor that moved
+//   last while it is ready, else the lowest-numbered ready actor.
 //
 // Thread-safety: a Scheduler belongs to one run; ParseStrategy is pure.
 #pragma once
@@ -30,19 +34,20 @@
 namespace ddblab::harness::scenario {
 
 struct StrategySpec {
-  enum class Kind { kRandom, kPct };
+  enum class Kind { kRandom, kPct, kExhaustive };
   Kind kind = Kind::kRandom;
   int depth = 3;  // pct only
 
-  // "random", "pct:3": what --strategy takes and the trace's start line says.
+  // "random", "pct:3", "exhaustive": what --strategy takes and the trace's
+  // start line says.
   std::string Text() const;
   bool operator==(const StrategySpec&) const = default;
 };
 
 inline constexpr int kMaxPctDepth = 10;
 
-// "random", "pct" (depth 3) or "pct:D" with D from 1 to 10; otherwise a
-// ValidationException saying what is accepted.
+// "random", "pct" (depth 3), "pct:D" with D from 1 to 10 or "exhaustive";
+// otherwise a ValidationException saying what is accepted.
 Result<StrategySpec> ParseStrategy(std::string_view text);
 
 class Scheduler {
