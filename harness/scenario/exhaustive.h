@@ -15,6 +15,19 @@
 // `max_preemptions` are not run. The exploration stops at the first
 // schedule that breaks an invariant, or after `budget` schedules.
 //
+// Partial-order reduction (sleep sets, Godefroid 1996): each step's
+// footprint (footprint.h) is recorded; after the subtree of picking actor p
+// at a step has been explored, p sleeps in the subtrees of the other picks
+// there until a step dependent on p's step runs, and a sleeping actor is
+// neither tried nor picked by default. Of two independent steps only one
+// order is run. A run that reaches a step where every ready actor sleeps
+// would only repeat a schedule already run (up to the order of independent
+// steps): it stops there, unchecked, and counts as `stopped`, not as a
+// schedule. With a preemption bound the reduction may skip a schedule whose
+// only equivalent within the bound is one it pruned (bounding and sleep
+// sets are not designed together); without a bound (K at least the steps)
+// it skips none.
+//
 // Schedule 1 is what MakeScheduler gives for `exhaustive` (strategy.h), so a
 // single run with that strategy is the exploration's first schedule.
 //
@@ -40,7 +53,8 @@ inline constexpr int64_t kMaxBudget = 1000000;
 
 struct ExhaustiveLimits {
   int max_preemptions = kDefaultMaxPreemptions;  // 0..kMaxPreemptions
-  int64_t budget = kDefaultBudget;               // schedules, 1..kMaxBudget
+  int64_t budget = kDefaultBudget;               // runs, 1..kMaxBudget
+  bool reduce = true;  // partial-order reduction (sleep sets)
 };
 
 struct ExhaustiveResult {
@@ -49,11 +63,13 @@ struct ExhaustiveResult {
   // deterministic under a fixed schedule).
   int code = 0;
   std::string failure;
-  int64_t schedules = 0;  // runs made
+  int64_t runs = 0;       // runs made: schedules + stopped
+  int64_t schedules = 0;  // distinct schedules run to their end
+  int64_t stopped = 0;    // runs stopped as redundant (sleep sets)
   // Every schedule within the bound was run (no violation, budget not hit).
   bool complete = false;
-  // The first schedule that broke an invariant: its number (1-based), its
-  // picks (actor indices) and its run (without a trace).
+  // The first run that broke an invariant: its number (1-based, among the
+  // runs), its picks (actor indices) and its run (without a trace).
   int64_t failing_number = 0;
   std::vector<size_t> failing_picks;
   std::optional<RunResult> failing;
@@ -62,12 +78,12 @@ struct ExhaustiveResult {
 };
 
 // Explores `scenario` under `base` (its seed, backend; trace off). The
-// progress callback, when set, is called after each schedule with the
-// count so far.
+// progress callback, when set, is called after each run with the runs so
+// far.
 ExhaustiveResult ExploreExhaustive(
     const Scenario& scenario, const RunOptions& base,
     const ExhaustiveLimits& limits,
-    const std::function<void(int64_t schedules)>& progress = {});
+    const std::function<void(int64_t runs)>& progress = {});
 
 // Schedule `number` of the exploration again, by its picks (empty: schedule
 // 1), with `base`'s trace setting. The start line says

@@ -25,7 +25,8 @@ namespace {
 constexpr const char* kUsage =
     "usage: ddblab run FILE... [--backend emulator|http://HOST:PORT|aws] "
     "[--seed N] [--explore N] [--strategy S] [--max-preemptions K] "
-    "[--budget N] [--replay TRACE] [--shrink] [--shrink-out PATH] "
+    "[--budget N] [--no-reduction] [--replay TRACE] [--shrink] [--shrink-out "
+    "PATH] "
     "[--trace OUT.jsonl] [--report OUT.html]\n";
 
 // `ddblab run --help`: the usage line, then every flag on a line of its own.
@@ -57,9 +58,11 @@ constexpr const char* kHelp =
     "  --max-preemptions K  exhaustive: schedules with at most K "
     "preemptions (0 to\n"
     "                    10, default 2)\n"
-    "  --budget N        exhaustive: run at most N schedules (1 to 1000000, "
+    "  --budget N        exhaustive: make at most N runs (1 to 1000000, "
     "default\n"
     "                    10000)\n"
+    "  --no-reduction    exhaustive: run both orders of independent steps "
+    "too\n"
     "  --replay TRACE    run the seed and schedule of a recorded trace again "
     "and\n"
     "                    report the first step whose response differs\n"
@@ -96,6 +99,7 @@ struct Args {
   StrategySpec strategy;
   std::optional<int> max_preemptions;
   std::optional<int64_t> budget;
+  bool no_reduction = false;
 };
 
 RunOptions BaseOptions(const Args& args) {
@@ -125,6 +129,10 @@ std::string ParseArgs(std::span<const std::string> args, Args* out) {
     }
     if (arg == "--shrink") {
       out->shrink = true;
+      continue;
+    }
+    if (arg == "--no-reduction") {
+      out->no_reduction = true;
       continue;
     }
     const bool takes_value = arg == "--backend" || arg == "--seed" ||
@@ -193,9 +201,10 @@ std::string ParseArgs(std::span<const std::string> args, Args* out) {
     return "--replay cannot be combined with --explore or --shrink";
   }
   const bool exhaustive = out->strategy.kind == StrategySpec::Kind::kExhaustive;
-  if (!exhaustive && (out->max_preemptions || out->budget)) {
-    return "--max-preemptions and --budget apply to --strategy exhaustive "
-           "only";
+  if (!exhaustive &&
+      (out->max_preemptions || out->budget || out->no_reduction)) {
+    return "--max-preemptions, --budget and --no-reduction apply to "
+           "--strategy exhaustive only";
   }
   if (exhaustive && out->explore) {
     return "--strategy exhaustive runs every schedule of one seed: give "
@@ -382,6 +391,7 @@ ExhaustiveLimits LimitsOf(const Args& args) {
   limits.max_preemptions =
       args.max_preemptions.value_or(kDefaultMaxPreemptions);
   limits.budget = args.budget.value_or(kDefaultBudget);
+  limits.reduce = !args.no_reduction;
   return limits;
 }
 
@@ -390,14 +400,12 @@ ExhaustiveResult Exhaustive(const Scenario& s, const Args& args, bool terminal,
   RunOptions options = BaseOptions(args);
   options.seed = args.seed.value_or(s.seed);
   const ExhaustiveLimits limits = LimitsOf(args);
-  ExhaustiveResult e =
-      ExploreExhaustive(s, options, limits, [&](int64_t schedules) {
-        if (terminal && (schedules % 16 == 0)) {
-          err << "\r" << Thousands(schedules) << "/" << Thousands(limits.budget)
-              << " schedules (K=" << limits.max_preemptions << ")"
-              << std::flush;
-        }
-      });
+  ExhaustiveResult e = ExploreExhaustive(s, options, limits, [&](int64_t runs) {
+    if (terminal && (runs % 16 == 0)) {
+      err << "\r" << Thousands(runs) << "/" << Thousands(limits.budget)
+          << " runs (K=" << limits.max_preemptions << ")" << std::flush;
+    }
+  });
   if (terminal) err << "\r\033[K" << std::flush;
   if (e.code != 0) err << e.failure << "\n";
   return e;
@@ -421,8 +429,13 @@ int ExhaustiveMode(const Scenario& s, const Args& args, bool terminal,
     }
     if (!WriteOutputs(args, s, run, err)) return 2;
   }
-  const std::string bound =
-      "(K=" + std::to_string(limits.max_preemptions) + ")";
+  // "(K=2)", "(K=2; 3 runs stopped as redundant)".
+  std::string bound = "(K=" + std::to_string(limits.max_preemptions);
+  if (e.stopped > 0) {
+    bound += "; " + Thousands(e.stopped) + " run" +
+             (e.stopped == 1 ? "" : "s") + " stopped as redundant";
+  }
+  bound += ")";
   if (e.failing) {
     out << s.file << ": schedule " << Thousands(e.failing_number)
         << " of the exploration " << bound << " broke "
@@ -436,7 +449,7 @@ int ExhaustiveMode(const Scenario& s, const Args& args, bool terminal,
         << " distinct schedules " << bound << ": every invariant held\n";
   } else {
     out << s.file << ": budget reached after " << Thousands(e.schedules)
-        << " schedules " << bound
+        << " distinct schedules " << bound
         << ": every invariant held in those; more schedules remain within "
            "the bound\n";
   }

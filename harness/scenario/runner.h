@@ -112,6 +112,9 @@ struct RunResult {
   std::vector<ConsumerFiring> consumer_firings;
   // The rules of faults.rules no call of the run matched (UnmatchedRules).
   std::vector<std::string> unmatched_rules;
+  // The scheduler ended the run (kStopRun) before its actors did: no final
+  // checks were made (`violation` can only be an every_step check's).
+  bool stopped = false;
 };
 
 // One run. Under pct with expected_steps 0 it makes the probe run first.

@@ -30,6 +30,7 @@
 #include <vector>
 
 #include "emulator/api/result.h"
+#include "harness/scenario/footprint.h"
 
 namespace ddblab::harness::scenario {
 
@@ -50,12 +51,20 @@ inline constexpr int kMaxPctDepth = 10;
 // otherwise a ValidationException saying what is accepted.
 Result<StrategySpec> ParseStrategy(std::string_view text);
 
+// What Pick returns to end the run at once, without the final checks (an
+// exhaustive exploration's run that can only repeat one already made).
+inline constexpr size_t kStopRun = static_cast<size_t>(-1);
+
 class Scheduler {
  public:
   virtual ~Scheduler() = default;
   // The actor to move at `step` (1-based), one of `ready` (actor indices,
-  // ascending, never empty).
+  // ascending, never empty), or kStopRun.
   virtual size_t Pick(const std::vector<size_t>& ready, int step) = 0;
+  // True when the runner should call Stepped after every step.
+  virtual bool WantsFootprints() const { return false; }
+  // What the step just made touched (footprint.h).
+  virtual void Stepped(const Footprint&) {}
 };
 
 // `actors`: how many the scenario has; `expected_steps`: how many steps a

@@ -301,8 +301,8 @@ TEST(RunCommand, BadArgumentsExitWithTwo) {
   const std::string usage =
       "usage: ddblab run FILE... [--backend emulator|http://HOST:PORT|aws] "
       "[--seed N] [--explore N] [--strategy S] [--max-preemptions K] "
-      "[--budget N] [--replay TRACE] [--shrink] [--shrink-out PATH] "
-      "[--trace OUT.jsonl] [--report OUT.html]\n";
+      "[--budget N] [--no-reduction] [--replay TRACE] [--shrink] "
+      "[--shrink-out PATH] [--trace OUT.jsonl] [--report OUT.html]\n";
   const std::string file = Shipped("ordered_writes_sdk_retry_naive.json");
   struct Case {
     std::vector<std::string> args;
@@ -331,8 +331,8 @@ TEST(RunCommand, BadArgumentsExitWithTwo) {
             "seed: give --budget N (schedules) and --seed N, not "
             "--explore\n"},
            {{file, "--budget", "5"},
-            "ddblab run: --max-preemptions and --budget apply to --strategy "
-            "exhaustive only\n"},
+            "ddblab run: --max-preemptions, --budget and --no-reduction apply "
+            "to --strategy exhaustive only\n"},
            {{file, "--backend", "emulator?clock=system"},
             "ddblab run: --backend emulator takes no options (the scenario's "
             "backend member sets the clock, TTL delay and stream shards), got "
@@ -356,9 +356,9 @@ TEST(RunCommand, BadArgumentsExitWithTwo) {
   for (const char* flag :
        {"\n  --backend B ", "\n  --seed N ", "\n  --explore N ",
         "\n  --strategy S ", "\n  --max-preemptions K ", "\n  --budget N ",
-        "\n  --replay TRACE ", "\n  --shrink ", "\n  --shrink-out PATH ",
-        "\n  --trace OUT.jsonl ", "\n  --report OUT.html ",
-        "\n  --help, -h "}) {
+        "\n  --no-reduction ", "\n  --replay TRACE ", "\n  --shrink ",
+        "\n  --shrink-out PATH ", "\n  --trace OUT.jsonl ",
+        "\n  --report OUT.html ", "\n  --help, -h "}) {
     EXPECT_NE(help.out.find(flag), std::string::npos) << flag;
   }
   EXPECT_NE(help.out.find("\nExit codes: 0 every expectation met"),
