@@ -1,5 +1,6 @@
-// harness/scenario/run_command.cc: argument handling and the four modes of
-// `ddblab run` (one run, --explore, --replay, --shrink).
+// harness/scenario/run_command.cc: argument handling and the five modes of
+// `ddblab run` (one run, --explore, --strategy exhaustive, --replay,
+// --shrink).
 #include "harness/scenario/run_command.h"
 
 #include <algorithm>
@@ -11,6 +12,7 @@
 #include <sstream>
 #include <vector>
 
+#include "harness/scenario/exhaustive.h"
 #include "harness/scenario/report.h"
 #include "harness/scenario/runner.h"
 #include "harness/scenario/scenario.h"
@@ -22,8 +24,10 @@ namespace {
 
 constexpr const char* kUsage =
     "usage: ddblab run FILE... [--backend emulator|http://HOST:PORT|aws] "
-    "[--seed N] [--explore N] [--strategy S] [--replay TRACE] [--shrink] "
-    "[--shrink-out PATH] [--trace OUT.jsonl] [--report OUT.html]\n";
+    "[--seed N] [--explore N] [--strategy S] [--max-preemptions K] "
+    "[--budget N] [--no-reduction] [--replay TRACE] [--shrink] [--shrink-out "
+    "PATH] "
+    "[--trace OUT.jsonl] [--report OUT.html]\n";
 
 // `ddblab run --help`: the usage line, then every flag on a line of its own.
 constexpr const char* kHelp =
@@ -42,10 +46,23 @@ constexpr const char* kHelp =
     "break an\n"
     "                    invariant\n"
     "  --strategy S      how each step's actor is picked: random (the "
-    "default) or\n"
+    "default),\n"
     "                    pct[:D] (priorities with D-1 change points, D 1 to "
     "10,\n"
-    "                    default 3)\n"
+    "                    default 3) or exhaustive (every distinct schedule "
+    "of the\n"
+    "                    seed within the preemption bound, depth-first; "
+    "stops at\n"
+    "                    the first that breaks an invariant; not with "
+    "--explore)\n"
+    "  --max-preemptions K  exhaustive: schedules with at most K "
+    "preemptions (0 to\n"
+    "                    10, default 2)\n"
+    "  --budget N        exhaustive: make at most N runs (1 to 1000000, "
+    "default\n"
+    "                    10000)\n"
+    "  --no-reduction    exhaustive: run both orders of independent steps "
+    "too\n"
     "  --replay TRACE    run the seed and schedule of a recorded trace again "
     "and\n"
     "                    report the first step whose response differs\n"
@@ -56,7 +73,9 @@ constexpr const char* kHelp =
     "FILE.shrunk.json)\n"
     "  --trace OUT.jsonl write the run's trace (with --explore: the first "
     "failing\n"
-    "                    seed's, else the first seed's; with --shrink: the "
+    "                    seed's, else the first seed's; with exhaustive: the "
+    "failing\n"
+    "                    schedule's, else the first's; with --shrink: the "
     "shrunk run's)\n"
     "  --report OUT.html write the same run as an HTML page\n"
     "  --help, -h        print this help\n"
@@ -78,6 +97,9 @@ struct Args {
   std::string trace;
   std::string report;
   StrategySpec strategy;
+  std::optional<int> max_preemptions;
+  std::optional<int64_t> budget;
+  bool no_reduction = false;
 };
 
 RunOptions BaseOptions(const Args& args) {
@@ -109,10 +131,15 @@ std::string ParseArgs(std::span<const std::string> args, Args* out) {
       out->shrink = true;
       continue;
     }
+    if (arg == "--no-reduction") {
+      out->no_reduction = true;
+      continue;
+    }
     const bool takes_value = arg == "--backend" || arg == "--seed" ||
                              arg == "--explore" || arg == "--replay" ||
                              arg == "--trace" || arg == "--shrink-out" ||
-                             arg == "--report" || arg == "--strategy";
+                             arg == "--report" || arg == "--strategy" ||
+                             arg == "--max-preemptions" || arg == "--budget";
     if (!takes_value) return "unknown option " + arg;
     if (i + 1 >= args.size()) return arg + " needs a value";
     const std::string& value = args[++i];
@@ -134,6 +161,20 @@ std::string ParseArgs(std::span<const std::string> args, Args* out) {
                value;
       }
       out->explore = static_cast<int64_t>(*n);
+    } else if (arg == "--max-preemptions") {
+      auto n = Number(value);
+      if (!n || *n > static_cast<uint64_t>(kMaxPreemptions)) {
+        return "--max-preemptions expects a number from 0 to " +
+               std::to_string(kMaxPreemptions) + ", got " + value;
+      }
+      out->max_preemptions = static_cast<int>(*n);
+    } else if (arg == "--budget") {
+      auto n = Number(value);
+      if (!n || *n < 1 || *n > static_cast<uint64_t>(kMaxBudget)) {
+        return "--budget expects a number of schedules from 1 to " +
+               std::to_string(kMaxBudget) + ", got " + value;
+      }
+      out->budget = static_cast<int64_t>(*n);
     } else if (arg == "--strategy") {
       Result<StrategySpec> strategy = ParseStrategy(value);
       if (!strategy.ok()) return "--strategy " + strategy.error().message;
@@ -158,6 +199,16 @@ std::string ParseArgs(std::span<const std::string> args, Args* out) {
   }
   if (!out->replay.empty() && (out->explore || out->shrink)) {
     return "--replay cannot be combined with --explore or --shrink";
+  }
+  const bool exhaustive = out->strategy.kind == StrategySpec::Kind::kExhaustive;
+  if (!exhaustive &&
+      (out->max_preemptions || out->budget || out->no_reduction)) {
+    return "--max-preemptions, --budget and --no-reduction apply to "
+           "--strategy exhaustive only";
+  }
+  if (exhaustive && out->explore) {
+    return "--strategy exhaustive runs every schedule of one seed: give "
+           "--budget N (schedules) and --seed N, not --explore";
   }
   return "";
 }
@@ -326,12 +377,104 @@ int ExploreMode(const Scenario& s, const Args& args, bool terminal,
   return Expectation(s, !e.failing.empty(), out);
 }
 
+// "10,000".
+std::string Thousands(int64_t n) {
+  std::string digits = std::to_string(n);
+  for (int i = static_cast<int>(digits.size()) - 3; i > 0; i -= 3) {
+    digits.insert(static_cast<size_t>(i), ",");
+  }
+  return digits;
+}
+
+ExhaustiveLimits LimitsOf(const Args& args) {
+  ExhaustiveLimits limits;
+  limits.max_preemptions =
+      args.max_preemptions.value_or(kDefaultMaxPreemptions);
+  limits.budget = args.budget.value_or(kDefaultBudget);
+  limits.reduce = !args.no_reduction;
+  return limits;
+}
+
+ExhaustiveResult Exhaustive(const Scenario& s, const Args& args, bool terminal,
+                            std::ostream& err) {
+  RunOptions options = BaseOptions(args);
+  options.seed = args.seed.value_or(s.seed);
+  const ExhaustiveLimits limits = LimitsOf(args);
+  ExhaustiveResult e = ExploreExhaustive(s, options, limits, [&](int64_t runs) {
+    if (terminal && (runs % 16 == 0)) {
+      err << "\r" << Thousands(runs) << "/" << Thousands(limits.budget)
+          << " runs (K=" << limits.max_preemptions << ")" << std::flush;
+    }
+  });
+  if (terminal) err << "\r\033[K" << std::flush;
+  if (e.code != 0) err << e.failure << "\n";
+  return e;
+}
+
+int ExhaustiveMode(const Scenario& s, const Args& args, bool terminal,
+                   std::ostream& out, std::ostream& err) {
+  const ExhaustiveLimits limits = LimitsOf(args);
+  ExhaustiveResult e = Exhaustive(s, args, terminal, err);
+  if (e.code != 0) return e.code;
+  if (!args.trace.empty() || !args.report.empty()) {
+    // The failing schedule (or the first), run again with its trace.
+    RunOptions options = BaseOptions(args);
+    options.seed = args.seed.value_or(s.seed);
+    RunResult run = RunExhaustiveSchedule(
+        s, options, e.failing_picks,
+        e.failing_number > 0 ? e.failing_number : 1, limits.max_preemptions);
+    if (run.code != 0) {
+      err << run.failure << "\n";
+      return run.code;
+    }
+    if (!WriteOutputs(args, s, run, err)) return 2;
+  }
+  // "(K=2)", "(K=2; 3 runs stopped as redundant)".
+  std::string bound = "(K=" + std::to_string(limits.max_preemptions);
+  if (e.stopped > 0) {
+    bound += "; " + Thousands(e.stopped) + " run" +
+             (e.stopped == 1 ? "" : "s") + " stopped as redundant";
+  }
+  bound += ")";
+  if (e.failing) {
+    out << s.file << ": schedule " << Thousands(e.failing_number)
+        << " of the exploration " << bound << " broke "
+        << Broken(*e.failing->violation) << "\n";
+    out << s.file << ": its schedule (seed " << args.seed.value_or(s.seed)
+        << "):";
+    for (const std::string& name : e.failing->schedule) out << " " << name;
+    out << "\n";
+  } else if (e.complete) {
+    out << s.file << ": explored all " << Thousands(e.schedules)
+        << " distinct schedules " << bound << ": every invariant held\n";
+  } else {
+    out << s.file << ": budget reached after " << Thousands(e.schedules)
+        << " distinct schedules " << bound
+        << ": every invariant held in those; more schedules remain within "
+           "the bound\n";
+  }
+  PrintUnmatched(s, e.unmatched_rules, out);
+  return Expectation(s, e.failing.has_value(), out);
+}
+
 int ShrinkMode(const Scenario& s, const Args& args, bool terminal,
                std::ostream& out, std::ostream& err) {
   // The failing run: the given seed, or the first of --explore N (200).
   uint64_t seed = 0;
   RunResult failing;
-  if (args.seed && !args.explore) {
+  if (args.strategy.kind == StrategySpec::Kind::kExhaustive) {
+    ExhaustiveResult e = Exhaustive(s, args, terminal, err);
+    if (e.code != 0) return e.code;
+    seed = args.seed.value_or(s.seed);
+    if (!e.failing) {
+      out << s.file << ": no schedule of seed " << seed << " ("
+          << Count(static_cast<size_t>(e.schedules), "schedule")
+          << " run, K=" << LimitsOf(args).max_preemptions
+          << ") broke an invariant; nothing to shrink\n";
+      return 1;
+    }
+    failing = std::move(*e.failing);
+  } else if (args.seed && !args.explore) {
     RunOptions options = BaseOptions(args);
     options.seed = *args.seed;
     failing = RunOnce(s, options);
@@ -496,6 +639,8 @@ int RunScenarioCommand(std::span<const std::string> args, std::ostream& out,
       one = ReplayMode(*scenario, parsed, out, err);
     } else if (parsed.shrink) {
       one = ShrinkMode(*scenario, parsed, terminal, out, err);
+    } else if (parsed.strategy.kind == StrategySpec::Kind::kExhaustive) {
+      one = ExhaustiveMode(*scenario, parsed, terminal, out, err);
     } else if (parsed.explore) {
       one = ExploreMode(*scenario, parsed, terminal, out, err);
     } else {

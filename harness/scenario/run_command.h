@@ -1,8 +1,10 @@
 // harness/scenario/run_command.h: `ddblab run`, as a library function.
 //
 //   ddblab run FILE... [--backend emulator|http://HOST:PORT|aws[:REGION]]
-//              [--seed N] [--explore N] [--replay TRACE] [--shrink]
-//              [--shrink-out PATH] [--trace OUT.jsonl] [--report OUT.html]
+//              [--seed N] [--explore N] [--strategy S]
+//              [--max-preemptions K] [--budget N] [--replay TRACE]
+//              [--shrink] [--shrink-out PATH] [--trace OUT.jsonl]
+//              [--report OUT.html]
 //
 // Exit codes: 0 every expectation met (invariants held where the file
 // expects `holds`, broke where it expects `violated`); 1 an expectation
@@ -25,7 +27,7 @@
 namespace ddblab::harness::scenario {
 
 // `args` excludes the program and subcommand names. `terminal`: draw a
-// progress bar on `err` during --explore.
+// progress bar on `err` during --explore and exhaustive exploration.
 int RunScenarioCommand(std::span<const std::string> args, std::ostream& out,
                        std::ostream& err, bool terminal = false);
 

@@ -392,9 +392,10 @@ RunResult Run::Go() {
   ojson start = {{"event", "start"},
                  {"scenario", s_.name},
                  {"seed", options_.seed},
-                 {"strategy", options_.strategy.Text()},
-                 {"backend", backend_->name()},
-                 {"t", IsoMillis(t0)}};
+                 {"strategy", options_.strategy.Text()}};
+  if (!options_.exhaustive.is_null()) start["exhaustive"] = options_.exhaustive;
+  start["backend"] = backend_->name();
+  start["t"] = IsoMillis(t0);
   if (!s_.faults.is_null()) start["faults"] = s_.faults;
   if (!s_.consistency.is_null()) start["consistency"] = s_.consistency;
   if (!s_.consumer_faults.empty()) {
@@ -406,10 +407,29 @@ RunResult Run::Go() {
   }
   Emit(start);
 
-  std::unique_ptr<Scheduler> scheduler = MakeScheduler(
-      options_.strategy, options_.seed, actors.size(), options_.expected_steps);
+  std::unique_ptr<Scheduler> own_scheduler;
+  Scheduler* scheduler = options_.scheduler;
+  if (!scheduler) {
+    own_scheduler = MakeScheduler(options_.strategy, options_.seed,
+                                  actors.size(), options_.expected_steps);
+    scheduler = own_scheduler.get();
+  }
   std::vector<TimePoint> ready_at;
   for (const ActorSpec& spec : s_.actors) ready_at.push_back(t0 + spec.start);
+  const bool footprints = scheduler->WantsFootprints();
+  traced_->set_footprints(footprints);
+  for (const json& table : s_.tables) traced_->NoteTable(table);
+  size_t fault_rules = 0;
+  if (s_.faults.is_object() && s_.faults.contains("rules") &&
+      s_.faults["rules"].is_array()) {
+    fault_rules = s_.faults["rules"].size();
+  }
+  // A plan set by the timeline, and consumer faults, are not judged per
+  // call: every step counts as faulted.
+  bool every_step_faulted = !s_.consumer_faults.empty();
+  for (const TimelineEvent& e : s_.timeline) {
+    if (e.kind == "faults") every_step_faulted = true;
+  }
   const std::vector<std::string>* forced =
       options_.schedule ? options_.schedule
                         : (s_.schedule ? &*s_.schedule : nullptr);
@@ -461,6 +481,10 @@ RunResult Run::Go() {
         continue;
       }
       pick = scheduler->Pick(ready, step + 1);
+      if (pick == kStopRun) {
+        result_.stopped = true;
+        return std::move(result_);
+      }
     }
     if (++step > s_.max_steps) {
       return Fail(1, In("more than backend.max_steps (" +
@@ -484,7 +508,25 @@ RunResult Run::Go() {
         Emit(line);
       }
     }
-    for (CallRecord& call : traced_->TakeCalls()) {
+    std::vector<CallRecord> calls = traced_->TakeCalls();
+    if (footprints) {
+      // A step without calls, or one that moved the clock (a tick, a
+      // latency fault), is dependent on every other.
+      Footprint step_footprint;
+      step_footprint.everything = calls.empty() || s_.tick > Duration::zero();
+      step_footprint.fault = every_step_faulted;
+      for (const CallRecord& call : calls) {
+        step_footprint.Add(call.footprint);
+        if (call.waited > Duration::zero()) step_footprint.everything = true;
+        if (fault_rules > 0 &&
+            UnmatchedRules(s_.faults, {{call.operation, call.tables}}).size() <
+                fault_rules) {
+          step_footprint.fault = true;
+        }
+      }
+      scheduler->Stepped(step_footprint);
+    }
+    for (CallRecord& call : calls) {
       calls_seen_.push_back({call.operation, call.tables});
       CallSummary summary;
       summary.step = result_.steps.size() - 1;

@@ -24,7 +24,9 @@
 //
 // The trace is JSONL, one event a line, with no wall-clock field: the same
 // scenario, seed and in-process backend give byte-identical traces.
-//   {"event":"start","scenario":..,"seed":..,"backend":..,"t":..}
+//   {"event":"start","scenario":..,"seed":..,"strategy":..,"backend":..,
+//    "t":..}      (an exhaustive schedule adds "exhaustive":{"schedule":N,
+//                  "max_preemptions":K} after "strategy")
 //   {"step":1,"t":..,"actor":..,"op":..,"result":..}     one per step
 //   {"step":1,"call":"PutItem","response":{..}}        one per call made
 //   {"step":1,"call":"PutItem","error":"OutcomeUnknown: .."}
@@ -63,6 +65,13 @@ struct RunOptions {
   // The steps pct spreads its change points over; 0: RunOnce finds them
   // with a probe run (ProbeRun) first.
   int expected_steps = 0;
+  // Picks instead of `strategy`'s own scheduler when set (not owned; an
+  // exhaustive exploration's, exhaustive.h). `strategy` still names the
+  // run on the start line.
+  Scheduler* scheduler = nullptr;
+  // Written on the start line after "strategy" as "exhaustive" when not
+  // null: which schedule of an exhaustive exploration this run is.
+  nlohmann::ordered_json exhaustive;
 };
 
 struct Violation {
@@ -103,6 +112,9 @@ struct RunResult {
   std::vector<ConsumerFiring> consumer_firings;
   // The rules of faults.rules no call of the run matched (UnmatchedRules).
   std::vector<std::string> unmatched_rules;
+  // The scheduler ended the run (kStopRun) before its actors did: no final
+  // checks were made (`violation` can only be an every_step check's).
+  bool stopped = false;
 };
 
 // One run. Under pct with expected_steps 0 it makes the probe run first.

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <optional>
 #include <utility>
 
 #include "emulator/api/random.h"
@@ -72,16 +73,36 @@ class PctScheduler final : public Scheduler {
   std::vector<std::pair<int, int>> changes_;  // (step, priority it sets)
 };
 
+// Schedule 1 of an exhaustive exploration: no preemption, lowest first.
+class FirstScheduleScheduler final : public Scheduler {
+ public:
+  size_t Pick(const std::vector<size_t>& ready, int) override {
+    if (last_ && std::find(ready.begin(), ready.end(), *last_) != ready.end()) {
+      return *last_;
+    }
+    last_ = ready.front();
+    return *last_;
+  }
+
+ private:
+  std::optional<size_t> last_;
+};
+
 }  // namespace
 
 std::string StrategySpec::Text() const {
   if (kind == Kind::kRandom) return "random";
+  if (kind == Kind::kExhaustive) return "exhaustive";
   return "pct:" + std::to_string(depth);
 }
 
 Result<StrategySpec> ParseStrategy(std::string_view text) {
   StrategySpec spec;
   if (text == "random") return spec;
+  if (text == "exhaustive") {
+    spec.kind = StrategySpec::Kind::kExhaustive;
+    return spec;
+  }
   if (text == "pct") {
     spec.kind = StrategySpec::Kind::kPct;
     return spec;
@@ -98,9 +119,9 @@ Result<StrategySpec> ParseStrategy(std::string_view text) {
       return spec;
     }
   }
-  return Error::Validation("expected random, pct or pct:D with D from 1 to " +
-                           std::to_string(kMaxPctDepth) + ", got " +
-                           std::string(text));
+  return Error::Validation("expected random, pct, pct:D with D from 1 to " +
+                           std::to_string(kMaxPctDepth) +
+                           " or exhaustive, got " + std::string(text));
 }
 
 std::unique_ptr<Scheduler> MakeScheduler(const StrategySpec& spec,
@@ -109,6 +130,9 @@ std::unique_ptr<Scheduler> MakeScheduler(const StrategySpec& spec,
   if (spec.kind == StrategySpec::Kind::kPct) {
     return std::make_unique<PctScheduler>(seed, spec.depth, actors,
                                           expected_steps);
+  }
+  if (spec.kind == StrategySpec::Kind::kExhaustive) {
+    return std::make_unique<FirstScheduleScheduler>();
   }
   return std::make_unique<RandomScheduler>(seed);
 }

@@ -14,6 +14,10 @@
 //   every initial one) and the pick is made again. A race that needs D-1
 //   preemptions at the right places shows with probability at least
 //   1/(n·k^(D-1)) per run (n actors, k steps). D defaults to 3; 1..10.
+// - `exhaustive`: every distinct schedule within a preemption bound, one
+//   run each (exhaustive.h drives the runs). On its own (a single run, a
+//   replay) it picks schedule 1 of that exploration: the actor that moved
+//   last while it is ready, else the lowest-numbered ready actor.
 //
 // Thread-safety: a Scheduler belongs to one run; ParseStrategy is pure.
 #pragma once
@@ -26,31 +30,41 @@
 #include <vector>
 
 #include "emulator/api/result.h"
+#include "harness/scenario/footprint.h"
 
 namespace ddblab::harness::scenario {
 
 struct StrategySpec {
-  enum class Kind { kRandom, kPct };
+  enum class Kind { kRandom, kPct, kExhaustive };
   Kind kind = Kind::kRandom;
   int depth = 3;  // pct only
 
-  // "random", "pct:3": what --strategy takes and the trace's start line says.
+  // "random", "pct:3", "exhaustive": what --strategy takes and the trace's
+  // start line says.
   std::string Text() const;
   bool operator==(const StrategySpec&) const = default;
 };
 
 inline constexpr int kMaxPctDepth = 10;
 
-// "random", "pct" (depth 3) or "pct:D" with D from 1 to 10; otherwise a
-// ValidationException saying what is accepted.
+// "random", "pct" (depth 3), "pct:D" with D from 1 to 10 or "exhaustive";
+// otherwise a ValidationException saying what is accepted.
 Result<StrategySpec> ParseStrategy(std::string_view text);
+
+// What Pick returns to end the run at once, without the final checks (an
+// exhaustive exploration's run that can only repeat one already made).
+inline constexpr size_t kStopRun = static_cast<size_t>(-1);
 
 class Scheduler {
  public:
   virtual ~Scheduler() = default;
   // The actor to move at `step` (1-based), one of `ready` (actor indices,
-  // ascending, never empty).
+  // ascending, never empty), or kStopRun.
   virtual size_t Pick(const std::vector<size_t>& ready, int step) = 0;
+  // True when the runner should call Stepped after every step.
+  virtual bool WantsFootprints() const { return false; }
+  // What the step just made touched (footprint.h).
+  virtual void Stepped(const Footprint&) {}
 };
 
 // `actors`: how many the scenario has; `expected_steps`: how many steps a

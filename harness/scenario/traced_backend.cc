@@ -66,9 +66,11 @@ json SummarizeResponse(const json& response) {
 Result<json> TracedBackend::Record(std::string_view operation,
                                    const json& request, TimePoint before,
                                    Result<json> out) {
+  if (operation == "CreateTable") shapes_.Note(request);
   if (!recording_) return out;
   CallRecord record;
   record.operation = std::string(operation);
+  if (footprints_) record.footprint = shapes_.OfCall(operation, request);
   record.waited = std::max(Duration::zero(), clock().Now() - before);
   record.tables = TablesOfRequest(request);
   if (out.ok()) {

@@ -18,6 +18,7 @@
 #include "emulator/api/clock.h"
 #include "harness/backend/backend.h"
 #include "harness/backend/forwarding_backend.h"
+#include "harness/scenario/footprint.h"
 
 namespace ddblab::harness::scenario {
 
@@ -36,6 +37,8 @@ struct CallRecord {
   // How far the backend's clock moved during the call: a latency fault's
   // delay (on a manual clock the call moves it) or retry waits.
   Duration waited = Duration::zero();
+  // What the call touched, when footprints are on (set_footprints).
+  Footprint footprint;
 };
 
 // The summary described at CallRecord::response.
@@ -58,6 +61,11 @@ class TracedBackend final : public ForwardingBackend {
   void set_recording(bool on) { recording_ = on; }
   // Summarize responses (CallRecord::response); off, it stays null.
   void set_summaries(bool on) { summaries_ = on; }
+  // Work out each recorded call's footprint from its request and the
+  // tables' shapes: every CreateTable made through this backend (recording
+  // or not), and those given to NoteTable.
+  void set_footprints(bool on) { footprints_ = on; }
+  void NoteTable(const json& create_table) { shapes_.Note(create_table); }
 
  private:
   Result<json> Record(std::string_view operation, const json& request,
@@ -67,6 +75,8 @@ class TracedBackend final : public ForwardingBackend {
   std::vector<CallRecord> calls_;
   bool recording_ = true;
   bool summaries_ = true;
+  bool footprints_ = false;
+  TableShapes shapes_;
 };
 
 }  // namespace ddblab::harness::scenario

@@ -300,7 +300,8 @@ INSTANTIATE_TEST_SUITE_P(
 TEST(RunCommand, BadArgumentsExitWithTwo) {
   const std::string usage =
       "usage: ddblab run FILE... [--backend emulator|http://HOST:PORT|aws] "
-      "[--seed N] [--explore N] [--strategy S] [--replay TRACE] [--shrink] "
+      "[--seed N] [--explore N] [--strategy S] [--max-preemptions K] "
+      "[--budget N] [--no-reduction] [--replay TRACE] [--shrink] "
       "[--shrink-out PATH] [--trace OUT.jsonl] [--report OUT.html]\n";
   const std::string file = Shipped("ordered_writes_sdk_retry_naive.json");
   struct Case {
@@ -317,8 +318,21 @@ TEST(RunCommand, BadArgumentsExitWithTwo) {
             "1000000, got 0\n"},
            {{file, "--seed"}, "ddblab run: --seed needs a value\n"},
            {{file, "--strategy", "pct:0"},
-            "ddblab run: --strategy expected random, pct or pct:D with D "
-            "from 1 to 10, got pct:0\n"},
+            "ddblab run: --strategy expected random, pct, pct:D with D "
+            "from 1 to 10 or exhaustive, got pct:0\n"},
+           {{file, "--strategy", "exhaustive", "--max-preemptions", "11"},
+            "ddblab run: --max-preemptions expects a number from 0 to 10, "
+            "got 11\n"},
+           {{file, "--strategy", "exhaustive", "--budget", "0"},
+            "ddblab run: --budget expects a number of schedules from 1 to "
+            "1000000, got 0\n"},
+           {{file, "--strategy", "exhaustive", "--explore", "5"},
+            "ddblab run: --strategy exhaustive runs every schedule of one "
+            "seed: give --budget N (schedules) and --seed N, not "
+            "--explore\n"},
+           {{file, "--budget", "5"},
+            "ddblab run: --max-preemptions, --budget and --no-reduction apply "
+            "to --strategy exhaustive only\n"},
            {{file, "--backend", "emulator?clock=system"},
             "ddblab run: --backend emulator takes no options (the scenario's "
             "backend member sets the clock, TTL delay and stream shards), got "
@@ -341,7 +355,8 @@ TEST(RunCommand, BadArgumentsExitWithTwo) {
   // Every flag of the usage line has a line of its own.
   for (const char* flag :
        {"\n  --backend B ", "\n  --seed N ", "\n  --explore N ",
-        "\n  --strategy S ", "\n  --replay TRACE ", "\n  --shrink ",
+        "\n  --strategy S ", "\n  --max-preemptions K ", "\n  --budget N ",
+        "\n  --no-reduction ", "\n  --replay TRACE ", "\n  --shrink ",
         "\n  --shrink-out PATH ", "\n  --trace OUT.jsonl ",
         "\n  --report OUT.html ", "\n  --help, -h "}) {
     EXPECT_NE(help.out.find(flag), std::string::npos) << flag;

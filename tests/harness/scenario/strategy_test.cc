@@ -23,13 +23,14 @@ TEST(Strategy, ParsesWhatTheFlagTakes) {
   EXPECT_EQ(ParseStrategy("pct")->Text(), "pct:3");
   EXPECT_EQ(ParseStrategy("pct:1")->Text(), "pct:1");
   EXPECT_EQ(ParseStrategy("pct:10")->Text(), "pct:10");
+  EXPECT_EQ(ParseStrategy("exhaustive")->Text(), "exhaustive");
   for (const char* bad : {"", "pct:", "pct:0", "pct:11", "pct:2x", "PCT",
-                          "exhaustive", "pct:-1"}) {
+                          "exhaustive:2", "pct:-1"}) {
     Result<StrategySpec> spec = ParseStrategy(bad);
     ASSERT_FALSE(spec.ok()) << bad;
     EXPECT_EQ(spec.error().message,
-              std::string("expected random, pct or pct:D with D from 1 to "
-                          "10, got ") +
+              std::string("expected random, pct, pct:D with D from 1 to "
+                          "10 or exhaustive, got ") +
                   bad);
   }
 }
