@@ -230,17 +230,7 @@ Status Emulator::SetConsistency(const nlohmann::json& settings) {
 int64_t Emulator::SettleConsistency() {
   SharedLock reset_lock(reset_mu_);
   auto lock = impl_->Lock();
-  engine::Consistency& model = lock.consistency();
-  const TimePoint now = impl_->Now();
-  int64_t pending = 0;
-  for (const auto& [name, entry] : lock.catalog().entries()) {
-    for (const engine::IndexDef& index : entry.table->indexes) {
-      pending +=
-          static_cast<int64_t>(model.Pending(entry.table->id, index.id, now));
-    }
-  }
-  model.Settle();
-  return pending;
+  return static_cast<int64_t>(lock.consistency().Settle(impl_->Now()));
 }
 
 nlohmann::json Emulator::CapacityReport() const {

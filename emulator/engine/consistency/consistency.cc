@@ -129,10 +129,13 @@ void Consistency::Trim(TimePoint now) {
   }
 }
 
-void Consistency::Settle() {
+size_t Consistency::Settle(TimePoint now) {
+  size_t pending = 0;
   for (const auto& [table_id, index_id] : lagging_) {
+    pending += history_.PendingAfter(table_id, index_id, now);
     history_.ClearIndex(table_id, index_id);
   }
+  return pending;
 }
 
 size_t Consistency::Pending(int64_t table_id, int64_t index_id,

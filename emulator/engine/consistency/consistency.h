@@ -22,7 +22,7 @@
 //     force, and no longer.
 //
 // Settings: the defaults (Options.consistency), per table and per index
-// overrides (SetTable), all changeable while running. Settle() makes every
+// overrides (SetTable), all changeable while running. Settle(now) makes every
 // pending index change visible at once. A restart forgets the history: the
 // store holds the current state, which every read then sees.
 //
@@ -101,8 +101,9 @@ class Consistency {
   }
   // Forgets what no reader can see any more at `now`.
   void Trim(TimePoint now);
-  // Makes every pending index change visible now.
-  void Settle();
+  // Makes every pending index change visible now; returns how many index
+  // changes were still pending at `now`.
+  size_t Settle(TimePoint now);
   // Index changes of (table_id, index_id) not yet visible at `now`.
   size_t Pending(int64_t table_id, int64_t index_id, TimePoint now) const;
   // A dropped table or index: its history goes.

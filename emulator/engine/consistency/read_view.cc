@@ -2,6 +2,7 @@
 #include "emulator/engine/consistency/read_view.h"
 
 #include <algorithm>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -16,7 +17,17 @@ struct Past {
   const std::optional<storage::StoredItem>* seen;  // inner nullopt: absent
 };
 
-bool InScan(const storage::ScanSpec& spec, const RowKey& key) {
+// The exclusive start of a scan as a row key (ipk/isk empty for the table).
+std::optional<RowKey> StartKey(const storage::ScanSpec& spec) {
+  if (!spec.start) return std::nullopt;
+  const bool base = spec.index_id == storage::kBaseTable;
+  return RowKey{base ? std::string() : spec.start->ipk,
+                base ? std::string() : spec.start->isk, spec.start->pk,
+                spec.start->sk};
+}
+
+bool InScan(const storage::ScanSpec& spec, const std::optional<RowKey>& start,
+            const RowKey& key) {
   const bool base = spec.index_id == storage::kBaseTable;
   const std::string& part = base ? key.pk : key.ipk;
   const std::string& sort = base ? key.sk : key.isk;
@@ -33,12 +44,7 @@ bool InScan(const storage::ScanSpec& spec, const RowKey& key) {
       return false;
     }
   }
-  if (spec.start) {
-    RowKey start{base ? std::string() : spec.start->ipk,
-                 base ? std::string() : spec.start->isk, spec.start->pk,
-                 spec.start->sk};
-    if (spec.forward ? key <= start : key >= start) return false;
-  }
+  if (start && (spec.forward ? key <= *start : key >= *start)) return false;
   return true;
 }
 
@@ -74,8 +80,9 @@ Status ReadView::Scan(const storage::ScanSpec& spec,
   // The rows the scan covers whose state at `at` is not the store's, in
   // scan order.
   std::vector<Past> past;
+  const std::optional<RowKey> start = StartKey(spec);
   for (const auto& [key, changes] : rows->by_key) {
-    if (!InScan(spec, key)) continue;
+    if (!InScan(spec, start, key)) continue;
     if (const auto* seen = ChangeHistory::SeenAt(*rows, key, at_)) {
       past.push_back(Past{&key, seen});
     }

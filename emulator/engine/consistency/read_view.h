@@ -37,8 +37,6 @@ class ReadView {
   Status Scan(const storage::ScanSpec& spec,
               const storage::RowVisitor& visit) const;
 
-  storage::ItemStore& store() const { return store_; }
-
  private:
   storage::ItemStore& store_;
   const ChangeHistory* history_ = nullptr;

@@ -152,6 +152,28 @@ TEST_F(ConsistencyTest, ChangesToOneIndexArriveInWriteOrder) {
   EXPECT_EQ(Window("w1"), (Rowset{"a=1", "b=1"}));
 }
 
+TEST_F(ConsistencyTest, AWriteWithoutLagWaitsBehindAnEarlierLaggingOne) {
+  OpenWith("0", "0");
+  // Only a's write lags (3 s); b's, made a second later, has none of its
+  // own but must not reach the index before a's.
+  ASSERT_TRUE(
+      emu_->SetFaultPlan(
+              {{"rules", Json::array({Json{{"table", "orders"},
+                                           {"index", "byWindow"},
+                                           {"key", {{"pk", {{"S", "a"}}}}},
+                                           {"effect", "index_lag"},
+                                           {"duration", "3s"}}})}})
+          .ok());
+  Put("a", "w1", "1");
+  Advance(seconds(1));
+  Put("b", "w1", "1");
+  EXPECT_EQ(Window("w1"), Rowset{});
+  Advance(milliseconds(1999));
+  EXPECT_EQ(Window("w1"), Rowset{});
+  Advance(milliseconds(1));
+  EXPECT_EQ(Window("w1"), (Rowset{"a=1", "b=1"}));
+}
+
 TEST_F(ConsistencyTest, TheSameSeedDrawsTheSameLags) {
   auto trace = [&] {
     OpenWith("0..2s", "0");
