@@ -156,6 +156,12 @@ Authenticator::Authenticator(AuthConfig config, const Clock& clock)
     : config_(std::move(config)), clock_(clock) {}
 
 Status Authenticator::Check(const WireRequest& request) const {
+  Result<Caller> caller = Authenticate(request);
+  if (!caller.ok()) return std::move(caller).error();
+  return OkStatus();
+}
+
+Result<Caller> Authenticator::Authenticate(const WireRequest& request) const {
   std::optional<std::string_view> header = request.Header("Authorization");
   bool query_auth = false;
   if (!request.query.empty()) {
@@ -313,8 +319,8 @@ Status Authenticator::CheckDate(const Parsed& parsed, TimePoint date) const {
   return OkStatus();
 }
 
-Status Authenticator::CheckCommon(const WireRequest& request,
-                                  const Parsed& parsed) const {
+Result<Caller> Authenticator::CheckCommon(const WireRequest& request,
+                                          const Parsed& parsed) const {
   const bool verify = config_.mode == AuthMode::kVerify;
   std::optional<TimePoint> date = sigv4::ParseAmzDate(parsed.date);
   if (!date) {
@@ -357,7 +363,8 @@ Status Authenticator::CheckCommon(const WireRequest& request,
         "keyid/date/region/service/term, got '" +
         std::string(parsed.credential) + "'");
   }
-  if (!verify) return OkStatus();
+  Caller caller{std::string(scope[0]), std::string(scope[2])};
+  if (!verify) return caller;
 
   const std::string_view key_id = scope[0], scope_date = scope[1],
                          region = scope[2], service = scope[3],
@@ -432,7 +439,7 @@ Status Authenticator::CheckCommon(const WireRequest& request,
                        "The security token included in the request is invalid");
     }
   }
-  return OkStatus();
+  return caller;
 }
 
 }  // namespace ddblab::server

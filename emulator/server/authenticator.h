@@ -29,6 +29,7 @@
 
 #include "emulator/api/clock.h"
 #include "emulator/api/result.h"
+#include "emulator/server/caller.h"
 #include "emulator/server/credentials.h"
 #include "emulator/server/wire_message.h"
 
@@ -56,8 +57,11 @@ class Authenticator {
  public:
   Authenticator(AuthConfig config, const Clock& clock);
 
-  // OK, or the auth error DynamoDB sends (MissingAuthenticationToken,
+  // Who signed the request (its credential scope's key id and region), or
+  // the auth error DynamoDB sends (MissingAuthenticationToken,
   // IncompleteSignature, InvalidSignature, UnrecognizedClient).
+  Result<Caller> Authenticate(const WireRequest& request) const;
+  // Authenticate(), the caller dropped.
   Status Check(const WireRequest& request) const;
 
   AuthMode mode() const { return config_.mode; }
@@ -67,7 +71,8 @@ class Authenticator {
   Status CheckHeader(const WireRequest& request, std::string_view header,
                      Parsed& parsed) const;
   Status CheckQuery(const WireRequest& request, Parsed& parsed) const;
-  Status CheckCommon(const WireRequest& request, const Parsed& parsed) const;
+  Result<Caller> CheckCommon(const WireRequest& request,
+                             const Parsed& parsed) const;
   // The date window (and a presigned URL's expiry) against clock_.
   Status CheckDate(const Parsed& parsed, TimePoint date) const;
 

@@ -298,9 +298,8 @@ WireResponse Protocol::ServeDynamo(const WireRequest& request,
   summary.operation = std::string(target->operation);
   // Authenticated before any work on the body: the signature covers the
   // body as sent (compressed or not).
-  if (Status auth = authenticator_.Check(request); !auth.ok()) {
-    return refuse(auth.error());
-  }
+  Result<Caller> caller = authenticator_.Authenticate(request);
+  if (!caller.ok()) return refuse(caller.error());
   std::string decoded;
   std::string_view text = request.body;
   if (auto encoding = request.Header("Content-Encoding")) {
@@ -340,8 +339,8 @@ WireResponse Protocol::ServeDynamo(const WireRequest& request,
   try {
     DeferredAnswer answer =
         target->service == Service::kDynamoDB
-            ? handler_.CallDeferred(target->operation, body)
-            : handler_.CallStreamsDeferred(target->operation, body);
+            ? handler_.CallAs(*caller, target->operation, body)
+            : handler_.CallStreamsAs(*caller, target->operation, body);
     result = std::move(answer.result);
     due = std::move(answer.due);
   } catch (const std::exception& e) {

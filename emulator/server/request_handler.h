@@ -4,7 +4,8 @@
 // operation name and JSON body to a RequestHandler; the answer (a JSON body
 // or an Error) goes back on the wire. The engine's Emulator is adapted to it
 // by EmulatorHandler (cli/emulator_handler.h); tests use fakes. An answer
-// may be due later (a latency fault): CallDeferred says when.
+// may be due later (a latency fault): CallDeferred says when. The Protocol
+// calls CallAs / CallStreamsAs, which also say who signed the request.
 //
 // Thread-safety: implementations must accept concurrent calls.
 #pragma once
@@ -15,6 +16,7 @@
 
 #include "emulator/api/deferred_answer.h"
 #include "emulator/api/result.h"
+#include "emulator/server/caller.h"
 
 namespace ddblab::server {
 
@@ -39,6 +41,22 @@ class RequestHandler {
   virtual DeferredAnswer CallStreamsDeferred(std::string_view operation,
                                              const nlohmann::json& request) {
     return {CallStreams(operation, request), std::nullopt};
+  }
+  // What the Protocol calls for an authenticated request: the same, with
+  // who signed it. By default CallDeferred / CallStreamsDeferred (the
+  // caller ignored); a handler that routes or schedules by caller
+  // overrides these.
+  virtual DeferredAnswer CallAs(const Caller& caller,
+                                std::string_view operation,
+                                const nlohmann::json& request) {
+    (void)caller;
+    return CallDeferred(operation, request);
+  }
+  virtual DeferredAnswer CallStreamsAs(const Caller& caller,
+                                       std::string_view operation,
+                                       const nlohmann::json& request) {
+    (void)caller;
+    return CallStreamsDeferred(operation, request);
   }
   // Shutdown: wakes every call waiting inside the handler (e.g. an
   // extension's in-process call under a latency fault) and lets no later

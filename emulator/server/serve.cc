@@ -86,6 +86,14 @@ class HandlerSlot final : public RequestHandler {
                                      const nlohmann::json& request) override {
     return handler_->CallStreamsDeferred(operation, request);
   }
+  DeferredAnswer CallAs(const Caller& caller, std::string_view operation,
+                        const nlohmann::json& request) override {
+    return handler_->CallAs(caller, operation, request);
+  }
+  DeferredAnswer CallStreamsAs(const Caller& caller, std::string_view operation,
+                               const nlohmann::json& request) override {
+    return handler_->CallStreamsAs(caller, operation, request);
+  }
   void StopWaiting() override {
     if (handler_) handler_->StopWaiting();
   }

@@ -289,6 +289,21 @@ TEST_F(AuthenticatorTest, VerifyAcceptsCorrectSignature) {
   EXPECT_TRUE(auth.Check(Signed()).ok());
 }
 
+// The caller is the credential scope's key id and region, in both modes.
+TEST_F(AuthenticatorTest, AuthenticateNamesTheCaller) {
+  SignOptions o;
+  o.key_id = "actor-b";
+  o.region = "eu-west-1";
+  Result<Caller> accepted = Make(AuthMode::kAccept).Authenticate(Signed(o));
+  ASSERT_TRUE(accepted.ok());
+  EXPECT_EQ(accepted->access_key, "actor-b");
+  EXPECT_EQ(accepted->region, "eu-west-1");
+  Result<Caller> verified = Make(AuthMode::kVerify).Authenticate(Signed());
+  ASSERT_TRUE(verified.ok());
+  EXPECT_EQ(verified->access_key, kKeyId);
+  EXPECT_EQ(verified->region, "us-east-1");
+}
+
 TEST_F(AuthenticatorTest, VerifyToleratesHeaderCaseOrderAndSpacing) {
   Authenticator auth = Make(AuthMode::kVerify);
   WireRequest request = Signed();

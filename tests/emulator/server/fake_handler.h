@@ -1,6 +1,7 @@
 // tests/emulator/server/fake_handler.h: a RequestHandler for server tests.
 //
-// Records every call and answers with `answer` (default: echoes
+// Records every call (and who signed it) and answers with `answer` (default:
+// echoes
 // {"Operation": op, "Request": body}). Thread-safe.
 #pragma once
 
@@ -19,6 +20,7 @@ class FakeHandler : public RequestHandler {
     std::string service;  // "dynamodb" or "streams"
     std::string operation;
     nlohmann::json request;
+    Caller caller;  // empty when called without one (Call / CallStreams)
   };
   using Answer = std::function<Result<nlohmann::json>(
       std::string_view operation, const nlohmann::json& request)>;
@@ -31,6 +33,14 @@ class FakeHandler : public RequestHandler {
                                      const nlohmann::json& request) override {
     return Record("streams", operation, request);
   }
+  DeferredAnswer CallAs(const Caller& caller, std::string_view operation,
+                        const nlohmann::json& request) override {
+    return {Record("dynamodb", operation, request, caller), std::nullopt};
+  }
+  DeferredAnswer CallStreamsAs(const Caller& caller, std::string_view operation,
+                               const nlohmann::json& request) override {
+    return {Record("streams", operation, request, caller), std::nullopt};
+  }
 
   std::vector<struct Call> calls() {
     std::lock_guard<std::mutex> lock(mu_);
@@ -41,10 +51,11 @@ class FakeHandler : public RequestHandler {
 
  private:
   Result<nlohmann::json> Record(std::string service, std::string_view op,
-                                const nlohmann::json& request) {
+                                const nlohmann::json& request,
+                                const Caller& caller = {}) {
     {
       std::lock_guard<std::mutex> lock(mu_);
-      calls_.push_back({std::move(service), std::string(op), request});
+      calls_.push_back({std::move(service), std::string(op), request, caller});
     }
     if (answer) return answer(op, request);
     return nlohmann::json{{"Operation", op}, {"Request", request}};

@@ -230,6 +230,8 @@ TEST_F(ProtocolTest, DispatchesDynamoDbOperation) {
   EXPECT_EQ(calls[0].service, "dynamodb");
   EXPECT_EQ(calls[0].operation, "PutItem");
   EXPECT_EQ(calls[0].request, json::parse(R"({"TableName":"t","Item":{}})"));
+  EXPECT_EQ(calls[0].caller.access_key, "AK");
+  EXPECT_EQ(calls[0].caller.region, "us-east-1");
 }
 
 TEST_F(ProtocolTest, DispatchesStreamsOperation) {
@@ -240,6 +242,7 @@ TEST_F(ProtocolTest, DispatchesStreamsOperation) {
   ASSERT_EQ(calls.size(), 1u);
   EXPECT_EQ(calls[0].service, "streams");
   EXPECT_EQ(calls[0].operation, "GetRecords");
+  EXPECT_EQ(calls[0].caller.access_key, "AK");
 }
 
 TEST_F(ProtocolTest, TagResourceAnswersWithEmptyBody) {
