@@ -109,6 +109,15 @@ class Actor {
   // MalformedCall) when its op did not expect it: the run stops with exit 2
   // and this message ("<op path> (actor <name>, <operation>): ...").
   const std::string& malformed() const { return malformed_; }
+  // A stream consumer (an actor with poll ops) keeps polling after its last
+  // op, as an event source mapping never stops: once every actor is done
+  // and the timeline is empty, the runner gives it one more poll op
+  // (AddOp), and more while its last round was not idle.
+  virtual bool Polls() const { return false; }
+  // Its last polling round ended and invoked nothing.
+  virtual bool LastRoundIdle() const { return false; }
+  // Appends an op (already expanded) to the actor's ops.
+  void AddOp(nlohmann::json op) { spec_.ops.push_back(std::move(op)); }
 
  protected:
   // Moves on to the next op.

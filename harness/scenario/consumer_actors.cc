@@ -204,6 +204,9 @@ class ConsumerActor final : public Actor {
     return aggregator ? aggregator->Setup() : listener->Setup();
   }
 
+  bool Polls() const override { return esm != nullptr; }
+  bool LastRoundIdle() const override { return last_round_idle_; }
+
   StepOutcome Step() override {
     ConsumerOp op = *ConsumerOpOf(spec_, spec_.ops[next_op_], "");
     StepOutcome outcome;
@@ -215,6 +218,7 @@ class ConsumerActor final : public Actor {
       if (!out.ok()) {
         outcome.result = ErrorText(out.error());
         round_invocations_ = 0;
+        last_round_idle_ = false;
         Advance();
       } else {
         outcome.result = out->what;
@@ -222,6 +226,7 @@ class ConsumerActor final : public Actor {
         if (out->round_over) {
           outcome.result +=
               "; round over: invocations " + std::to_string(round_invocations_);
+          last_round_idle_ = round_invocations_ == 0;
           round_invocations_ = 0;
           Advance();
         }
@@ -281,6 +286,8 @@ class ConsumerActor final : public Actor {
   Backend* backend_;
   World* world_;
   int64_t round_invocations_ = 0;  // of the polling round in progress
+  // The last polling round ended and invoked nothing (none yet: false).
+  bool last_round_idle_ = false;
 };
 
 std::unique_ptr<consumer::Function> FunctionFor(

@@ -85,6 +85,7 @@ class Run {
     if (!sweep_on_advance_) return OkStatus();
     auto swept = traced_->SweepTtl();
     if (!swept.ok()) return ControlFailure("TTL sweep", swept.error());
+    swept_items_ += *swept;
     return OkStatus();
   }
   Status Advance(Duration d) {
@@ -120,6 +121,8 @@ class Run {
   std::unique_ptr<TracedBackend> traced_;
   World world_;
   bool sweep_on_advance_ = false;
+  // Items the sweeps after clock moves have deleted (SweepAfterAdvance).
+  int64_t swept_items_ = 0;
   bool control_failed_ = false;
 };
 
@@ -436,11 +439,49 @@ RunResult Run::Go() {
   size_t next_event = 0;
   size_t forced_pos = 0;
   int step = 0;
+  std::vector<int> drain_rounds(actors.size(), 0);
+  // swept_items_ when each consumer's last drain round was added.
+  std::vector<int64_t> swept_at_drain(actors.size(), 0);
   while (true) {
     while (next_event < s_.timeline.size() &&
            t0 + s_.timeline[next_event].at <= Now()) {
       Status fired = FireEvent(s_.timeline[next_event++]);
       if (!fired.ok()) return Fail(CodeOr(2), In(fired.error().message));
+    }
+    // Every actor done and the timeline empty: a consumer polls on (its
+    // cadence kept), as a mapping never stops, until a round that started
+    // after everyone else was done invokes nothing: the checks then see it
+    // caught up.
+    if (next_event == s_.timeline.size() &&
+        std::all_of(actors.begin(), actors.end(),
+                    [](const auto& a) { return a->done(); })) {
+      for (size_t i = 0; i < actors.size(); ++i) {
+        Actor& a = *actors[i];
+        // Caught up: a drain round invoked nothing, and no TTL deletion
+        // (a new stream record) came after it began.
+        if (!a.Polls() || (drain_rounds[i] > 0 && a.LastRoundIdle() &&
+                           swept_at_drain[i] == swept_items_)) {
+          continue;
+        }
+        if (drain_rounds[i] == kMaxDrainRounds) {
+          return Fail(1, In("actor " + a.spec().name +
+                            ": its event source mapping had not caught up "
+                            "after " +
+                            std::to_string(kMaxDrainRounds) +
+                            " polling rounds past its last op (each round "
+                            "still invoked the function or failed)"));
+        }
+        ++drain_rounds[i];
+        swept_at_drain[i] = swept_items_;
+        a.AddOp(json{{"poll", json::object()}});
+        if (a.spec().every > Duration::zero()) {
+          ready_at[i] = t0 + a.spec().start +
+                        a.spec().every * static_cast<int64_t>(a.next_op());
+        }
+        Emit(ojson{{"event", "drain"},
+                   {"actor", a.spec().name},
+                   {"round", drain_rounds[i]}});
+      }
     }
     std::optional<TimePoint> event_due;
     if (next_event < s_.timeline.size()) {

@@ -11,9 +11,13 @@
 // by the seeded generator (Rng(seed).Fork("schedule")) or, for a pinned
 // schedule, by name. When no actor is ready the clock jumps to the next
 // time one is (or an event is due). After every step the clock moves by
-// backend.tick. The fault plan's draws come from the same seed (the
-// emulator is opened, or the server reset, with it). A control call that
-// fails (reset, clock, fault plan, shard split, TTL sweep) stops the run
+// backend.tick. When every actor is done and the timeline is empty, each
+// stream consumer gets one more poll op and the run goes on (a mapping
+// never stops polling), again until a round invokes nothing, at most
+// kMaxDrainRounds times; the checks then see every consumer caught up,
+// whichever order the actors ran in. The fault plan's draws come from the same
+// seed (the emulator is opened, or the server reset, with it). A control call
+// that fails (reset, clock, fault plan, shard split, TTL sweep) stops the run
 // with code 3 and a message naming the call and giving the backend's own
 // ("<file>: reset before the run failed: <Type>: <message>"); a fault plan
 // the backend refuses as invalid is bad input (code 2). With a stream consumer
@@ -31,6 +35,7 @@
 //   {"step":1,"call":"PutItem","response":{..}}        one per call made
 //   {"step":1,"call":"PutItem","error":"OutcomeUnknown: .."}
 //   {"event":"clock","t":..,"advance":"55s"}           idle jump
+//   {"event":"drain","actor":..,"round":N}             a poll past the ops
 //   {"event":"advance"|"faults"|"split_shards"|"sweep_ttl",..}  timeline
 //   {"event":"invariant","id":..,"check":..,"holds":..,"problems":[..]}
 //   {"event":"end","steps":..,"verdict":"holds"|"violated"}
@@ -50,6 +55,10 @@
 #include "harness/scenario/strategy.h"
 
 namespace ddblab::harness::scenario {
+
+// Polling rounds a consumer may take past its last op before the run
+// fails with "had not caught up".
+inline constexpr int kMaxDrainRounds = 100;
 
 struct RunOptions {
   // "emulator", "http://HOST:PORT" or "aws[:REGION]".

@@ -92,15 +92,17 @@ TEST(ConsumerRun, ShrinkPinsConsumerFaultsToKeysAndKeepsTheOvercount) {
   EXPECT_EQ(fault["id"], "throws");
   // Seed 1 threw at c2-t2 twice; one client's two transfers and three
   // polls (rounds of 4 steps and more: a poll takes a step per Streams call
-  // or invocation) are enough to count c2-t1 three times.
+  // or invocation) are enough to count c2-t1 three times; the last two
+  // steps are the drain round every consumer takes once all are done.
   EXPECT_EQ(fault, nlohmann::json::parse(R"({"id": "throws", "actor":
       "rollup", "effect": "error", "key": "c2-t2", "times": 2})"));
   EXPECT_EQ(small["schedule"],
             nlohmann::json::parse(
                 R"(["client#2", "client#2", "rollup", "rollup", "rollup",
                     "rollup", "rollup", "rollup", "rollup", "rollup",
-                    "rollup", "rollup", "rollup", "rollup"])"));
-  EXPECT_NE(ran.out.find("from 61 steps, 2 faults, 4 actors to 14 steps, 2 "
+                    "rollup", "rollup", "rollup", "rollup", "rollup",
+                    "rollup"])"));
+  EXPECT_NE(ran.out.find("from 63 steps, 2 faults, 4 actors to 16 steps, 2 "
                          "faults, 2 actors"),
             std::string::npos)
       << ran.out;
@@ -109,6 +111,57 @@ TEST(ConsumerRun, ShrinkPinsConsumerFaultsToKeysAndKeepsTheOvercount) {
   EXPECT_EQ(again.code, 0) << again.out << again.err;
   EXPECT_NE(again.out.find("3 broke an invariant"), std::string::npos)
       << again.out;
+}
+
+// The consumer's one poll runs before the writer's transfers: once both
+// are done it polls on until a round invokes nothing, so the correct
+// function is judged caught up, not "undercounted".
+TEST(ConsumerRun, AConsumerPollsOnUntilItCaughtUp) {
+  auto dir = TempDirFor("consumer_drain");
+  const std::string file = WriteFile(dir / "s.json", R"({
+    "name": "drain", "backend": {"tick": "1s"},
+    "actors": [
+      {"name": "client", "pattern": "rollup_aggregator", "start": "10s",
+       "repeat": 3,
+       "ops": [{"transfer": {"id": "t{i}", "customer": "c", "bytes": 5}}]},
+      {"name": "rollup", "pattern": "rollup_aggregator",
+       "variant": "correct", "ops": [{"poll": {}}]}],
+    "invariants": [{"check": "rollup_aggregator"}], "expect": "holds"})");
+  const std::string trace = (dir / "t.jsonl").string();
+  testing::Ran ran = Command({file, "--trace", trace});
+  EXPECT_EQ(ran.code, 0) << ran.out << ran.err;
+  EXPECT_NE(ran.out.find("every invariant held"), std::string::npos) << ran.out;
+  const std::string text = ReadFile(trace);
+  // Round 1 delivers the three transfers; round 2 invokes nothing.
+  EXPECT_EQ(Count(text, "\"event\":\"drain\""), 2u) << text;
+  EXPECT_NE(text.find("{\"event\":\"drain\",\"actor\":\"rollup\","
+                      "\"round\":2}"),
+            std::string::npos)
+      << text;
+}
+
+// A batch that fails on every retry never lets the consumer catch up: the
+// run says so rather than judging the sums.
+TEST(ConsumerRun, AConsumerThatNeverCatchesUpFailsTheRun) {
+  auto dir = TempDirFor("consumer_stuck");
+  const std::string file = WriteFile(dir / "s.json", R"({
+    "name": "stuck", "backend": {"tick": "1s"},
+    "actors": [
+      {"name": "client", "pattern": "rollup_aggregator",
+       "ops": [{"transfer": {"id": "t1", "customer": "c", "bytes": 5}}]},
+      {"name": "rollup", "pattern": "rollup_aggregator",
+       "variant": "correct", "ops": [{"poll": {}}]}],
+    "faults": {"consumer": [{"id": "poison", "actor": "rollup",
+                             "effect": "error", "key": "t1"}]},
+    "invariants": [{"check": "rollup_aggregator"}], "expect": "holds"})");
+  testing::Ran ran = Command({file});
+  EXPECT_EQ(ran.code, 1) << ran.out << ran.err;
+  EXPECT_NE((ran.out + ran.err)
+                .find("actor rollup: its event source mapping had not caught "
+                      "up after 100 polling rounds past its last op (each "
+                      "round still invoked the function or failed)"),
+            std::string::npos)
+      << ran.out << ran.err;
 }
 
 TEST(ConsumerRun, ShrinkDropsAConsumerFaultTheFailureDoesNotNeed) {
