@@ -142,16 +142,14 @@ void ScheduleGate::Stop() {
 
 void ScheduleGate::StopLocked() {
   if (mode_ == Mode::kOff) return;
-  // Every held request, in arrival order (tickets are taken per actor in
-  // that order; merge by the time held, then actor order).
+  // Every held request, in arrival order.
   std::vector<Ticket*> held;
   for (Actor& actor : actors_) {
     held.insert(held.end(), actor.queue.begin(), actor.queue.end());
     actor.queue.clear();
   }
-  std::stable_sort(held.begin(), held.end(), [](Ticket* a, Ticket* b) {
-    return a->held_at < b->held_at;
-  });
+  std::sort(held.begin(), held.end(),
+            [](Ticket* a, Ticket* b) { return a->arrival < b->arrival; });
   for (Ticket* ticket : held) {
     ticket->verdict = Verdict::kRelease;
     ticket->release_turn = releases_issued_++;
@@ -302,6 +300,7 @@ DeferredAnswer ScheduleGate::Gate(bool streams, const Caller& caller,
 
   Ticket ticket;
   ticket.actor = *index;
+  ticket.arrival = arrivals_++;
   ticket.held_at = idle_clock_.Now();
   actors_[*index].queue.push_back(&ticket);
   Changed();

@@ -29,8 +29,8 @@
 //     an actor is then answered with an InternalServerError (500) carrying
 //     that problem, until Stop().
 //   - Stop() (DELETE, server shutdown) ends the schedule: every held request
-//     is released to run at once, unscheduled (they enter the inner handler
-//     in arrival order); the gate is off again. The trace of the last
+//     is released to run at once, unscheduled (released in arrival order,
+//     they then run concurrently); the gate is off again. The trace of the last
 //     schedule stays readable until the next Start().
 //
 // The trace (Trace(): one JSON object a line, in the spirit of the scenario
@@ -149,7 +149,8 @@ class ScheduleGate final : public RequestHandler {
   std::string Trace() const;
 
   // For tests: blocks until actor `name` has a request held, or the gate is
-  // not active.
+  // not active. A request dispatched at once is never seen held: wait for
+  // one that another actor keeps waiting.
   void AwaitHeld(std::string_view name) const;
 
   // Without a caller: straight to the inner handler.
@@ -175,7 +176,8 @@ class ScheduleGate final : public RequestHandler {
   enum class Verdict { kHeld, kGo, kRelease, kRefuse };
   struct Ticket {
     size_t actor = 0;
-    TimePoint held_at;  // idle clock
+    uint64_t arrival = 0;  // arrival order, across actors
+    TimePoint held_at;     // idle clock
     Verdict verdict = Verdict::kHeld;
     uint64_t release_turn = 0;  // kRelease: the order to enter in
     std::string problem;        // kRefuse
@@ -235,6 +237,7 @@ class ScheduleGate final : public RequestHandler {
   bool running_ DDBLAB_GUARDED_BY(mu_) = false;  // a scheduled request runs
   std::string problem_ DDBLAB_GUARDED_BY(mu_);
   std::vector<std::string> trace_ DDBLAB_GUARDED_BY(mu_);
+  uint64_t arrivals_ DDBLAB_GUARDED_BY(mu_) = 0;
   // Released requests enter the inner handler in this order.
   uint64_t releases_issued_ DDBLAB_GUARDED_BY(mu_) = 0;
   uint64_t releases_entered_ DDBLAB_GUARDED_BY(mu_) = 0;
