@@ -20,6 +20,7 @@
 #include "cli/control_esm.h"
 #include "cli/control_faults.h"
 #include "cli/control_reset.h"
+#include "cli/control_schedule.h"
 #include "cli/control_streams.h"
 #include "cli/control_ttl.h"
 #include "cli/control_ui.h"
@@ -59,7 +60,7 @@ int ServeMain(const Args& args) {
   hooks.open = &EmulatorHandler::Open;
   for (auto add : {&AddTtlControl, &AddStreamsControl, &AddFaultControl,
                    &AddCapacityControl, &AddConsistencyControl, &AddEsmControl,
-                   &AddResetControl, &AddUiControl}) {
+                   &AddResetControl, &AddUiControl, &AddScheduleControl}) {
     if (Status s = add(command->serve, hooks); !s.ok()) {
       std::cerr << "ddblab: " << s.error().message << "\n";
       return 2;

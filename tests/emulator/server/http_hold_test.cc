@@ -150,6 +150,12 @@ class HoldingHandler : public FakeHandler {
     }
     return out;
   }
+  // The Protocol calls CallAs (FakeHandler records it without a delay).
+  DeferredAnswer CallAs(const Caller& caller, std::string_view operation,
+                        const json& request) override {
+    (void)caller;
+    return CallDeferred(operation, request);
+  }
 
  private:
   std::shared_ptr<ManualClock> clock_;
