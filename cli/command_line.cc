@@ -82,7 +82,8 @@ bool IsKnownFlag(std::string_view flag) {
                                  "--control-token-file",
                                  "--capacity",
                                  "--index-lag",
-                                 "--read-lag"}) {
+                                 "--read-lag",
+                                 "--schedule"}) {
     if (flag == known) return true;
   }
   return false;
@@ -180,6 +181,9 @@ Status SetFlag(ServeConfig& config, std::string_view flag,
   } else if (flag == "--faults") {  // read by cli/control_faults.cc
     if (value.empty()) return bad("a fault plan file (JSON)");
     config.faults_file = value;
+  } else if (flag == "--schedule") {  // read by cli/control_schedule.cc
+    if (value.empty()) return bad("a schedule file (JSON)");
+    config.schedule_file = value;
   } else if (flag == "--event-source-mappings") {  // read by cli/control_esm.cc
     if (value.empty()) return bad("a file of event source mappings (JSON)");
     config.event_source_mappings_file = value;
@@ -385,6 +389,12 @@ Flags of ddblab serve:
                            (no ConsistentRead) sees may be: 0 (default), a
                            duration or a range (drawn per read); change both
                            at POST /_ddblab/consistency
+  --schedule FILE          start controlled scheduling at startup: FILE is
+                           the body of POST /_ddblab/schedule, e.g.
+                           {"actors": ["a", "b"], "seed": 7, "tick": "1s"}:
+                           requests signed with access key a or b are held
+                           and let through one at a time in an order the
+                           seed picks (tick needs --clock manual)
   --event-source-mappings FILE
                            host these event source mappings (a JSON list of
                            CreateEventSourceMapping bodies, each with

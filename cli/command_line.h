@@ -16,7 +16,7 @@
 //                [--event-source-mappings FILE] [--allow-functions]
 //                [--control off|local-token|open] [--control-token-file PATH]
 //                [--capacity off|enforce] [--no-ui]
-//                [--index-lag SPEC] [--read-lag SPEC]
+//                [--index-lag SPEC] [--read-lag SPEC] [--schedule FILE]
 //   ddblab run ... | bench ... | token ...   (cli/main.cc)
 //   ddblab --help | --version
 //
@@ -67,6 +67,9 @@ struct ServeConfig : server::ServeOptions {
   // (Options.consistency), parsed here; applied by
   // cli/control_consistency.h.
   ConsistencyOptions consistency;
+  // --schedule FILE: a schedule (the POST /_ddblab/schedule body) started
+  // at startup, read by cli/control_schedule.h ("": none).
+  std::string schedule_file;
 };
 
 enum class CommandKind { kServe, kHelp, kVersion };

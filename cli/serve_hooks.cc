@@ -7,6 +7,7 @@
 #include "cli/control_esm.h"
 #include "cli/control_faults.h"
 #include "cli/control_reset.h"
+#include "cli/control_schedule.h"
 #include "cli/control_streams.h"
 #include "cli/control_ttl.h"
 #include "cli/control_ui.h"
@@ -19,7 +20,7 @@ Result<server::ServeHooks> ServeHooksFor(const ServeConfig& config) {
   hooks.open = &EmulatorHandler::Open;
   for (auto add : {&AddTtlControl, &AddStreamsControl, &AddFaultControl,
                    &AddCapacityControl, &AddConsistencyControl, &AddEsmControl,
-                   &AddResetControl, &AddUiControl}) {
+                   &AddResetControl, &AddUiControl, &AddScheduleControl}) {
     DDBLAB_RETURN_IF_ERROR(add(config, hooks));
   }
   return hooks;

@@ -14,6 +14,7 @@
 #include "emulator/server/handler_slot.h"
 #include "emulator/server/http_server.h"
 #include "emulator/server/logger.h"
+#include "emulator/server/schedule_gate.h"
 
 namespace ddblab::server {
 namespace {
@@ -29,14 +30,24 @@ class NullBuffer final : public std::streambuf {
 class EmbeddedServer::State {
  public:
   State(const ServeOptions& options, std::shared_ptr<Clock> clock,
-        AuthConfig auth, ProtocolConfig protocol_config)
+        AuthConfig auth, ProtocolConfig protocol_config, bool gated)
       : clock_(std::move(clock)),
         null_stream_(&null_buffer_),
         logger_(options.log_level, null_stream_),
         authenticator_(std::move(auth), *clock_),
-        protocol_(handler_, authenticator_, *clock_, logger_,
+        // The scheduling gate, when the hooks want one, sits in front of
+        // the engine; its idle timeout is real time (as in RunServe).
+        gate_(gated ? std::make_unique<ScheduleGate>(
+                          handler_, *clock_,
+                          dynamic_cast<ManualClock*>(clock_.get()), real_time_)
+                    : nullptr),
+        protocol_(Front(), authenticator_, *clock_, logger_,
                   std::move(protocol_config)),
         server_(protocol_, logger_, HttpOptions(options)) {}
+
+  RequestHandler& Front() {
+    return gate_ ? static_cast<RequestHandler&>(*gate_) : handler_;
+  }
 
   static HttpServerOptions HttpOptions(const ServeOptions& options) {
     HttpServerOptions http;
@@ -53,7 +64,7 @@ class EmbeddedServer::State {
   void Stop() {
     if (stopped_) return;
     stopped_ = true;
-    handler_.StopWaiting();
+    Front().StopWaiting();  // the gate first (if any), then the engine
     server_.Shutdown();
     if (serving_.joinable()) serving_.join();
     protocol_.extensions().Stop();
@@ -66,6 +77,8 @@ class EmbeddedServer::State {
   Logger logger_;
   Authenticator authenticator_;
   HandlerSlot handler_;
+  SystemClock real_time_;
+  std::unique_ptr<ScheduleGate> gate_;
   Protocol protocol_;
   HttpServer server_;
   std::thread serving_;
@@ -119,7 +132,8 @@ Result<std::unique_ptr<EmbeddedServer>> EmbeddedServer::Start(
     protocol_config.control.token = token;
   }
   auto state = std::make_unique<State>(config, clock, std::move(auth),
-                                       std::move(protocol_config));
+                                       std::move(protocol_config),
+                                       static_cast<bool>(hooks.schedule));
   state->token_ = token;
   DDBLAB_ASSIGN_OR_RETURN(state->port_, state->server_.Bind());
   state->endpoint_ =
@@ -140,6 +154,13 @@ Result<std::unique_ptr<EmbeddedServer>> EmbeddedServer::Start(
   if (hooks.add_routes) {
     if (Status status = hooks.add_routes(state->handler_.get(),
                                          state->protocol_);
+        !status.ok()) {
+      state->protocol_.extensions().Stop();
+      return status.error();
+    }
+  }
+  if (state->gate_) {
+    if (Status status = hooks.schedule(*state->gate_, state->protocol_);
         !status.ok()) {
       state->protocol_.extensions().Stop();
       return status.error();

@@ -99,13 +99,22 @@ int RunServe(const ServeOptions& config, const ServeHooks& hooks,
       hooks.clock ? hooks.clock : std::make_shared<SystemClock>();
   Authenticator authenticator(std::move(auth), *clock);
   HandlerSlot handler;
+  // The scheduling gate, when the hooks want one, sits in front of the
+  // engine; its idle timeout is real time.
+  SystemClock real_time;
+  std::unique_ptr<ScheduleGate> gate;
+  if (hooks.schedule) {
+    gate = std::make_unique<ScheduleGate>(
+        handler, *clock, dynamic_cast<ManualClock*>(clock.get()), real_time);
+  }
+  RequestHandler& front = gate ? static_cast<RequestHandler&>(*gate) : handler;
   ProtocolConfig protocol_config{config.region, config.seed, {}};
   protocol_config.control.mode = config.control;
   if (config.control == ControlMode::kLocalToken) {
     protocol_config.control.token = control_token::NewToken();
   }
   const std::string token = protocol_config.control.token;
-  Protocol protocol(handler, authenticator, *clock, logger,
+  Protocol protocol(front, authenticator, *clock, logger,
                     std::move(protocol_config));
   HttpServerOptions http;
   http.host = config.host;
@@ -175,6 +184,14 @@ int RunServe(const ServeOptions& config, const ServeHooks& hooks,
     }
   }
 
+  if (gate) {
+    if (Status status = hooks.schedule(*gate, protocol); !status.ok()) {
+      protocol.extensions().Stop();
+      err << "ddblab: " << status.error().message << "\n";
+      return 1;
+    }
+  }
+
   std::string endpoint =
       EndpointUrl(config.host, *port, !config.https_cert.empty());
   // Before the endpoint line: whoever waits for that line has the warning.
@@ -223,7 +240,7 @@ int RunServe(const ServeOptions& config, const ServeHooks& hooks,
   // Nothing may wait on the engine's clock now (a ManualClock may never
   // move): in-process calls of extensions stop waiting, and Shutdown sends
   // every held response at once.
-  handler.StopWaiting();
+  front.StopWaiting();  // the gate first (if any), then the engine
   server.Shutdown();
   protocol.extensions().Stop();  // extensions let go of the engine
   handler.Reset();               // closes the database

@@ -31,6 +31,7 @@
 #include "emulator/server/logger.h"
 #include "emulator/server/protocol.h"
 #include "emulator/server/request_handler.h"
+#include "emulator/server/schedule_gate.h"
 
 namespace ddblab::server {
 
@@ -76,6 +77,13 @@ struct ServeHooks {
   std::function<Result<std::unique_ptr<RequestHandler>>(const Options&)> open;
   // Optional: registers control endpoints (/_ddblab/...) for the handler.
   std::function<Status(RequestHandler&, Protocol&)> add_routes;
+  // Optional: controlled scheduling (schedule_gate.h). When set, RunServe
+  // puts a ScheduleGate (off until started) between the Protocol and the
+  // handler, with the clock above (a ManualClock: the gate's tick moves it)
+  // and real time as its idle clock, and calls this after add_routes to
+  // register its control routes (and maybe start a schedule). Shutdown
+  // stops the gate first (held requests run at once).
+  std::function<Status(ScheduleGate&, Protocol&)> schedule;
   // Optional: lines printed at startup after the control token's line
   // (--control local-token only), given the endpoint URL and the token.
   std::function<std::string(const std::string& endpoint,
