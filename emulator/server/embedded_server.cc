@@ -152,8 +152,8 @@ Result<std::unique_ptr<EmbeddedServer>> EmbeddedServer::Start(
   }
   state->handler_.Set(std::move(opened).value());
   if (hooks.add_routes) {
-    if (Status status = hooks.add_routes(state->handler_.get(),
-                                         state->protocol_);
+    if (Status status =
+            hooks.add_routes(state->handler_.get(), state->protocol_);
         !status.ok()) {
       state->protocol_.extensions().Stop();
       return status.error();

@@ -10,8 +10,8 @@
 // What RunServe does, without its process-wide parts: no signal handling,
 // no control token file (the token is only in memory: control_token()), no
 // startup lines. With hooks.schedule, a ScheduleGate sits in front of the
-// engine as in RunServe. Requests are served on a thread of the server's own from
-// Start until Stop. Stop (and the destructor) shut down as RunServe does
+// engine as in RunServe. Requests are served on a thread of the server's own
+// from Start until Stop. Stop (and the destructor) shut down as RunServe does
 // after a signal: stop the handler's waits, stop accepting and finish
 // in-flight requests, stop the extensions, close the engine; then wait
 // for the serving thread (open keep-alive connections are closed).

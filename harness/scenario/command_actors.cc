@@ -22,7 +22,7 @@ std::string WithCopy(std::string text, const std::string& n) {
 }
 
 bool Executable(const std::string& path) {
-  struct stat st{};
+  struct stat st {};
   return stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode) &&
          access(path.c_str(), X_OK) == 0;
 }
@@ -65,7 +65,7 @@ Result<std::string> FindProgram(const std::string& program,
     const std::string full =
         program.front() == '/' ? program : folder + "/" + program;
     if (Executable(full)) return full;
-    struct stat st{};
+    struct stat st {};
     if (stat(full.c_str(), &st) == 0) {
       return Error::Validation("program '" + program + "' is not executable");
     }
@@ -118,13 +118,14 @@ Status ParseCommandActor(Fields& f, const std::string& name, int64_t count,
   }
   DDBLAB_ASSIGN_OR_RETURN(std::string exit, f.StringOr("exit", "zero"));
   if (exit != "zero" && exit != "any") {
-    return At(f.PathOf("exit"), "expected \"zero\" (a non-zero exit breaks "
-                                "the run) or \"any\", got " +
-                                    Shown(f.Raw("exit")));
+    return At(f.PathOf("exit"),
+              "expected \"zero\" (a non-zero exit breaks "
+              "the run) or \"any\", got " +
+                  Shown(f.Raw("exit")));
   }
   spec.exit_any = exit == "any";
-  for (const char* other : {"pattern", "variant", "params", "ops", "start",
-                            "every", "repeat"}) {
+  for (const char* other :
+       {"pattern", "variant", "params", "ops", "start", "every", "repeat"}) {
     if (f.Has(other)) {
       return At(f.PathOf(other), "a command actor has no " +
                                      std::string(other) +

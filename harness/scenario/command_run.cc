@@ -28,9 +28,12 @@ using ojson = nlohmann::ordered_json;
 constexpr size_t kTraceOutputBytes = 4096;
 // Credentials of the parent's that would override or mix with the run's.
 const std::vector<std::string> kUnsetVariables = {
-    "AWS_SESSION_TOKEN", "AWS_SECURITY_TOKEN", "AWS_PROFILE",
+    "AWS_SESSION_TOKEN",
+    "AWS_SECURITY_TOKEN",
+    "AWS_PROFILE",
     "AWS_CONTAINER_CREDENTIALS_FULL_URI",
-    "AWS_CONTAINER_CREDENTIALS_RELATIVE_URI", "AWS_WEB_IDENTITY_TOKEN_FILE"};
+    "AWS_CONTAINER_CREDENTIALS_RELATIVE_URI",
+    "AWS_WEB_IDENTITY_TOKEN_FILE"};
 constexpr const char* kCheckKey = "ddblab-check";
 constexpr const char* kSecret = "ddblab";
 // How often the run looks at its programs and the schedule (real time).
@@ -74,9 +77,7 @@ class LogsDir {
     std::error_code ec;
     std::filesystem::remove_all(path_, ec);
   }
-  std::string File(const std::string& name) const {
-    return path_ + "/" + name;
-  }
+  std::string File(const std::string& name) const { return path_ + "/" + name; }
 
  private:
   std::string path_;
@@ -167,6 +168,11 @@ class CommandRun {
   // Waits for the programs; the schedule's problem when it stopped.
   Result<std::optional<std::string>> Wait(Control& control);
   void KillAll();
+  size_t LiveCount() const {
+    size_t n = 0;
+    for (const Running& r : running_) n += r.status ? 0 : 1;
+    return n;
+  }
   void TraceExits(const LogsDir& logs);
   Status Checks(Backend& backend, const LogsDir& logs);
   Result<std::vector<std::string>> CommandCheck(const InvariantSpec& inv,
@@ -195,11 +201,9 @@ Status CommandRun::SetUp(Backend& backend) {
   if (!s_.consistency.is_null()) {
     if (Status set = backend.SetConsistency(s_.consistency); !set.ok()) {
       if (set.error().type == ErrorType::kValidation) {
-        return Error::Validation("backend.consistency." +
-                                 set.error().message);
+        return Error::Validation("backend.consistency." + set.error().message);
       }
-      return Error::Internal("consistency settings: " +
-                             ErrorText(set.error()));
+      return Error::Internal("consistency settings: " + ErrorText(set.error()));
     }
   }
   if (!s_.faults.is_null()) {
@@ -224,8 +228,8 @@ Status CommandRun::StartActors(const LogsDir& logs) {
                             FindProgram(actor.command[0], s_.folder));
     spec.cwd = s_.folder;
     spec.env = EnvironmentWith(
-        CommandEnvironment(server_->endpoint(), server_->control_token(),
-                           r.key, actor.name, options_.seed, actor.env),
+        CommandEnvironment(server_->endpoint(), server_->control_token(), r.key,
+                           actor.name, options_.seed, actor.env),
         kUnsetVariables);
     spec.stdout_path = logs.File(r.key + ".stdout");
     spec.stderr_path = logs.File(r.key + ".stderr");
@@ -263,13 +267,14 @@ Result<std::optional<std::string>> CommandRun::Wait(Control& control) {
         continue;
       }
       last_progress = real.Now();
-      auto done = control.Send("POST",
-                               "/_ddblab/schedule/actors/" + r.key + "/done",
-                               json::object());
+      auto done =
+          control.Send("POST", "/_ddblab/schedule/actors/" + r.key + "/done",
+                       json::object());
       if (!done.ok()) return done.error();
     }
     if (!live) return std::optional<std::string>();
-    DDBLAB_ASSIGN_OR_RETURN(json state, control.Json("GET", "/_ddblab/schedule"));
+    DDBLAB_ASSIGN_OR_RETURN(json state,
+                            control.Json("GET", "/_ddblab/schedule"));
     if (state.value("state", "") == "stopped") {
       KillAll();
       return std::optional<std::string>(
@@ -279,9 +284,12 @@ Result<std::optional<std::string>> CommandRun::Wait(Control& control) {
     if (step != last_step) {
       last_step = step;
       last_progress = real.Now();
-    } else if (real.Now() - last_progress > own_idle) {
-      // Every live program is busy outside DynamoDB (the server waits only
-      // while some actor has a request held).
+    } else if (real.Now() - last_progress >
+               (LiveCount() <= 1 ? own_idle : 6 * s_.idle)) {
+      // The server stops a schedule only while some actor's request
+      // waits: a last program busy outside DynamoDB for idle, or several
+      // for six times idle (none sending anything, not even a first
+      // request), are stopped here.
       std::string names;
       for (const Running& r : running_) {
         if (r.status) continue;
@@ -307,8 +315,8 @@ void CommandRun::TraceExits(const LogsDir& logs) {
     }
     if (r.killed) line["killed"] = true;
     for (const char* stream : {"stdout", "stderr"}) {
-      FileHead head = ReadHead(logs.File(r.key + "." + stream),
-                               kTraceOutputBytes);
+      FileHead head =
+          ReadHead(logs.File(r.key + "." + stream), kTraceOutputBytes);
       if (head.text.empty()) continue;
       // Invalid UTF-8 would make dump() throw: keep the bytes as they come
       // where possible, replace the rest.
@@ -368,8 +376,7 @@ Result<std::vector<std::string>> CommandRun::CommandCheck(
     }
     return std::vector<std::string>{line};
   }
-  return std::vector<std::string>{inv.run[0] + " ended with " +
-                                  status->Text()};
+  return std::vector<std::string>{inv.run[0] + " ended with " + status->Text()};
 }
 
 Status CommandRun::Checks(Backend& backend, const LogsDir& logs) {
@@ -380,8 +387,8 @@ Status CommandRun::Checks(Backend& backend, const LogsDir& logs) {
         inv.check == kCommand ? CommandCheck(inv, i, logs)
                               : Evaluate(inv, s_, backend, none);
     if (!problems.ok()) {
-      return Error::Internal(inv.id + " could not be checked: " +
-                             ErrorText(problems.error()));
+      return Error::Internal(
+          inv.id + " could not be checked: " + ErrorText(problems.error()));
     }
     const bool holds = problems->empty();
     ojson line = {{"event", "invariant"},
@@ -446,6 +453,8 @@ RunResult CommandRun::Go() {
                  {"strategy", options_.strategy.Text()},
                  {"backend", "ddblab serve (in process)"},
                  {"actors", actors},
+                 {"tick", DurationText(s_.tick)},
+                 {"idle", DurationText(s_.idle)},
                  {"t", patterns::IsoSeconds(s_.clock_start)}};
   Emit(start);
 
@@ -465,6 +474,7 @@ RunResult CommandRun::Go() {
   auto trace = control->Send("GET", "/_ddblab/schedule/trace");
   if (!trace.ok()) return Fail(1, trace.error().message);
   size_t from = 0;
+  bool gate_stopped = false;
   while (from < trace->size()) {
     size_t end = trace->find('\n', from);
     if (end == std::string::npos) end = trace->size();
@@ -472,9 +482,13 @@ RunResult CommandRun::Go() {
     from = end + 1;
     if (line.empty()) continue;
     json event = json::parse(line, nullptr, false);
-    if (event.is_object() && event.contains("step") &&
-        event.contains("actor") && event["actor"].is_string() &&
-        !event.value("after_done", false)) {
+    const std::string kind =
+        event.is_object() ? event.value("event", std::string()) : "";
+    // The run's own start and end lines stand for the schedule's.
+    if (kind == "start" || kind == "end") continue;
+    if (kind == "stopped") gate_stopped = true;
+    if (kind.empty() && event.contains("step") && event.contains("actor") &&
+        event["actor"].is_string() && !event.value("after_done", false)) {
       const std::string key = event["actor"].get<std::string>();
       for (size_t i = 0; i < running_.size(); ++i) {
         if (running_[i].key != key) continue;
@@ -488,7 +502,7 @@ RunResult CommandRun::Go() {
 
   TraceExits(*logs);
   if (problem) {
-    Emit(ojson{{"event", "stopped"}, {"problem", *problem}});
+    if (!gate_stopped) Emit(ojson{{"event", "stopped"}, {"problem", *problem}});
     // The stop comes first: the exits it caused are not the programs' own.
     result_.violation.reset();
     SetViolation(Violation{"schedule", "idle", {*problem}, 0});

@@ -12,12 +12,13 @@
 // needs (CommandEnvironment), tells the server when one ends (POST
 // /_ddblab/schedule/actors/NAME/done), and waits until all have ended or the
 // schedule stopped (an actor idle for backend.idle: the server's problem
-// becomes the violation and the programs are killed). A run whose actors
-// all are busy outside DynamoDB for backend.idle plus half a second, the
-// server saying nothing, stops the same way. Then the checks run, signed
-// with the access key "ddblab-check" (not scheduled): item_equals, count,
-// sum, and command checks (a program: exit 0 holds, otherwise the first
-// line of its output is the problem).
+// becomes the violation and the programs are killed). The server sees idle
+// actors only while another's request waits: the run itself stops the same
+// way when the one program left sends nothing for backend.idle plus half a
+// second, or when no request at all comes for six times backend.idle. Then the
+// checks run, signed with the access key "ddblab-check" (not scheduled):
+// item_equals, count, sum, and command checks (a program: exit 0 holds,
+// otherwise the first line of its output is the problem).
 //
 // Each program's stdout and stderr go to files in RunOptions::logs_dir
 // ("<key>.stdout", "<key>.stderr"; the checks' "check-<i>.*"), or in a
@@ -28,13 +29,19 @@
 //
 // The trace:
 //   {"event":"start","scenario":..,"seed":..,"strategy":..,
-//    "backend":"ddblab serve (in process)","actors":[..],"t":..}
-//   the server's schedule trace, line by line (GET /_ddblab/schedule/trace)
+//    "backend":"ddblab serve (in process)","actors":[..],"tick":..,
+//    "idle":..,"t":..}
+//   the server's schedule trace (GET /_ddblab/schedule/trace,
+//   emulator/server/schedule_gate.h), line by line, but its start and end
+//   lines: {"step":1,"actor":"worker-1","call":"GetItem","request":{..},
+//   "response":{..},"clock":..}, {"event":"done","actor":..}, ...
 //   {"event":"exit","actor":"worker#1","code":0,"stdout":"..","stderr":".."}
 //     one per actor, in the file's order ("signal" instead of "code";
 //     "stdout_cut"/"stderr_cut": true past 4 KiB; "killed": true when the
 //     run killed it)
-//   {"event":"stopped","problem":".."}       when the schedule stopped
+//   {"event":"stopped","problem":".."}       when the run stopped the
+//                                            programs (the server's own
+//                                            line when it stopped them)
 //   {"event":"invariant",..} and {"event":"end",..} as runner.h's.
 // No line carries wall-clock time or the server's port: the same file,
 // seed and programs that are deterministic given their answers give the
@@ -68,7 +75,6 @@ std::map<std::string, std::string> CommandEnvironment(
 
 // One run (see above). Called by RunOnce for a scenario with command
 // actors.
-RunResult RunCommandActors(const Scenario& scenario,
-                           const RunOptions& options);
+RunResult RunCommandActors(const Scenario& scenario, const RunOptions& options);
 
 }  // namespace ddblab::harness::scenario

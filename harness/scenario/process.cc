@@ -32,7 +32,8 @@ ExitStatus StatusOf(int raw) {
 std::vector<char*> Pointers(const std::vector<std::string>& strings) {
   std::vector<char*> out;
   out.reserve(strings.size() + 1);
-  for (const std::string& s : strings) out.push_back(const_cast<char*>(s.c_str()));
+  for (const std::string& s : strings)
+    out.push_back(const_cast<char*>(s.c_str()));
   out.push_back(nullptr);
   return out;
 }
@@ -183,8 +184,8 @@ std::string LastLine(const std::string& path) {
   in.seekg(from);
   std::string tail((std::istreambuf_iterator<char>(in)),
                    std::istreambuf_iterator<char>());
-  while (!tail.empty() && (tail.back() == '\n' || tail.back() == '\r' ||
-                           tail.back() == ' ')) {
+  while (!tail.empty() &&
+         (tail.back() == '\n' || tail.back() == '\r' || tail.back() == ' ')) {
     tail.pop_back();
   }
   const size_t nl = tail.rfind('\n');

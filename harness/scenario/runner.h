@@ -59,7 +59,7 @@ namespace ddblab::harness::scenario {
 class RunServer {
  public:
   virtual ~RunServer() = default;
-  virtual const std::string& endpoint() const = 0;  // "http://127.0.0.1:P"
+  virtual const std::string& endpoint() const = 0;       // "http://127.0.0.1:P"
   virtual const std::string& control_token() const = 0;  // X-Ddblab-Token
 };
 

@@ -27,7 +27,8 @@ std::string File(const std::string& actor,
          invariant + R"(], "expect": "holds"})";
 }
 
-std::string Refusal(const std::string& text, const std::string& file = "x.json") {
+std::string Refusal(const std::string& text,
+                    const std::string& file = "x.json") {
   Result<Scenario> s = ParseScenario(text, file);
   return s.ok() ? "(accepted)" : s.error().message;
 }
@@ -50,8 +51,7 @@ TEST(CommandActorsTest, CopiesGetTheirNumberNameAndKey) {
   EXPECT_TRUE(second.exit_any);
   EXPECT_EQ(ActorKey(second.name), "worker-2");
   EXPECT_TRUE(HasCommandActors(*s));
-  EXPECT_EQ(s->invariants[0].run,
-            (std::vector<std::string>{"sh", "check.sh"}));
+  EXPECT_EQ(s->invariants[0].run, (std::vector<std::string>{"sh", "check.sh"}));
   // Written back in the expanded form.
   EXPECT_EQ(ScenarioToJson(*s)["actors"][1].dump(),
             R"({"name":"worker#2","command":["sh","w.sh","2"],)"
@@ -99,13 +99,15 @@ TEST(CommandActorsTest, BadFieldsNameTheirPath) {
   EXPECT_EQ(Refusal(File(R"({"name": "w", "command": ["sh"], "exit": "no"})")),
             "actors[0].exit: expected \"zero\" (a non-zero exit breaks the "
             "run) or \"any\", got \"no\"");
-  EXPECT_EQ(Refusal(File(R"({"name": "w", "command": ["sh"], "env": {"A": 1}})")),
-            "actors[0].env.A: expected a string, got 1");
+  EXPECT_EQ(
+      Refusal(File(R"({"name": "w", "command": ["sh"], "env": {"A": 1}})")),
+      "actors[0].env.A: expected a string, got 1");
   EXPECT_EQ(Refusal(File(R"({"name": "w", "command": ["sh"], "ops": []})")),
             "actors[0].ops: a command actor has no ops (its program makes its "
             "calls)");
   EXPECT_EQ(Refusal(File(R"({"name": "w", "command": ["sh"], "colour": 1})")),
-            "actors[0].colour: unknown field");
+            "actors[0].colour: unknown field (expected command, count, env, "
+            "exit, name)");
   EXPECT_EQ(Refusal(File(R"({"name": "a b", "command": ["sh"]})")),
             "actors[0].name: a command actor's name is its access key: "
             "letters, digits, '-', '_' and '.' only, got \"a b\"");
@@ -119,7 +121,7 @@ TEST(CommandActorsTest, WhatACommandRunCannotDoIsRefused) {
   EXPECT_EQ(
       Refusal(R"({"name": "m", "actors": [
         {"name": "w", "command": ["sh"]},
-        {"name": "s", "pattern": "script", "ops": [{"call": "ListTables"}]}],
+        {"name": "s", "pattern": "script", "ops": [{"call": "ListTables", "request": {}}]}],
         "invariants": [{"check": "count", "table": "t", "equals": 0}],
         "expect": "holds"})"),
       "actors[1]: command actors cannot be mixed with pattern actors in one "
@@ -143,7 +145,8 @@ TEST(CommandActorsTest, WhatACommandRunCannotDoIsRefused) {
 TEST(CommandActorsTest, TheCommandRefusesRunsItCannotMakeWithExit2) {
   const std::string path =
       (std::filesystem::temp_directory_path() / "cmd-refused.json").string();
-  std::ofstream(path) << File(R"({"name": "w", "command": ["sh", "-c", "true"]})");
+  std::ofstream(path) << File(
+      R"({"name": "w", "command": ["sh", "-c", "true"]})");
   for (const auto& [flag, value] :
        std::vector<std::pair<std::string, std::string>>{
            {"--shrink", ""}, {"--strategy", "exhaustive"}}) {
@@ -151,7 +154,8 @@ TEST(CommandActorsTest, TheCommandRefusesRunsItCannotMakeWithExit2) {
     if (!value.empty()) args.push_back(value);
     std::ostringstream out, err;
     EXPECT_EQ(RunScenarioCommand(args, out, err), 2);
-    EXPECT_EQ(err.str(), path + ": " + (value.empty() ? flag : flag + " " + value) +
+    EXPECT_EQ(err.str(), path + ": " +
+                             (value.empty() ? flag : flag + " " + value) +
                              " is not available for command actors yet (they "
                              "run against a ddblab server that ddblab run "
                              "starts itself)\n");

@@ -54,8 +54,7 @@ TEST_F(ProcessTest, RunsInItsFolderWithTheEnvironmentAndCapturesOutput) {
   EXPECT_FALSE(status.ok());
   EXPECT_EQ(status.Text(), "exit code 3");
   EXPECT_EQ(Read("out"),
-            "hello from " +
-                std::filesystem::canonical(dir_).string() + "\n");
+            "hello from " + std::filesystem::canonical(dir_).string() + "\n");
   EXPECT_EQ(Read("err"), "oops\nlast\n");
   EXPECT_EQ(LastLine(dir_ + "/err"), "last");
   // Reaped once: Poll keeps the status.
@@ -97,8 +96,8 @@ TEST_F(ProcessTest, AMissingFolderIsAnError) {
   spec.cwd = dir_ + "/absent";
   auto p = Process::Start(spec);
   ASSERT_FALSE(p.ok());
-  EXPECT_EQ(p.error().message, "sh: cannot enter " + dir_ +
-                                   "/absent: No such file or directory");
+  EXPECT_EQ(p.error().message,
+            "sh: cannot enter " + dir_ + "/absent: No such file or directory");
 }
 
 TEST_F(ProcessTest, OutputPastTheLimitIsCut) {
