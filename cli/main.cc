@@ -15,16 +15,8 @@
 #include <vector>
 
 #include "cli/command_line.h"
-#include "cli/control_capacity.h"
-#include "cli/control_consistency.h"
-#include "cli/control_esm.h"
-#include "cli/control_faults.h"
-#include "cli/control_reset.h"
-#include "cli/control_schedule.h"
-#include "cli/control_streams.h"
-#include "cli/control_ttl.h"
-#include "cli/control_ui.h"
-#include "cli/emulator_handler.h"
+#include "cli/run_server.h"
+#include "cli/serve_hooks.h"
 #include "cli/token_command.h"
 #include "emulator/server/serve.h"
 #include "harness/bench/bench_command.h"
@@ -56,24 +48,21 @@ int ServeMain(const Args& args) {
   if (!command.ok() || command->kind != CommandKind::kServe) {
     return HelpOrVersion(command);
   }
-  server::ServeHooks hooks;
-  hooks.open = &EmulatorHandler::Open;
-  for (auto add : {&AddTtlControl, &AddStreamsControl, &AddFaultControl,
-                   &AddCapacityControl, &AddConsistencyControl, &AddEsmControl,
-                   &AddResetControl, &AddUiControl, &AddScheduleControl}) {
-    if (Status s = add(command->serve, hooks); !s.ok()) {
-      std::cerr << "ddblab: " << s.error().message << "\n";
-      return 2;
-    }
+  Result<server::ServeHooks> hooks = ServeHooksFor(command->serve);
+  if (!hooks.ok()) {
+    std::cerr << "ddblab: " << hooks.error().message << "\n";
+    return 2;
   }
-  return server::RunServe(command->serve, hooks, std::cout, std::cerr);
+  return server::RunServe(command->serve, *hooks, std::cout, std::cerr);
 }
 
-// `ddblab run FILE... [flags]`: scenario files (harness/scenario).
+// `ddblab run FILE... [flags]`: scenario files (harness/scenario); command
+// actors run against a server started here (cli/run_server.h).
 int RunMain(const Args& args) {
+  const harness::scenario::StartRunServer start = RunServerStarter();
   return harness::scenario::RunScenarioCommand(
       std::span<const std::string>(args).subspan(1), std::cout, std::cerr,
-      isatty(STDERR_FILENO) != 0);
+      isatty(STDERR_FILENO) != 0, &start);
 }
 
 // `ddblab bench sweeper|aggregator [flags]`: the pattern benchmarks

@@ -16,6 +16,7 @@
 #include "common/control_token/control_token.h"
 #include "emulator/server/authenticator.h"
 #include "emulator/server/credentials.h"
+#include "emulator/server/handler_slot.h"
 #include "emulator/server/http_server.h"
 #include "emulator/server/logger.h"
 
@@ -57,50 +58,6 @@ Result<CredentialStore> LoadCredentials(const ServeOptions& config) {
   }
   return store;
 }
-
-// Forwards to the engine once it is open. Lets the port be bound before the
-// engine opens, and the engine be destroyed (database closed) while the
-// Protocol and server still exist. Set() happens before serving and Reset()
-// after the server drained, so no call races them.
-class HandlerSlot final : public RequestHandler {
- public:
-  void Set(std::unique_ptr<RequestHandler> handler) {
-    handler_ = std::move(handler);
-  }
-  void Reset() { handler_.reset(); }
-  RequestHandler& get() { return *handler_; }
-
-  Result<nlohmann::json> Call(std::string_view operation,
-                              const nlohmann::json& request) override {
-    return handler_->Call(operation, request);
-  }
-  Result<nlohmann::json> CallStreams(std::string_view operation,
-                                     const nlohmann::json& request) override {
-    return handler_->CallStreams(operation, request);
-  }
-  DeferredAnswer CallDeferred(std::string_view operation,
-                              const nlohmann::json& request) override {
-    return handler_->CallDeferred(operation, request);
-  }
-  DeferredAnswer CallStreamsDeferred(std::string_view operation,
-                                     const nlohmann::json& request) override {
-    return handler_->CallStreamsDeferred(operation, request);
-  }
-  DeferredAnswer CallAs(const Caller& caller, std::string_view operation,
-                        const nlohmann::json& request) override {
-    return handler_->CallAs(caller, operation, request);
-  }
-  DeferredAnswer CallStreamsAs(const Caller& caller, std::string_view operation,
-                               const nlohmann::json& request) override {
-    return handler_->CallStreamsAs(caller, operation, request);
-  }
-  void StopWaiting() override {
-    if (handler_) handler_->StopWaiting();
-  }
-
- private:
-  std::unique_ptr<RequestHandler> handler_;
-};
 
 }  // namespace
 

@@ -12,6 +12,7 @@
 #include <sstream>
 #include <vector>
 
+#include "harness/scenario/command_actors.h"
 #include "harness/scenario/exhaustive.h"
 #include "harness/scenario/report.h"
 #include "harness/scenario/runner.h"
@@ -100,13 +101,33 @@ struct Args {
   std::optional<int> max_preemptions;
   std::optional<int64_t> budget;
   bool no_reduction = false;
+  const StartRunServer* start_server = nullptr;
 };
 
 RunOptions BaseOptions(const Args& args) {
   RunOptions options;
   options.backend = args.backend;
   options.strategy = args.strategy;
+  options.start_server = args.start_server;
   return options;
+}
+
+// Where a command run that writes --trace OUT keeps its programs' output:
+// OUT.logs/ (other runs use a temporary folder).
+std::string LogsDirOf(const Args& args) {
+  return args.trace.empty() ? std::string() : args.trace + ".logs";
+}
+
+// What command actors cannot do yet, as the message for exit 2 ("" when
+// the mode is fine).
+std::string CommandModeProblem(const Args& args) {
+  if (!args.replay.empty()) return "--replay";
+  if (args.shrink) return "--shrink";
+  if (args.strategy.kind == StrategySpec::Kind::kExhaustive) {
+    return "--strategy exhaustive";
+  }
+  if (args.backend != "emulator") return "--backend";
+  return "";
 }
 
 std::optional<uint64_t> Number(const std::string& text) {
@@ -266,6 +287,7 @@ int OneRun(const Scenario& s, const Args& args, std::ostream& out,
            std::ostream& err) {
   RunOptions options = BaseOptions(args);
   options.seed = args.seed.value_or(s.seed);
+  options.logs_dir = LogsDirOf(args);
   RunResult run = RunOnce(s, options);
   if (run.code != 0) {
     err << run.failure << "\n";
@@ -300,7 +322,8 @@ Explored Explore(const Scenario& s, const Args& args, uint64_t from,
   Explored e;
   RunOptions options = BaseOptions(args);
   options.trace = false;  // the one trace written is made again after
-  if (options.strategy.kind == StrategySpec::Kind::kPct) {
+  if (options.strategy.kind == StrategySpec::Kind::kPct &&
+      !HasCommandActors(s)) {
     RunResult probe = ProbeRun(s, options);  // once for every seed
     if (probe.code != 0) {
       err << probe.failure << "\n";
@@ -360,6 +383,7 @@ int ExploreMode(const Scenario& s, const Args& args, bool terminal,
     // The first failing seed (or the first seed), run again with its trace.
     RunOptions options = BaseOptions(args);
     options.seed = e.failing.empty() ? from : e.failing.front();
+    options.logs_dir = LogsDirOf(args);
     RunResult run = RunOnce(s, options);
     if (run.code != 0) {
       err << run.failure << "\n";
@@ -616,7 +640,8 @@ int ReplayMode(const Scenario& s, const Args& args, std::ostream& out,
 }  // namespace
 
 int RunScenarioCommand(std::span<const std::string> args, std::ostream& out,
-                       std::ostream& err, bool terminal) {
+                       std::ostream& err, bool terminal,
+                       const StartRunServer* start_server) {
   if (args.size() == 1 && (args[0] == "--help" || args[0] == "-h")) {
     out << kUsage << kHelp;
     return 0;
@@ -626,6 +651,7 @@ int RunScenarioCommand(std::span<const std::string> args, std::ostream& out,
     err << "ddblab run: " << bad << "\n" << kUsage;
     return 2;
   }
+  parsed.start_server = start_server;
   int code = 0;
   for (const std::string& file : parsed.files) {
     auto scenario = LoadScenario(file);
@@ -635,6 +661,15 @@ int RunScenarioCommand(std::span<const std::string> args, std::ostream& out,
       continue;
     }
     int one = 0;
+    if (HasCommandActors(*scenario)) {
+      if (std::string flag = CommandModeProblem(parsed); !flag.empty()) {
+        err << file << ": " << flag
+            << " is not available for command actors yet (they run against "
+               "a ddblab server that ddblab run starts itself)\n";
+        code = std::max(code, 2);
+        continue;
+      }
+    }
     if (!parsed.replay.empty()) {
       one = ReplayMode(*scenario, parsed, out, err);
     } else if (parsed.shrink) {

@@ -24,11 +24,19 @@
 #include <span>
 #include <string>
 
+#include "harness/scenario/runner.h"
+
 namespace ddblab::harness::scenario {
 
 // `args` excludes the program and subcommand names. `terminal`: draw a
 // progress bar on `err` during --explore and exhaustive exploration.
+// `start_server` starts the server of a run with command actors
+// (command_run.h; the `ddblab` executable gives cli/run_server.h's); null:
+// such files are refused (exit 2). Their programs' output is kept in
+// OUT.logs/ next to --trace OUT. --replay, --shrink, --strategy exhaustive
+// and --backend are refused for them (exit 2).
 int RunScenarioCommand(std::span<const std::string> args, std::ostream& out,
-                       std::ostream& err, bool terminal = false);
+                       std::ostream& err, bool terminal = false,
+                       const StartRunServer* start_server = nullptr);
 
 }  // namespace ddblab::harness::scenario

@@ -13,6 +13,8 @@
 #include "harness/backend/backend.h"
 #include "harness/patterns/common.h"
 #include "harness/scenario/actors.h"
+#include "harness/scenario/command_actors.h"
+#include "harness/scenario/command_run.h"
 #include "harness/scenario/consumer_actors.h"
 #include "harness/scenario/consumer_faults.h"
 #include "harness/scenario/fields.h"
@@ -680,6 +682,9 @@ RunResult ProbeRun(const Scenario& scenario, const RunOptions& options) {
 }
 
 RunResult RunOnce(const Scenario& scenario, const RunOptions& options) {
+  // The server's schedule picks the steps of command actors (pct measures
+  // there too).
+  if (HasCommandActors(scenario)) return RunCommandActors(scenario, options);
   if (options.strategy.kind == StrategySpec::Kind::kPct &&
       options.expected_steps == 0) {
     RunResult probe = ProbeRun(scenario, options);

@@ -45,6 +45,8 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
+#include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
@@ -59,6 +61,28 @@ namespace ddblab::harness::scenario {
 // Polling rounds a consumer may take past its last op before the run
 // fails with "had not caught up".
 inline constexpr int kMaxDrainRounds = 100;
+
+// A server a command run talks to (command_run.h): `ddblab serve` in this
+// process, started by the `ddblab` executable (cli/run_server.h). Stopped
+// when destroyed.
+class RunServer {
+ public:
+  virtual ~RunServer() = default;
+  virtual const std::string& endpoint() const = 0;       // "http://127.0.0.1:P"
+  virtual const std::string& control_token() const = 0;  // X-Ddblab-Token
+};
+
+// What the server starts with: a manual clock at `clock_start`, the
+// emulator's seed, TTL delay ("" : 0) and stream shards (0: 1).
+struct RunServerSpec {
+  int64_t clock_start = 0;
+  uint64_t seed = 0;
+  std::string ttl_delay;
+  int stream_shards = 0;
+};
+
+using StartRunServer =
+    std::function<Result<std::unique_ptr<RunServer>>(const RunServerSpec&)>;
 
 struct RunOptions {
   // "emulator", "http://HOST:PORT" or "aws[:REGION]".
@@ -82,6 +106,11 @@ struct RunOptions {
   // Written on the start line after "strategy" as "exhaustive" when not
   // null: which schedule of an exhaustive exploration this run is.
   nlohmann::ordered_json exhaustive;
+  // Command actors: starts the server of each run (null: such a scenario
+  // cannot run, exit 2), and where the programs' output goes ("": a
+  // temporary folder removed after the run).
+  const StartRunServer* start_server = nullptr;
+  std::string logs_dir;
 };
 
 struct Violation {

@@ -3,12 +3,14 @@
 
 #include <chrono>
 #include <ctime>
+#include <filesystem>
 #include <fstream>
 #include <iomanip>
 #include <set>
 #include <sstream>
 #include <utility>
 
+#include "harness/scenario/command_actors.h"
 #include "harness/scenario/consumer_faults.h"
 #include "harness/scenario/fields.h"
 
@@ -86,6 +88,13 @@ Status ParseBackend(Fields& top, Scenario* s) {
                           f.IntOr("seed", 1, 0, int64_t{1} << 53));
   s->seed = static_cast<uint64_t>(seed);
   DDBLAB_ASSIGN_OR_RETURN(s->tick, f.DurationOr("tick", Duration::zero()));
+  DDBLAB_ASSIGN_OR_RETURN(s->idle,
+                          f.DurationOr("idle", std::chrono::seconds(10)));
+  if (s->idle <= Duration::zero() || s->idle > std::chrono::hours(1)) {
+    return At(f.PathOf("idle"),
+              "expected a duration from 1ms to 1h (real time), got " +
+                  Shown(f.Raw("idle")));
+  }
   // Checked member by member by the backend when the run sets it.
   s->consistency = f.Raw("consistency");
   if (!s->consistency.is_null() && !s->consistency.is_object()) {
@@ -128,6 +137,22 @@ Status ParseActor(const json& entry, const std::string& path,
   DDBLAB_ASSIGN_OR_RETURN(Fields f, Fields::Of(entry, path));
   DDBLAB_ASSIGN_OR_RETURN(std::string name, f.String("name"));
   if (name.empty()) return At(f.PathOf("name"), "expected a non-empty name");
+  if (f.Has("command")) {
+    if (f.Has("pattern")) {
+      return At(path, "an actor has a pattern or a command, not both");
+    }
+    DDBLAB_ASSIGN_OR_RETURN(int64_t count, f.IntOr("count", 0, 1, 64));
+    const size_t first = s->actors.size();
+    DDBLAB_RETURN_IF_ERROR(
+        ParseCommandActor(f, name, count, s->folder, &s->actors));
+    for (size_t i = first; i < s->actors.size(); ++i) {
+      if (!names->insert(s->actors[i].name).second) {
+        return At(f.PathOf("name"),
+                  "another actor is named " + s->actors[i].name);
+      }
+    }
+    return OkStatus();
+  }
   DDBLAB_ASSIGN_OR_RETURN(std::string pattern, f.String("pattern"));
   bool known = false;
   for (const char* p : kPatterns) known = known || pattern == p;
@@ -136,7 +161,7 @@ Status ParseActor(const json& entry, const std::string& path,
               "unknown pattern " + Shown(f.Raw("pattern")) +
                   " (ordered_writes, idempotent_counter, ttl_window_sweeper, "
                   "rollup_aggregator, ttl_expiry_listener, unique_claims, "
-                  "script)");
+                  "script; or \"command\": a program)");
   }
   ActorSpec spec;
   spec.pattern = pattern;
@@ -286,6 +311,8 @@ Status ParseInvariant(const json& entry, const std::string& path, Scenario* s) {
                 "null, got " +
                     Shown(inv.item));
     }
+  } else if (inv.check == kCommand) {
+    DDBLAB_ASSIGN_OR_RETURN(inv.run, ParseCommandCheck(f, s->folder));
   } else if (inv.check == "count") {
     DDBLAB_ASSIGN_OR_RETURN(inv.table, f.String("table"));
     DDBLAB_ASSIGN_OR_RETURN(inv.equals, f.Int("equals", 0, int64_t{1} << 53));
@@ -313,7 +340,7 @@ Status ParseInvariant(const json& entry, const std::string& path, Scenario* s) {
               "unknown check " + Shown(f.Raw("check")) +
                   " (ordered_writes, idempotent_counter, ttl_window_sweeper, "
                   "rollup_aggregator, ttl_expiry_listener, unique_claims, "
-                  "item_equals, count, sum)");
+                  "item_equals, count, sum, command)");
   }
   DDBLAB_RETURN_IF_ERROR(f.NoOthers());
   s->invariants.push_back(std::move(inv));
@@ -335,6 +362,8 @@ Result<Scenario> ParseScenario(std::string_view text, std::string file) {
   }
   Scenario s;
   s.file = std::move(file);
+  s.folder = std::filesystem::path(s.file).parent_path().string();
+  if (s.folder.empty()) s.folder = ".";
   DDBLAB_ASSIGN_OR_RETURN(Fields top, Fields::Of(doc, ""));
   DDBLAB_ASSIGN_OR_RETURN(s.name, top.String("name"));
   DDBLAB_ASSIGN_OR_RETURN(s.description, top.StringOr("description", ""));
@@ -401,6 +430,7 @@ Result<Scenario> ParseScenario(std::string_view text, std::string file) {
     s.schedule = std::move(steps);
   }
   DDBLAB_RETURN_IF_ERROR(top.NoOthers());
+  if (HasCommandActors(s)) DDBLAB_RETURN_IF_ERROR(CheckCommandScenario(s));
   return s;
 }
 
@@ -423,11 +453,21 @@ nlohmann::ordered_json ScenarioToJson(const Scenario& s) {
   if (s.stream_shards > 0) backend["stream_shards"] = s.stream_shards;
   if (s.tick > Duration::zero()) backend["tick"] = DurationText(s.tick);
   if (s.max_steps != 10000) backend["max_steps"] = s.max_steps;
+  if (s.idle != std::chrono::seconds(10)) {
+    backend["idle"] = DurationText(s.idle);
+  }
   if (!s.consistency.is_null()) backend["consistency"] = o(s.consistency);
   out["backend"] = backend;
   if (!s.tables.empty()) out["tables"] = o(s.tables);
   ojson actors = ojson::array();
   for (const ActorSpec& a : s.actors) {
+    if (a.pattern == kCommand) {
+      ojson actor = {{"name", a.name}, {"command", a.command}};
+      if (!a.env.empty()) actor["env"] = a.env;
+      if (a.exit_any) actor["exit"] = "any";
+      actors.push_back(std::move(actor));
+      continue;
+    }
     ojson actor = {{"name", a.name}, {"pattern", a.pattern}};
     if (a.pattern != kScript) actor["variant"] = a.variant;
     if (!a.params.empty()) actor["params"] = o(a.params);
@@ -469,6 +509,7 @@ nlohmann::ordered_json ScenarioToJson(const Scenario& s) {
       entry["item"] = o(inv.item);
     }
     if (inv.check == "sum") entry["attribute"] = inv.attribute;
+    if (inv.check == kCommand) entry["run"] = inv.run;
     if (inv.over_writes) {
       ojson writes = {{"table", inv.writes_table}};
       if (!inv.writes_attribute.empty()) {

@@ -19,6 +19,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
@@ -41,6 +42,9 @@ inline constexpr const char* kScript = "script";
 // Stream consumers with their writers (harness/scenario/consumer_actors.h).
 inline constexpr const char* kRollupAggregator = "rollup_aggregator";
 inline constexpr const char* kTtlExpiryListener = "ttl_expiry_listener";
+// A user's program (harness/scenario/command_actors.h): "command" in the
+// file, in place of "pattern".
+inline constexpr const char* kCommand = "command";
 
 struct ActorSpec {
   std::string name;     // unique; "<name>#<n>" for copies
@@ -51,6 +55,11 @@ struct ActorSpec {
   Duration start{};       // first op not before start (from the run's start)
   Duration every{};       // op k not before start + k * every (0: at once)
   std::string path;       // "actors[2]" (copies share their entry's path)
+  // kCommand: the program and its arguments ("{n}" replaced), extra
+  // environment, and whether any exit code is fine ("exit": "any").
+  std::vector<std::string> command;
+  std::map<std::string, std::string> env;
+  bool exit_any = false;
 };
 
 struct TimelineEvent {
@@ -78,6 +87,8 @@ struct InvariantSpec {
   std::string writes_table;
   std::string writes_attribute;
   bool every_step = false;
+  // command: the program and its arguments; exit 0 holds.
+  std::vector<std::string> run;
 };
 
 // A fault of a consumer actor's function (faults.consumer[i]); see
@@ -104,6 +115,9 @@ struct ConsumerFiring {
 
 struct Scenario {
   std::string file;  // as given on the command line (for messages)
+  // The file's folder ("." for a bare name): command actors and checks run
+  // there.
+  std::string folder = ".";
   std::string name;
   std::string description;
   // backend defaults
@@ -112,6 +126,9 @@ struct Scenario {
   int stream_shards = 0;             // 0: the emulator's default
   uint64_t seed = 1;                 // the seed when --seed is not given
   Duration tick{};                   // the clock moves this much per step
+  // Command actors: how long (real time) the server's schedule waits for an
+  // actor that neither sends a request nor ends before it stops the run.
+  Duration idle = std::chrono::seconds(10);
   int max_steps = 10000;
   // backend.consistency: the consistency model's settings (an object, as
   // POST /_ddblab/consistency takes it), set at the start of each run; null:

@@ -1,0 +1,180 @@
+// tests/cli/run_server_test.cc: the server `ddblab run` starts for command
+// actors (cli/run_server.h), and command runs end to end through
+// RunScenarioCommand with it: real programs (python3 with boto3, sh) under
+// the server's schedule. Same seed, same trace; a program that hangs
+// outside DynamoDB is named; a missing program is exit 2.
+#include "cli/run_server.h"
+
+#include <gtest/gtest.h>
+#include <stdlib.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "harness/backend/backend.h"
+#include "harness/backend/http_transport.h"
+#include "harness/scenario/run_command.h"
+
+namespace ddblab::cli {
+namespace {
+
+namespace fs = std::filesystem;
+using harness::scenario::RunScenarioCommand;
+using harness::scenario::StartRunServer;
+using nlohmann::json;
+
+std::string ReadFile(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+bool HasBoto3() {
+  return std::system("python3 -c 'import boto3' >/dev/null 2>&1") == 0;
+}
+
+class RunServerTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    std::string pattern =
+        (fs::temp_directory_path() / "run-server-test-XXXXXX").string();
+    ASSERT_NE(mkdtemp(pattern.data()), nullptr);
+    dir_ = pattern;
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+
+  // `ddblab run args...`: the exit code; out and err kept.
+  int Run(std::vector<std::string> args) {
+    out_.str("");
+    err_.str("");
+    return RunScenarioCommand(args, out_, err_, false, &start_);
+  }
+  std::string Write(const std::string& name, const std::string& text) {
+    const std::string path = dir_ + "/" + name;
+    std::ofstream(path) << text;
+    return path;
+  }
+
+  StartRunServer start_ = RunServerStarter();
+  std::string dir_;
+  std::ostringstream out_;
+  std::ostringstream err_;
+};
+
+TEST_F(RunServerTest, StartsOnAFreePortWithAManualClockAndStops) {
+  harness::scenario::RunServerSpec spec;
+  spec.clock_start = 1704067200;
+  spec.seed = 7;
+  auto server = start_(spec);
+  ASSERT_TRUE(server.ok()) << server.error().message;
+  const std::string endpoint = (*server)->endpoint();
+  EXPECT_TRUE(endpoint.starts_with("http://127.0.0.1:")) << endpoint;
+  EXPECT_FALSE((*server)->control_token().empty());
+  {
+    harness::BackendOptions options;
+    options.credentials = harness::AwsCredentials{"k", "s", "", ""};
+    options.control_token = (*server)->control_token();
+    options.retry = harness::RetryPolicy::Off();
+    auto backend = harness::OpenBackend(endpoint, options);
+    ASSERT_TRUE(backend.ok()) << backend.error().message;
+    auto tables = (*backend)->Call("ListTables", json::object());
+    ASSERT_TRUE(tables.ok()) << tables.error().message;
+    EXPECT_EQ(tables->dump(), R"({"TableNames":[]})");
+    EXPECT_TRUE((*backend)->Has(harness::Capability::kClock));
+    ASSERT_TRUE((*backend)->AdvanceClock(std::chrono::seconds(5)).ok());
+  }
+  // The clock is the manual one, at the start given.
+  auto transport = harness::HttplibTransport::Open(endpoint, {});
+  ASSERT_TRUE(transport.ok());
+  harness::HttpRequest get;
+  get.method = "GET";
+  get.path = "/_ddblab/clock";
+  get.headers = {{"X-Ddblab-Token", (*server)->control_token()}};
+  auto clock = (*transport)->Send(get);
+  ASSERT_TRUE(clock.ok());
+  EXPECT_EQ(json::parse(clock->body)["now"], 1704067205);
+  EXPECT_EQ(json::parse(clock->body)["mode"], "manual");
+  server->reset();  // stops it
+  auto after = (*transport)->Send(get);
+  ASSERT_FALSE(after.ok());
+  EXPECT_EQ(after.error().type, ErrorType::kOutcomeUnknown);
+}
+
+TEST_F(RunServerTest, AMissingProgramIsExit2NamingThePath) {
+  const std::string file =
+      Write("bad.json",
+            R"({"name": "bad", "actors": [{"name": "w", "command": ["pythn3"]}],
+          "invariants": [{"check": "count", "table": "t", "equals": 0}],
+          "expect": "holds"})");
+  EXPECT_EQ(Run({file}), 2);
+  EXPECT_EQ(err_.str(),
+            file + ": actors[0].command[0]: program 'pythn3' not found\n");
+}
+
+// The example's program (two boto3 workers, two increments each, a sum
+// check: no check program, to keep it short), three times with one seed:
+// byte-identical traces (the programs are deterministic given their
+// answers).
+TEST_F(RunServerTest, TheSameSeedGivesTheSameTraceThreeTimes) {
+  if (!HasBoto3()) GTEST_SKIP() << "python3 with boto3 is not installed";
+  const std::string program =
+      std::string(DDBLAB_SOURCE_DIR) + "/examples/own-code/counter.py";
+  const std::string file = Write("same.json", R"({"name": "same",
+      "backend": {"tick": "1s"},
+      "tables": [{"TableName": "counters",
+        "KeySchema": [{"AttributeName": "id", "KeyType": "HASH"}],
+        "AttributeDefinitions": [{"AttributeName": "id", "AttributeType": "S"}],
+        "BillingMode": "PAY_PER_REQUEST"}],
+      "actors": [{"name": "worker", "count": 2,
+                  "command": ["python3", ")" + program +
+                                                  R"(", "naive", "2"]}],
+      "invariants": [{"check": "sum", "table": "counters", "attribute": "n",
+                      "equals": 4}],
+      "expect": "holds"})");
+  std::vector<std::string> traces;
+  for (int i = 0; i < 3; ++i) {
+    const std::string trace = dir_ + "/t" + std::to_string(i) + ".jsonl";
+    const int code = Run({file, "--seed", "3", "--trace", trace});
+    ASSERT_LE(code, 1) << err_.str();
+    traces.push_back(ReadFile(trace));
+    // The programs' output is kept next to the trace.
+    EXPECT_TRUE(fs::exists(trace + ".logs/worker-1.stderr"));
+  }
+  EXPECT_EQ(traces[0], traces[1]);
+  EXPECT_EQ(traces[1], traces[2]);
+  EXPECT_NE(traces[0].find(R"({"event":"exit","actor":"worker#2","code":0})"),
+            std::string::npos)
+      << traces[0];
+  EXPECT_NE(traces[0].find(R"({"step":8,"actor":"worker-)"), std::string::npos)
+      << traces[0];
+}
+
+// A program that never sends a request stops the run after backend.idle
+// (real time, kept at 1s) and is named; the other program is killed.
+TEST_F(RunServerTest, AHangingActorIsNamed) {
+  if (!HasBoto3()) GTEST_SKIP() << "python3 with boto3 is not installed";
+  Write("ask.py",
+        "import os, boto3\n"
+        "boto3.client('dynamodb', endpoint_url=os.environ['DDBLAB_ENDPOINT'])"
+        ".list_tables()\n");
+  const std::string file = Write("hang.json",
+                                 R"({"name": "hang", "backend": {"idle": "1s"},
+          "actors": [{"name": "asker", "command": ["python3", "ask.py"]},
+                     {"name": "sleeper", "command": ["sleep", "60"]}],
+          "invariants": [{"check": "command", "run": ["true"]}],
+          "expect": "holds"})");
+  EXPECT_EQ(Run({file}), 1) << err_.str();
+  EXPECT_EQ(out_.str(),
+            file +
+                ": seed 1, 0 steps: schedule (idle): actor sleeper made no "
+                "request for 1s and did not end: does it wait on something "
+                "outside DynamoDB?\n" +
+                file + ": expect holds: FAILED\n");
+}
+
+}  // namespace
+}  // namespace ddblab::cli
