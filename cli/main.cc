@@ -19,6 +19,7 @@
 #include "cli/control_consistency.h"
 #include "cli/control_esm.h"
 #include "cli/control_faults.h"
+#include "cli/control_namespaces.h"
 #include "cli/control_reset.h"
 #include "cli/control_streams.h"
 #include "cli/control_ttl.h"
@@ -49,7 +50,9 @@ int HelpOrVersion(const Result<Command>& command) {
 }
 
 // `ddblab serve ...`: the engine behind the HTTP server, with its control
-// endpoints and hosted event source mappings.
+// endpoints and hosted event source mappings. AddNamespaceControl comes
+// after the controls of one engine (they then go to each namespace) and
+// before the global ones (the console).
 int ServeMain(const Args& args) {
   auto command = ParseCommandLine(args);
   if (!command.ok() || command->kind != CommandKind::kServe) {
@@ -59,7 +62,7 @@ int ServeMain(const Args& args) {
   hooks.open = &EmulatorHandler::Open;
   for (auto add : {&AddTtlControl, &AddStreamsControl, &AddFaultControl,
                    &AddCapacityControl, &AddConsistencyControl, &AddEsmControl,
-                   &AddResetControl, &AddUiControl}) {
+                   &AddResetControl, &AddNamespaceControl, &AddUiControl}) {
     if (Status s = add(command->serve, hooks); !s.ok()) {
       std::cerr << "ddblab: " << s.error().message << "\n";
       return 2;
