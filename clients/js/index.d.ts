@@ -121,7 +121,8 @@ export class DdblabServer {
   readonly endpoint: string;
   readonly port: number;
   readonly token: string | null;
-  control(): DdblabControl;
+  /** A control client with the token, bound to `namespace` ("KEY" or "KEY:REGION"). */
+  control(namespace?: string | null): DdblabControl;
   stderrText(): string;
   /** SIGTERM, then waits: the exit code (0 after a clean shutdown). */
   stop(timeoutMs?: number): Promise<number>;
