@@ -27,7 +27,7 @@ NamespaceRouter::~NamespaceRouter() {
 
 Status NamespaceRouter::OpenExisting() {
   for (const NamespaceKey& key : ListNamespaceFiles(base_.db_path, mode_)) {
-    DDBLAB_RETURN_IF_ERROR(Get(key).status());
+    DDBLAB_RETURN_IF_ERROR(Get(key));
   }
   return OkStatus();
 }
