@@ -49,7 +49,9 @@ class ControlNamespacesTest : public ::testing::Test {
                      &AddNamespaceControl}) {
       ASSERT_TRUE(add(config, hooks).ok());
     }
-    auto handler = hooks.open(Options{});
+    Options options;  // as RunServe fills them: the hooks' clock
+    options.clock = hooks.clock;
+    auto handler = hooks.open(options);
     ASSERT_TRUE(handler.ok()) << ToString(handler.error());
     handler_ = std::move(*handler);
     protocol_ = std::make_unique<server::Protocol>(

@@ -15,8 +15,8 @@ Fixtures:
   ddblab           function: the DdblabControl of ddblab_namespace
 Marker `ddblab_namespace`: the test gets a fresh namespace, an access key no
 other test uses; AWS_ACCESS_KEY_ID / AWS_SECRET_ACCESS_KEY /
-AWS_DEFAULT_REGION are set to it for the test, so clients built from the
-environment land in it too. Tests of parallel workers never meet.
+AWS_DEFAULT_REGION are set to it for the test (and boto3's default session
+is dropped for it), so clients built from the environment land in it too. Tests of parallel workers never meet.
 Marker `ddblab_fresh` (or ini `ddblab_fresh = true` for every test that uses
 the server; `ddblab_fresh(False)` opts a test out): POST /_ddblab/reset
 (of the test's namespace) before the test, so it starts with no tables,
@@ -29,6 +29,7 @@ needs the server. Thread-safety: pytest's (one test at a time per process).
 from __future__ import annotations
 
 import os
+import sys
 from typing import Iterator, List, Optional, Tuple
 
 import pytest
@@ -174,6 +175,11 @@ def ddblab_namespace(request: pytest.FixtureRequest,
         monkeypatch.setenv("AWS_SECRET_ACCESS_KEY", secret_key)
         monkeypatch.setenv("AWS_DEFAULT_REGION", region)
         monkeypatch.delenv("AWS_SESSION_TOKEN", raising=False)
+        # boto3's default session keeps the credentials it first resolved:
+        # boto3.client() in this test must read the environment anew.
+        boto3 = sys.modules.get("boto3")
+        if boto3 is not None:
+            monkeypatch.setattr(boto3, "DEFAULT_SESSION", None)
     else:
         access_key = os.environ.get("AWS_ACCESS_KEY_ID") or DEFAULT_ACCESS_KEY
         secret_key = os.environ.get("AWS_SECRET_ACCESS_KEY") or "ddblab"
