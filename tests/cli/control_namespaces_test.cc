@@ -12,6 +12,7 @@
 #include <sstream>
 #include <string>
 
+#include "cli/control_esm.h"
 #include "cli/control_faults.h"
 #include "cli/control_reset.h"
 #include "cli/control_ttl.h"
@@ -45,8 +46,8 @@ class ControlNamespacesTest : public ::testing::Test {
     config.namespaces = NamespaceMode::kAccessKey;
     server::ServeHooks hooks;
     hooks.open = &EmulatorHandler::Open;
-    for (auto add : {&AddTtlControl, &AddFaultControl, &AddResetControl,
-                     &AddNamespaceControl}) {
+    for (auto add : {&AddTtlControl, &AddFaultControl, &AddEsmControl,
+                     &AddResetControl, &AddNamespaceControl}) {
       ASSERT_TRUE(add(config, hooks).ok());
     }
     Options options;  // as RunServe fills them: the hooks' clock
@@ -110,6 +111,11 @@ TEST_F(ControlNamespacesTest, AFaultPlanStaysInItsNamespace) {
   EXPECT_EQ(Send("GET", "/_ddblab/faults/log", "namespace=B").body,
             Json::parse(R"({"faults": []})"));
 
+  Answer mappings =
+      Send("GET", "/_ddblab/event-source-mappings", "namespace=A");
+  EXPECT_EQ(mappings.status, 200);
+  EXPECT_EQ(mappings.body, Json::parse(R"({"EventSourceMappings": []})"));
+
   Answer listed = Send("GET", "/_ddblab/namespaces", "");
   EXPECT_EQ(listed.status, 200);
   EXPECT_EQ(listed.body, Json::parse(R"({"mode": "access-key", "namespaces": [
@@ -132,6 +138,8 @@ TEST_F(ControlNamespacesTest, WithoutNamespaceIsA400NamingTheParameter) {
             "invalid ?namespace=A:us-east-1: this server keeps a namespace "
             "per access key (--namespace access-key): give the access key "
             "alone, e.g. ?namespace=AKID");
+  // A prefix route (hosted mappings) needs it too.
+  EXPECT_EQ(Send("GET", "/_ddblab/event-source-mappings", "").status, 400);
   // Nothing was opened by the refusals.
   EXPECT_EQ(Send("GET", "/_ddblab/namespaces", "").body["namespaces"],
             Json::array());
