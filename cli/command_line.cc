@@ -83,7 +83,8 @@ bool IsKnownFlag(std::string_view flag) {
                                  "--capacity",
                                  "--index-lag",
                                  "--read-lag",
-                                 "--schedule"}) {
+                                 "--schedule",
+                                 "--namespace"}) {
     if (flag == known) return true;
   }
   return false;
@@ -178,6 +179,10 @@ Status SetFlag(ServeConfig& config, std::string_view flag,
     if (!lag.ok()) return Usage(std::string(flag) + ": " + lag.error().message);
     (flag == "--index-lag" ? config.consistency.index_lag
                            : config.consistency.read_lag) = *lag;
+  } else if (flag == "--namespace") {  // applied by control_namespaces.cc
+    auto mode = ParseNamespaceMode(value);
+    if (!mode) return bad("shared, access-key or access-key+region");
+    config.namespaces = *mode;
   } else if (flag == "--faults") {  // read by cli/control_faults.cc
     if (value.empty()) return bad("a fault plan file (JSON)");
     config.faults_file = value;
@@ -418,6 +423,16 @@ Flags of ddblab serve:
                            by this user (default
                            $XDG_RUNTIME_DIR/ddblab/control-PORT.token, else
                            ~/.ddblab/control-PORT.token)
+  --namespace shared|access-key|access-key+region
+                           shared (default): one database for every caller;
+                           access-key: a database per access key of the
+                           SigV4 signature (access-key+region: per key and
+                           region), as DynamoDB Local without -sharedDb, all
+                           on one clock; with --db FILE each lies next to it
+                           as STEM.KEY.EXT (STEM.KEY_REGION.EXT) and is
+                           reopened on restart. Control endpoints then take
+                           ?namespace=KEY (KEY:REGION); GET
+                           /_ddblab/namespaces lists them
   --no-ui                  do not serve the web console (by default at
                            http://HOST:PORT/_ddblab/ui)
 

@@ -17,6 +17,7 @@
 //                [--control off|local-token|open] [--control-token-file PATH]
 //                [--capacity off|enforce] [--no-ui]
 //                [--index-lag SPEC] [--read-lag SPEC] [--schedule FILE]
+//                [--namespace shared|access-key|access-key+region]
 //   ddblab run ... | bench ... | token ...   (cli/main.cc)
 //   ddblab --help | --version
 //
@@ -33,6 +34,7 @@
 #include <string>
 #include <vector>
 
+#include "cli/namespace_files.h"
 #include "emulator/api/options.h"
 #include "emulator/api/result.h"
 #include "emulator/server/serve.h"
@@ -70,6 +72,10 @@ struct ServeConfig : server::ServeOptions {
   // --schedule FILE: a schedule (the POST /_ddblab/schedule body) started
   // at startup, read by cli/control_schedule.h ("": none).
   std::string schedule_file;
+  // --namespace shared|access-key|access-key+region: one engine for every
+  // caller, or one per access key (and region). Applied by
+  // cli/control_namespaces.h.
+  NamespaceMode namespaces = NamespaceMode::kShared;
 };
 
 enum class CommandKind { kServe, kHelp, kVersion };

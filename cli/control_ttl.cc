@@ -73,57 +73,75 @@ Result<Duration> AdvanceAmount(const Json& v) {
   return d;
 }
 
+}  // namespace
+
+std::optional<server::WireResponse> MoveManualClock(
+    Clock& clock, const server::WireRequest& request) {
+  auto* manual = dynamic_cast<ManualClock*>(&clock);
+  Result<Json> body = ParseBody(request);
+  if (!body.ok()) return BadRequest(body.error().message);
+  if (manual == nullptr) {
+    return BadRequest(
+        "the clock is the system clock; start ddblab serve with --clock "
+        "manual to control it");
+  }
+  for (const auto& [key, value] : body->items()) {
+    if (key != "advance" && key != "set") {
+      return BadRequest("unknown field \"" + key +
+                        "\": expected \"advance\" or \"set\"");
+    }
+  }
+  const bool has_advance = body->contains("advance");
+  const bool has_set = body->contains("set");
+  if (has_advance == has_set) {
+    return BadRequest(
+        "give exactly one of \"advance\" (e.g. \"90s\") or \"set\" (epoch "
+        "seconds)");
+  }
+  if (has_advance) {
+    Result<Duration> amount = AdvanceAmount((*body)["advance"]);
+    if (!amount.ok()) return BadRequest(amount.error().message);
+    if (manual->Now() + *amount > FromEpochSeconds(kMaxEpochSeconds)) {
+      return BadRequest("cannot move the clock past epoch second " +
+                        std::to_string(kMaxEpochSeconds));
+    }
+    manual->Advance(*amount);
+  } else {
+    std::optional<TimePoint> target = TimeFromJson((*body)["set"]);
+    if (!target) {
+      return BadRequest("\"set\" must be a number of epoch seconds");
+    }
+    if (!manual->Set(*target)) {
+      return BadRequest("cannot move the clock backwards: now is " +
+                        EpochText(manual->Now()) + ", asked for " +
+                        EpochText(*target));
+    }
+  }
+  return std::nullopt;
+}
+
+server::WireResponse ClockStatus(Clock& clock) {
+  return ControlJson(
+      200,
+      Json{{"now", EpochJson(clock.Now())},
+           {"mode", dynamic_cast<ManualClock*>(&clock) ? "manual" : "system"}});
+}
+
+namespace {
+
 class TtlRoutes {
  public:
   TtlRoutes(Emulator& emulator, server::ControlExtensions& extensions)
-      : emulator_(emulator),
-        extensions_(extensions),
-        manual_(dynamic_cast<ManualClock*>(&emulator.clock())) {}
+      : emulator_(emulator), extensions_(extensions) {}
 
   server::WireResponse GetClock() const {
-    return ControlJson(200, Json{{"now", EpochJson(emulator_.clock().Now())},
-                                 {"mode", manual_ ? "manual" : "system"}});
+    return ClockStatus(emulator_.clock());
   }
 
   server::WireResponse PostClock(const server::WireRequest& request) {
-    Result<Json> body = ParseBody(request);
-    if (!body.ok()) return BadRequest(body.error().message);
-    if (manual_ == nullptr) {
-      return BadRequest(
-          "the clock is the system clock; start ddblab serve with --clock "
-          "manual to control it");
-    }
-    for (const auto& [key, value] : body->items()) {
-      if (key != "advance" && key != "set") {
-        return BadRequest("unknown field \"" + key +
-                          "\": expected \"advance\" or \"set\"");
-      }
-    }
-    const bool has_advance = body->contains("advance");
-    const bool has_set = body->contains("set");
-    if (has_advance == has_set) {
-      return BadRequest(
-          "give exactly one of \"advance\" (e.g. \"90s\") or \"set\" (epoch "
-          "seconds)");
-    }
-    if (has_advance) {
-      Result<Duration> amount = AdvanceAmount((*body)["advance"]);
-      if (!amount.ok()) return BadRequest(amount.error().message);
-      if (manual_->Now() + *amount > FromEpochSeconds(kMaxEpochSeconds)) {
-        return BadRequest("cannot move the clock past epoch second " +
-                          std::to_string(kMaxEpochSeconds));
-      }
-      manual_->Advance(*amount);
-    } else {
-      std::optional<TimePoint> target = TimeFromJson((*body)["set"]);
-      if (!target) {
-        return BadRequest("\"set\" must be a number of epoch seconds");
-      }
-      if (!manual_->Set(*target)) {
-        return BadRequest("cannot move the clock backwards: now is " +
-                          EpochText(manual_->Now()) + ", asked for " +
-                          EpochText(*target));
-      }
+    if (std::optional<server::WireResponse> refused =
+            MoveManualClock(emulator_.clock(), request)) {
+      return std::move(*refused);
     }
     Result<int64_t> deleted = emulator_.SweepTtl();
     if (!deleted.ok()) {
@@ -132,8 +150,8 @@ class TtlRoutes {
     // Extensions (hosted event source mappings) catch up with the new time
     // before the caller hears of it.
     extensions_.AfterClockMove();
-    return ControlJson(
-        200, Json{{"now", EpochJson(manual_->Now())}, {"deleted", *deleted}});
+    return ControlJson(200, Json{{"now", EpochJson(emulator_.clock().Now())},
+                                 {"deleted", *deleted}});
   }
 
   server::WireResponse Sweep() {
@@ -163,7 +181,6 @@ class TtlRoutes {
  private:
   Emulator& emulator_;
   server::ControlExtensions& extensions_;
-  ManualClock* manual_;  // null on any other clock
 };
 
 Result<std::optional<TimePoint>> ParseClockFlag(const std::string& value) {

@@ -31,6 +31,8 @@
 // moves are serialised by the ManualClock.
 #pragma once
 
+#include <optional>
+
 #include "cli/command_line.h"
 #include "emulator/api/emulator.h"
 #include "emulator/api/result.h"
@@ -43,6 +45,14 @@ namespace ddblab::cli {
 // message names the flag) and wraps `hooks`: the engine opens with the
 // chosen clock and TTL options, and the routes above are registered.
 Status AddTtlControl(const ServeConfig& config, server::ServeHooks& hooks);
+
+// POST /_ddblab/clock's move of `clock` (a ManualClock, else 400): nullopt
+// once moved, else the 400 to answer (nothing moved). The caller sweeps TTL
+// and runs the after-clock-move hooks, and answers.
+std::optional<server::WireResponse> MoveManualClock(
+    Clock& clock, const server::WireRequest& request);
+// GET /_ddblab/clock's answer for `clock`.
+server::WireResponse ClockStatus(Clock& clock);
 
 // Registers the routes for `emulator` (which must outlive `protocol`'s use).
 Status AddTtlRoutes(Emulator& emulator, server::Protocol& protocol);

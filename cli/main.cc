@@ -42,7 +42,9 @@ int HelpOrVersion(const Result<Command>& command) {
 }
 
 // `ddblab serve ...`: the engine behind the HTTP server, with its control
-// endpoints and hosted event source mappings.
+// endpoints and hosted event source mappings. AddNamespaceControl comes
+// after the controls of one engine (they then go to each namespace) and
+// before the global ones (the console).
 int ServeMain(const Args& args) {
   auto command = ParseCommandLine(args);
   if (!command.ok() || command->kind != CommandKind::kServe) {

@@ -1,11 +1,14 @@
 // cli/serve_hooks.cc: every control layer, in the order they wrap the
-// hooks.
+// hooks. The namespace layer comes after every per-engine control (it
+// forwards them to each namespace's engine) and before the global ones
+// (console, schedule).
 #include "cli/serve_hooks.h"
 
 #include "cli/control_capacity.h"
 #include "cli/control_consistency.h"
 #include "cli/control_esm.h"
 #include "cli/control_faults.h"
+#include "cli/control_namespaces.h"
 #include "cli/control_reset.h"
 #include "cli/control_schedule.h"
 #include "cli/control_streams.h"
@@ -20,7 +23,8 @@ Result<server::ServeHooks> ServeHooksFor(const ServeConfig& config) {
   hooks.open = &EmulatorHandler::Open;
   for (auto add : {&AddTtlControl, &AddStreamsControl, &AddFaultControl,
                    &AddCapacityControl, &AddConsistencyControl, &AddEsmControl,
-                   &AddResetControl, &AddUiControl, &AddScheduleControl}) {
+                   &AddResetControl, &AddNamespaceControl, &AddUiControl,
+                   &AddScheduleControl}) {
     DDBLAB_RETURN_IF_ERROR(add(config, hooks));
   }
   return hooks;

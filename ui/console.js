@@ -9,6 +9,12 @@
 // and redraws only its data areas: forms, selections (table, shard, item
 // page, mapping) and the scroll position stay where the user left them.
 // State lives in `state` (plus the URL hash for the tab and table).
+//
+// Namespaces: on a `ddblab serve --namespace access-key` (or
+// access-key+region) each access key (and region) has its own database. The
+// header's picker lists GET /_ddblab/namespaces; picking one makes its key
+// (and region) the one every request is signed with, and control requests
+// name it with ?namespace=. On a shared server the picker stays hidden.
 "use strict";
 
 const $ = (id) => document.getElementById(id);
@@ -24,6 +30,7 @@ const state = {
   query: null,         // {pk, sk, op, index}: the Items tab queries by key
                        // (on the table, or on index `index`); null: Scan
   skewMs: 0,           // server clock - browser clock, for signing
+  namespaceMode: "shared",  // GET /_ddblab/namespaces' mode
   busy: false,
 };
 const settings = Object.assign(
@@ -83,8 +90,10 @@ const streams = (operation, body) => ddb(operation, body, "DynamoDBStreams_20120
 async function ctl(method, path, body) {
   const payload = body === undefined ? "" : typeof body === "string" ? body : JSON.stringify(body);
   const extra = settings.token ? {"x-ddblab-token": settings.token} : {};
+  const query = state.namespaceMode === "shared" || path === "namespaces"
+      ? "" : `namespace=${SigV4.uriEncode(namespaceName())}`;
   const headers = SigV4.sigv4Headers({
-    host: location.host, body: payload, method, path: `/_ddblab/${path}`,
+    host: location.host, body: payload, method, path: `/_ddblab/${path}`, query,
     contentType: "application/json", extra,
     creds: {accessKeyId: settings.accessKeyId,
             secretAccessKey: settings.secretAccessKey,
@@ -93,7 +102,7 @@ async function ctl(method, path, body) {
   });
   const init = {method, headers};
   if (method !== "GET" && method !== "HEAD") init.body = payload;
-  const response = await fetch(`/_ddblab/${path}`, init);
+  const response = await fetch(`/_ddblab/${path}${query ? "?" + query : ""}`, init);
   const text = await response.text();
   let json = {};
   try { json = text ? JSON.parse(text) : {}; } catch (e) { json = {message: text}; }
@@ -102,6 +111,54 @@ async function ctl(method, path, body) {
                        response.status);
   }
   return json;
+}
+
+// The namespace the page's requests go to: its access key (and region).
+function namespaceName() {
+  const region = settings.region || "us-east-1";
+  return state.namespaceMode === "access-key+region"
+      ? `${settings.accessKeyId}:${region}` : settings.accessKeyId;
+}
+
+// Fills the namespace picker (hidden on a shared server, or one that does
+// not know namespaces).
+async function refreshNamespaces() {
+  let list = {mode: "shared", namespaces: []};
+  try {
+    list = await ctl("GET", "namespaces");
+  } catch (e) {
+    if (e.status !== 404) throw e;
+  }
+  state.namespaceMode = list.mode;
+  $("namespace-picker").hidden = list.mode === "shared";
+  if (list.mode === "shared") return;
+  const current = namespaceName();
+  const names = list.namespaces.map((n) => n.name);
+  if (!names.includes(current)) names.push(current);
+  names.sort();
+  const select = $("namespace");
+  if (select.dataset.names !== JSON.stringify(names)) {
+    select.replaceChildren(...names.map((name) => el("option", {value: name}, name)));
+    select.dataset.names = JSON.stringify(names);
+  }
+  select.value = current;
+}
+
+// Signs from now on with the picked namespace's key (and region).
+function pickNamespace(name) {
+  if (state.namespaceMode === "access-key+region") {
+    const colon = name.lastIndexOf(":");
+    settings.accessKeyId = name.slice(0, colon);
+    settings.region = name.slice(colon + 1);
+  } else {
+    settings.accessKeyId = name;
+  }
+  localStorage.setItem("ddblab.console", JSON.stringify(settings));
+  $("set-key").value = settings.accessKeyId;
+  $("set-region").value = settings.region;
+  state.table = "";
+  state.pageKeys = [null];
+  state.page = 0;
 }
 
 // ---- small helpers ------------------------------------------------------
@@ -562,6 +619,7 @@ async function refresh() {
   if (refreshing) return refreshing;
   refreshing = (async () => {
     try {
+      await refreshNamespaces();
       await refreshClock();
       await loadTableNames();
       await PAGES[state.tab]();
@@ -600,6 +658,7 @@ async function start() {
     select.addEventListener("change", () => { chooseTable(select.value); refresh(); });
   }
   $("live").addEventListener("change", schedule);
+  $("namespace").addEventListener("change", () => { pickNamespace($("namespace").value); refresh(); });
   $("items-next").addEventListener("click", () => {
     if (!state.lastKey) return;
     state.pageKeys[state.page + 1] = state.lastKey;

@@ -94,8 +94,16 @@ const SigV4 = (() => {
   // `target` (DynamoDB's API) or `extra` (more headers to sign, lowercase
   // names: the control token) may be absent; `method` and `path` default to
   // a DynamoDB call's (POST /); control calls pass their own and JSON.
+  // RFC 3986 encoding as SigV4's canonical query string wants it.
+  function uriEncode(text) {
+    return encodeURIComponent(text).replace(
+        /[!'()*]/g, (c) => "%" + c.charCodeAt(0).toString(16).toUpperCase());
+  }
+
+  // `query`: the canonical query string (names and values uriEncode'd,
+  // sorted), "" for none; the request must carry the same string.
   function sigv4Headers({host, body, target, creds, date, method = "POST", path = "/",
-                         contentType = "application/x-amz-json-1.0", extra = {}}) {
+                         query = "", contentType = "application/x-amz-json-1.0", extra = {}}) {
     const stamp = amzDate(date);
     const day = stamp.slice(0, 8);
     const headers = {
@@ -107,7 +115,7 @@ const SigV4 = (() => {
     if (target) headers["x-amz-target"] = target;
     const names = Object.keys(headers).sort();
     const canonical = [
-      method, path, "",
+      method, path, query,
       names.map((n) => `${n}:${headers[n]}\n`).join(""),
       names.join(";"),
       hex(sha256(utf8(body))),
@@ -130,5 +138,5 @@ const SigV4 = (() => {
     };
   }
 
-  return {sha256, hmac, hex, utf8, sigv4Headers};
+  return {sha256, hmac, hex, utf8, uriEncode, sigv4Headers};
 })();

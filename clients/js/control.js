@@ -3,6 +3,11 @@
 //   const control = new DdblabControl(endpoint);   // token: $DDBLAB_CONTROL_TOKEN
 //   await control.advanceClock("2m");             // { now, deleted }
 //
+// A server started with --namespace access-key keeps a database per access
+// key: `new DdblabControl(endpoint, token, { namespace: "KEY" })` (or
+// control.forNamespace("KEY"); "KEY:REGION" under access-key+region) sends
+// ?namespace= with every request.
+//
 // Each method is one fetch and resolves to the server's JSON answer; a non-2xx
 // answer rejects with DdblabControlError carrying the server's error type and
 // message. No dependencies (Node 18+ fetch). An instance holds only its
@@ -27,11 +32,25 @@ export class DdblabControlError extends Error {
 export class DdblabControl {
   /**
    * endpoint: the server's URL ("http://127.0.0.1:PORT"); token: its control
-   * token (default $DDBLAB_CONTROL_TOKEN; none for --control open).
+   * token (default $DDBLAB_CONTROL_TOKEN; none for --control open);
+   * options.namespace: the namespace ("KEY" or "KEY:REGION") every request
+   * names with ?namespace= (default none).
    */
-  constructor(endpoint, token = process.env.DDBLAB_CONTROL_TOKEN ?? null) {
+  constructor(endpoint, token = process.env.DDBLAB_CONTROL_TOKEN ?? null,
+              options = {}) {
     this.endpoint = String(endpoint).replace(/\/+$/, "");
     this.token = token || null;
+    this.namespace = options.namespace ?? null;
+  }
+
+  /** The same server's control API, bound to `namespace` (null: none). */
+  forNamespace(namespace) {
+    return new DdblabControl(this.endpoint, this.token ?? "", { namespace });
+  }
+
+  /** { mode: "shared" | "access-key" | "access-key+region", namespaces: [...] } */
+  namespaces() {
+    return this.#call("GET", "/_ddblab/namespaces");
   }
 
   /** GET /_ddblab/health: the health line (needs no token). */
@@ -116,7 +135,9 @@ export class DdblabControl {
     if (this.token) headers[TOKEN_HEADER] = this.token;
     let response;
     try {
-      response = await fetch(this.endpoint + path, {
+      const query = this.namespace === null || raw
+        ? "" : `?namespace=${encodeURIComponent(this.namespace)}`;
+      response = await fetch(this.endpoint + path + query, {
         method,
         headers,
         body: body === undefined ? undefined : JSON.stringify(body),

@@ -64,11 +64,28 @@ export interface ResetResult {
 }
 
 /** The /_ddblab/ control endpoints of one `ddblab serve`. */
+export interface ControlOptions {
+  /**
+   * The namespace ("KEY", or "KEY:REGION" under --namespace
+   * access-key+region) every request names with ?namespace=; default none.
+   */
+  namespace?: string | null;
+}
+export interface NamespaceList {
+  mode: "shared" | "access-key" | "access-key+region";
+  namespaces: Array<{ name: string; access_key: string; region?: string }>;
+}
+
 export class DdblabControl {
   /** token: default $DDBLAB_CONTROL_TOKEN; none for a server with --control open. */
-  constructor(endpoint: string, token?: string | null);
+  constructor(endpoint: string, token?: string | null, options?: ControlOptions);
   readonly endpoint: string;
   readonly token: string | null;
+  readonly namespace: string | null;
+  /** The same server's control API, bound to `namespace` (null: none). */
+  forNamespace(namespace: string | null): DdblabControl;
+  /** GET /_ddblab/namespaces. */
+  namespaces(): Promise<NamespaceList>;
   /** GET /_ddblab/health: the health line. */
   health(): Promise<string>;
   clock(): Promise<ClockState>;
@@ -104,7 +121,8 @@ export class DdblabServer {
   readonly endpoint: string;
   readonly port: number;
   readonly token: string | null;
-  control(): DdblabControl;
+  /** A control client with the token, bound to `namespace` ("KEY" or "KEY:REGION"). */
+  control(namespace?: string | null): DdblabControl;
   stderrText(): string;
   /** SIGTERM, then waits: the exit code (0 after a clean shutdown). */
   stop(timeoutMs?: number): Promise<number>;

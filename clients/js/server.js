@@ -80,9 +80,9 @@ export class DdblabServer {
     this.exited = new Promise((done) => child.once("exit", (code, signal) => done({ code, signal })));
   }
 
-  /** A control client for this server, with its token. */
-  control() {
-    return new DdblabControl(this.endpoint, this.token ?? "");
+  /** A control client for this server, with its token, bound to `namespace` (null: none). */
+  control(namespace = null) {
+    return new DdblabControl(this.endpoint, this.token ?? "", { namespace });
   }
 
   /** What the server wrote to stderr (its last 64 KiB). */

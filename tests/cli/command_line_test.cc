@@ -152,6 +152,23 @@ TEST(CliTest, CapacityFlag) {
   EXPECT_NE(HelpText().find("--capacity off|enforce"), std::string::npos);
 }
 
+TEST(CliTest, NamespaceFlag) {
+  auto defaults = Parse({"serve"});
+  ASSERT_TRUE(defaults.ok());
+  EXPECT_EQ(defaults->serve.namespaces, NamespaceMode::kShared);
+  auto command = Parse({"serve", "--namespace", "access-key"});
+  ASSERT_TRUE(command.ok());
+  EXPECT_EQ(command->serve.namespaces, NamespaceMode::kAccessKey);
+  command = Parse({"serve", "--namespace=access-key+region"});
+  ASSERT_TRUE(command.ok());
+  EXPECT_EQ(command->serve.namespaces, NamespaceMode::kAccessKeyRegion);
+  ExpectUsageError({"serve", "--namespace", "bogus"},
+                   "invalid value 'bogus' for --namespace: expected shared, "
+                   "access-key or access-key+region");
+  EXPECT_NE(HelpText().find("--namespace shared|access-key|access-key+region"),
+            std::string::npos);
+}
+
 // Lags of the consistency model (emulator/api/lag.h): off by default; a
 // bad SPEC is a usage error with ParseLagRange's message after the flag.
 TEST(CliTest, LagFlags) {

@@ -101,3 +101,46 @@ test("no binary: the error says what to do", async () => {
   await expect(startDdblab({ bin: "/nonexistent/ddblab" })).rejects.toThrow(
     `@ddblab/test: bin /nonexistent/ddblab is not an executable file. ${WHAT_TO_DO}`);
 });
+
+test("a namespaced server: the control client's namespace option picks one", async () => {
+  const server = await startDdblab({ args: ["--namespace", "access-key"] });
+  const clients = [];
+  try {
+    const plan = { rules: [{ operation: "GetItem", effect: "internal_error" }] };
+    const alice = server.control("alice");
+    expect(alice.namespace).toBe("alice");
+    expect((await alice.putFaultPlan(plan)).rules.length).toBe(1);
+    const bob = alice.forNamespace("bob");
+    expect(await bob.getFaultPlan()).toEqual({ rules: [] });
+    expect(await alice.namespaces()).toEqual({
+      mode: "access-key",
+      namespaces: [{ name: "alice", access_key: "alice" }, { name: "bob", access_key: "bob" }],
+    });
+    const unbound = new DdblabControl(server.endpoint, server.token);
+    const refused = await unbound.getFaultPlan().catch((e) => e);
+    expect(refused).toBeInstanceOf(DdblabControlError);
+    expect([refused.status, refused.serverMessage]).toEqual([400,
+      "this server keeps a namespace per access key (--namespace access-key): " +
+      "add ?namespace=ACCESS_KEY to /_ddblab/faults"]);
+    for (const key of ["alice", "bob"]) {
+      const client = new DynamoDBClient({
+        endpoint: server.endpoint, region: "us-east-1", maxAttempts: 1,
+        credentials: { accessKeyId: key, secretAccessKey: "x" },
+      });
+      clients.push(client);
+      await client.send(new CreateTableCommand({
+        TableName: "orders", BillingMode: "PAY_PER_REQUEST",
+        AttributeDefinitions: [{ AttributeName: "pk", AttributeType: "S" }],
+        KeySchema: [{ AttributeName: "pk", KeyType: "HASH" }],
+      }));
+    }
+    const Key = { pk: { S: "a" } };
+    await expect(clients[0].send(new GetItemCommand({ TableName: "orders", Key })))
+      .rejects.toMatchObject({ name: "InternalServerError" });
+    expect((await clients[1].send(new GetItemCommand({ TableName: "orders", Key }))).Item)
+      .toBeUndefined();
+  } finally {
+    for (const client of clients) client.destroy();
+    expect(await server.stop()).toBe(0);
+  }
+});

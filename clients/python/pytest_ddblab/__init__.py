@@ -6,7 +6,9 @@ The fixtures and options live in pytest_ddblab.plugin (loaded by the
 No state; see each module for ownership and thread-safety.
 """
 from .control import DdblabControl, DdblabControlError
+from .namespace import DdblabNamespace
 from .server import DdblabNotFound, DdblabServer, find_binary
 
-__all__ = ["DdblabControl", "DdblabControlError", "DdblabNotFound",
+__all__ = ["DdblabControl", "DdblabControlError", "DdblabNamespace",
+           "DdblabNotFound",
            "DdblabServer", "find_binary"]

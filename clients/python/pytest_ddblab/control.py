@@ -4,6 +4,11 @@
     control.advance_clock("2m")          # {"now": ..., "deleted": N}
     control.put_fault_plan({"rules": [...]})
 
+A server started with --namespace access-key (the plugin's) keeps a
+database per access key: bind the client to one with `namespace="KEY"`
+("KEY:REGION" under --namespace access-key+region), or
+`control.for_namespace("KEY")`; every request then carries ?namespace=.
+
 Each method is one HTTP request (urllib, a new connection each time) and
 returns the server's JSON answer; a non-2xx answer raises DdblabControlError
 carrying the server's error type and message. Standard library only.
@@ -16,6 +21,7 @@ import json
 import os
 import ssl
 import urllib.error
+import urllib.parse
 import urllib.request
 from typing import Any, Dict, List, Optional, Union
 
@@ -48,20 +54,36 @@ class DdblabControl:
     `endpoint` is the server's URL ("http://127.0.0.1:PORT"); `token` is its
     control token (sent as X-Ddblab-Token; default $DDBLAB_CONTROL_TOKEN, and
     none for a server started with --control open). `ssl_context` is used
-    for an https endpoint.
+    for an https endpoint. `namespace` ("KEY" or "KEY:REGION"; None: none)
+    is sent as ?namespace= with every request.
     """
 
     def __init__(self, endpoint: str, token: Optional[str] = None,
                  timeout: float = 30.0,
-                 ssl_context: Optional[ssl.SSLContext] = None) -> None:
+                 ssl_context: Optional[ssl.SSLContext] = None,
+                 namespace: Optional[str] = None) -> None:
         self.endpoint = endpoint.rstrip("/")
         self.token = token if token is not None else os.environ.get(
             "DDBLAB_CONTROL_TOKEN") or None
         self.timeout = timeout
         self.ssl_context = ssl_context
+        self.namespace = namespace
 
     def __repr__(self) -> str:
-        return f"DdblabControl({self.endpoint!r})"
+        if self.namespace is None:
+            return f"DdblabControl({self.endpoint!r})"
+        return f"DdblabControl({self.endpoint!r}, namespace={self.namespace!r})"
+
+    def for_namespace(self, namespace: Optional[str]) -> "DdblabControl":
+        """The same server's control API, bound to `namespace`."""
+        return DdblabControl(self.endpoint, self.token or "", self.timeout,
+                             self.ssl_context, namespace)
+
+    def namespaces(self) -> Dict[str, Any]:
+        """GET /_ddblab/namespaces: {"mode": "shared"|"access-key"|
+        "access-key+region", "namespaces": [{"name", "access_key"[,
+        "region"]}, ...]}."""
+        return self._call("GET", "/_ddblab/namespaces")
 
     # -- health and clock ---------------------------------------------------
 
@@ -156,8 +178,10 @@ class DdblabControl:
     def _call(self, method: str, path: str, body: Any = None,
               raw: bool = False) -> Any:
         data = None if body is None else json.dumps(body).encode()
-        request = urllib.request.Request(self.endpoint + path, data=data,
-                                         method=method)
+        url = self.endpoint + path
+        if self.namespace is not None and not raw:
+            url += "?namespace=" + urllib.parse.quote(self.namespace, safe="")
+        request = urllib.request.Request(url, data=data, method=method)
         if method != "GET":
             # The server refuses (415) a control request of any other type.
             request.add_header("Content-Type", "application/json")

@@ -6,10 +6,21 @@ Fixtures:
                    each gets its own server on its own port); stopped with
                    SIGTERM at the end of the session
   ddblab_endpoint  session: that server's URL, for any AWS SDK
-  ddblab           function: a DdblabControl for the control API
+  ddblab_namespace function: the DdblabNamespace the test's clients use:
+                   credentials (`client_kwargs` for boto3) and a control
+                   client bound to it. The server keeps a database per
+                   access key (--namespace access-key unless ddblab_args
+                   say otherwise); an unmarked test gets the session's key
+                   ($AWS_ACCESS_KEY_ID, else "ddblab")
+  ddblab           function: the DdblabControl of ddblab_namespace
+Marker `ddblab_namespace`: the test gets a fresh namespace, an access key no
+other test uses; AWS_ACCESS_KEY_ID / AWS_SECRET_ACCESS_KEY /
+AWS_DEFAULT_REGION are set to it for the test (and boto3's default session
+is dropped for it), so clients built from the environment land in it too. Tests of parallel workers never meet.
 Marker `ddblab_fresh` (or ini `ddblab_fresh = true` for every test that uses
 the server; `ddblab_fresh(False)` opts a test out): POST /_ddblab/reset
-before the test, so it starts with no tables, streams, faults or mappings.
+(of the test's namespace) before the test, so it starts with no tables,
+streams, faults or mappings.
 Options: --ddblab-bin PATH (else $DDBLAB_BIN, else ddblab on PATH),
 --ddblab-arg ARG (repeatable) and ini `ddblab_args` for extra serve flags.
 A missing binary is a usage error (exit status 4) when a collected test
@@ -18,14 +29,18 @@ needs the server. Thread-safety: pytest's (one test at a time per process).
 from __future__ import annotations
 
 import os
+import sys
 from typing import Iterator, List, Optional, Tuple
 
 import pytest
 
 from .control import DdblabControl
+from .namespace import DdblabNamespace, fresh_access_key
 from .server import WHAT_TO_DO, DdblabNotFound, DdblabServer, find_binary
 
 FIXTURE = "ddblab_server"
+DEFAULT_ACCESS_KEY = "ddblab"
+DEFAULT_REGION = "us-east-1"
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -52,6 +67,10 @@ def pytest_configure(config: pytest.Config) -> None:
         "markers",
         "ddblab_fresh(enabled=True): reset this worker's ddblab server "
         "(POST /_ddblab/reset) before the test, so it starts empty")
+    config.addinivalue_line(
+        "markers",
+        "ddblab_namespace: give this test a fresh ddblab namespace (an "
+        "access key of its own, also set in AWS_ACCESS_KEY_ID for the test)")
     if not _is_xdist_worker(config):
         config.pluginmanager.register(_MissingBinaryStatus(),
                                       "ddblab-missing-binary")
@@ -93,7 +112,8 @@ def pytest_collection_modifyitems(session: pytest.Session,
     if _is_xdist_worker(config):
         return
     if any(FIXTURE in getattr(item, "fixturenames", ()) or
-           item.get_closest_marker("ddblab_fresh") for item in items):
+           item.get_closest_marker("ddblab_fresh") or
+           item.get_closest_marker("ddblab_namespace") for item in items):
         binary, missing = _find(config)
         if binary is None:
             raise pytest.UsageError(missing)
@@ -140,16 +160,48 @@ def ddblab_endpoint(ddblab_server: DdblabServer) -> str:
 
 
 @pytest.fixture
-def ddblab(ddblab_server: DdblabServer) -> DdblabControl:
-    """A control client (clock, TTL, faults, shards, reset) for the server."""
-    return ddblab_server.control()
+def ddblab_namespace(request: pytest.FixtureRequest,
+                     ddblab_server: DdblabServer,
+                     monkeypatch: pytest.MonkeyPatch) -> DdblabNamespace:
+    """The namespace of this test: a fresh one under the ddblab_namespace
+    marker (its key also in the environment for the test), else the
+    session's ($AWS_ACCESS_KEY_ID, else "ddblab")."""
+    region = (os.environ.get("AWS_DEFAULT_REGION") or
+              os.environ.get("AWS_REGION") or DEFAULT_REGION)
+    if request.node.get_closest_marker("ddblab_namespace") is not None:
+        access_key = fresh_access_key()
+        secret_key = "ddblab"
+        monkeypatch.setenv("AWS_ACCESS_KEY_ID", access_key)
+        monkeypatch.setenv("AWS_SECRET_ACCESS_KEY", secret_key)
+        monkeypatch.setenv("AWS_DEFAULT_REGION", region)
+        monkeypatch.delenv("AWS_SESSION_TOKEN", raising=False)
+        # boto3's default session keeps the credentials it first resolved:
+        # boto3.client() in this test must read the environment anew.
+        boto3 = sys.modules.get("boto3")
+        if boto3 is not None:
+            monkeypatch.setattr(boto3, "DEFAULT_SESSION", None)
+    else:
+        access_key = os.environ.get("AWS_ACCESS_KEY_ID") or DEFAULT_ACCESS_KEY
+        secret_key = os.environ.get("AWS_SECRET_ACCESS_KEY") or "ddblab"
+    name = ddblab_server.namespace_name(access_key, region)
+    return DdblabNamespace(ddblab_server.endpoint, access_key, secret_key,
+                           region, name, ddblab_server.control(name))
+
+
+@pytest.fixture
+def ddblab(ddblab_namespace: DdblabNamespace) -> DdblabControl:
+    """A control client (clock, TTL, faults, shards, reset) for the server,
+    bound to the test's namespace."""
+    return ddblab_namespace.control
 
 
 @pytest.fixture(autouse=True)
 def _ddblab_fresh(request: pytest.FixtureRequest) -> None:
-    """Resets the server before a test marked ddblab_fresh (or every test
-    using it under ini ddblab_fresh = true). Autouse fixtures run before the
-    test's other function-scoped fixtures, so those see the empty server."""
+    """Resets the test's namespace before a test marked ddblab_fresh (or
+    every test using the server under ini ddblab_fresh = true). Autouse
+    fixtures run before the test's other function-scoped fixtures, so those
+    see the empty namespace."""
     if _fresh(request.node):
-        server: DdblabServer = request.getfixturevalue(FIXTURE)
-        server.control().reset()
+        namespace: DdblabNamespace = request.getfixturevalue(
+            "ddblab_namespace")
+        namespace.control.reset()

@@ -9,7 +9,9 @@ The server listens on a free loopback port (`--port 0`; the endpoint is read
 from the first line it prints) and writes its control token into a private
 temporary folder (`--control-token-file`), read once it answers its health
 check. Unless the extra flags set a clock, it runs on a manual clock
-(`--clock manual`: time moves only through the control API). Its stdout is
+(`--clock manual`: time moves only through the control API); unless they
+set --namespace, it keeps a database per access key (`--namespace
+access-key`), so that tests signing with different keys are isolated. Its stdout is
 drained by a daemon thread; its stderr goes to a temporary file that
 `stderr_text()` returns. Standard library only.
 Thread-safety: one owner (the session fixture); not for concurrent use.
@@ -82,6 +84,8 @@ class DdblabServer:
         self.pid = process.pid
         self.command = command
         self.token: Optional[str] = None
+        # shared | access-key | access-key+region (the --namespace flag).
+        self.namespace_mode = _flag_value(command, "--namespace") or "shared"
         self._token_file = token_file
         self._private_dir = private_dir
         self._stderr_file = stderr_file
@@ -101,6 +105,8 @@ class DdblabServer:
             args = ["--control-token-file", token_path] + args
         if _flag_value(args, "--clock") is None:
             args = ["--clock", "manual"] + args
+        if _flag_value(args, "--namespace") is None:
+            args = ["--namespace", "access-key"] + args
         command = [binary, "serve", "--port", "0", "--log-level", "warn"]
         command += args
         stderr_file = tempfile.TemporaryFile(mode="w+")
@@ -134,9 +140,20 @@ class DdblabServer:
             f"(exit status {process.returncode}): {' '.join(command)}\n"
             f"stdout: {printed!r}\nstderr: {stderr_file.read()}")
 
-    def control(self) -> DdblabControl:
-        """A control client for this server, with its token."""
-        return DdblabControl(self.endpoint, self.token or "")
+    def control(self, namespace: Optional[str] = None) -> DdblabControl:
+        """A control client for this server, with its token, bound to
+        `namespace` (see namespace_name; None: none)."""
+        return DdblabControl(self.endpoint, self.token or "",
+                             namespace=namespace)
+
+    def namespace_name(self, access_key: str, region: str) -> Optional[str]:
+        """What ?namespace= names for clients signing with `access_key` in
+        `region`: "KEY", "KEY:REGION", or None on a shared server."""
+        if self.namespace_mode == "access-key":
+            return access_key
+        if self.namespace_mode == "access-key+region":
+            return f"{access_key}:{region}"
+        return None
 
     def stderr_text(self) -> str:
         """What the server wrote to stderr so far."""

@@ -1,7 +1,8 @@
 """Fixtures of the pytest-ddblab example suite (run by run_suite.py).
 
-`dynamodb`: a boto3 client on this worker's server, retries off, so a fault
-surfaces as the exact error; `make_table`: creates a table with key `pk`. When $DDBLAB_PLUGIN_REPORT names a folder, each
+`dynamodb`: a boto3 client on this worker's server, in the test's
+namespace (ddblab_namespace), retries off, so a fault surfaces as the exact
+error; `make_table`: creates a table with key `pk`. When $DDBLAB_PLUGIN_REPORT names a folder, each
 worker writes <worker>.json there ({worker, endpoint, pid} of its server)
 for run_suite.py to check that workers had servers of their own, all
 stopped at the end. pytester (for the runs that check errors and the ini
@@ -19,10 +20,9 @@ pytest_plugins = ["pytester"]
 
 
 @pytest.fixture
-def dynamodb(ddblab_endpoint):
+def dynamodb(ddblab_namespace):
     client = boto3.client(
-        "dynamodb", endpoint_url=ddblab_endpoint, region_name="us-east-1",
-        aws_access_key_id="dummy", aws_secret_access_key="dummy",
+        "dynamodb", **ddblab_namespace.client_kwargs,
         config=Config(retries={"mode": "legacy", "total_max_attempts": 1}))
     yield client
     client.close()

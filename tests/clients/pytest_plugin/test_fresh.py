@@ -10,10 +10,12 @@ from pytest_ddblab import find_binary
 @pytest.fixture(scope="module")
 def leftover(ddblab_endpoint):
     """Creates a table before the test's reset (module fixtures are set up
-    before function ones); the table names it saw."""
+    before function ones), in the namespace of unmarked tests; the table
+    names it saw."""
     client = boto3.client(
         "dynamodb", endpoint_url=ddblab_endpoint, region_name="us-east-1",
-        aws_access_key_id="dummy", aws_secret_access_key="dummy")
+        aws_access_key_id=os.environ.get("AWS_ACCESS_KEY_ID") or "ddblab",
+        aws_secret_access_key="ddblab")
     client.create_table(
         TableName="leftover",
         AttributeDefinitions=[{"AttributeName": "pk", "AttributeType": "S"}],

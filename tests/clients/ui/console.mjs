@@ -292,7 +292,9 @@ try {
 
   const verify = process.env.DDBLAB_VERIFY_ENDPOINT;
   if (verify) {
-    step = "auth verify: wrong keys are refused, the server's keys sign";
+    step = "auth verify: wrong keys are refused, the server's keys sign; namespaces";
+    // The first server is shared: no picker.
+    assert.equal(await page.$eval("#namespace-picker", (n) => n.hidden), true);
     const other = await browser.newPage();
     other.on("pageerror", (e) => pageErrors.push(e.message));
     await other.goto(`${verify}/_ddblab/ui#token=${process.env.DDBLAB_VERIFY_TOKEN}&settings`,
@@ -304,6 +306,15 @@ try {
     await other.click("#settings-save");
     await other.evaluate(() => { location.hash = "#tables"; });
     await owait(() => document.querySelector('tr[data-table="Signed"]'));
+    assert.equal(await other.$eval("#status", (n) => n.textContent), "");
+    // --namespace access-key: the picker lists the key's namespace, and the
+    // control requests naming it (?namespace=, signed) pass.
+    assert.equal(await other.$eval("#namespace-picker", (n) => n.hidden), false);
+    assert.deepEqual(await other.$$eval("#namespace option", (o) => o.map((x) => x.value)),
+                     ["AKIDVERIFY"]);
+    assert.equal(await other.$eval("#namespace", (n) => n.value), "AKIDVERIFY");
+    await other.evaluate(() => { location.hash = "#faults"; });
+    await owait(() => document.querySelector("#faults-view table"));
     assert.equal(await other.$eval("#status", (n) => n.textContent), "");
     await other.close();
   }

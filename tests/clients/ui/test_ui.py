@@ -184,10 +184,13 @@ def main():
     server = DdblabServer.start(["--clock", f"manual={START}",
                                  "--capacity", "enforce",
                                  "--allow-functions"])
-    # A second server checks that the page signs with the keys entered.
+    # A second server checks that the page signs with the keys entered,
+    # and (a database per access key) that its namespace picker shows and
+    # ?namespace= is signed too.
     verify = DdblabServer.start(["--auth", "verify", "--access-key-id",
                                  "AKIDVERIFY", "--secret-access-key",
-                                 "verify/secret+key"])
+                                 "verify/secret+key",
+                                 "--namespace", "access-key"])
     # A third, with the control endpoints open to anyone (no token): a page
     # of another origin must still not reach them.
     open_server = DdblabServer.start(["--control", "open", "--no-ui",
