@@ -227,7 +227,7 @@ INSTANTIATE_TEST_SUITE_P(
                 "actors[0].pattern: unknown pattern \"counter\" "
                 "(ordered_writes, idempotent_counter, ttl_window_sweeper, "
                 "rollup_aggregator, ttl_expiry_listener, unique_claims, "
-                "script)"},
+                "script; or \"command\": a program)"},
         BadFile{
             "unknown_variant",
             Edit("\"pattern\": \"idempotent_counter\",",
@@ -258,7 +258,7 @@ INSTANTIATE_TEST_SUITE_P(
             "invariants[0].check: unknown check \"counter\" "
             "(ordered_writes, idempotent_counter, ttl_window_sweeper, "
             "rollup_aggregator, ttl_expiry_listener, unique_claims, "
-            "item_equals, count, sum)"},
+            "item_equals, count, sum, command)"},
         BadFile{"timeline_order",
                 Edit("\"expect\"",
                      "\"timeline\": [{\"at\": \"2m\", \"advance\": \"1m\"}, "
