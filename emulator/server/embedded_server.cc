@@ -107,21 +107,7 @@ Result<std::unique_ptr<EmbeddedServer>> EmbeddedServer::Start(
     const ServeOptions& config, const ServeHooks& hooks) {
   // A peer that closes early must not end the process.
   signal(SIGPIPE, SIG_IGN);
-  AuthConfig auth;
-  auth.mode = config.auth;
-  auth.region = config.region;
-  auth.max_skew = config.auth_max_skew;
-  if (config.auth == AuthMode::kVerify) {
-    CredentialStore store;
-    if (!config.credentials_file.empty()) {
-      DDBLAB_ASSIGN_OR_RETURN(store,
-                              LoadCredentialsFile(config.credentials_file));
-    }
-    if (!config.access_key_id.empty()) {
-      store.Add(Credential{config.access_key_id, config.secret_access_key, ""});
-    }
-    auth.credentials = std::move(store);
-  }
+  DDBLAB_ASSIGN_OR_RETURN(AuthConfig auth, AuthConfigFor(config));
   std::shared_ptr<Clock> clock =
       hooks.clock ? hooks.clock : std::make_shared<SystemClock>();
   ProtocolConfig protocol_config{config.region, config.seed, {}};

@@ -47,19 +47,24 @@ sigset_t ShutdownSignals() {
   return set;
 }
 
-Result<CredentialStore> LoadCredentials(const ServeOptions& config) {
-  CredentialStore store;
+}  // namespace
+
+Result<AuthConfig> AuthConfigFor(const ServeOptions& config) {
+  AuthConfig auth;
+  auth.mode = config.auth;
+  auth.region = config.region;
+  auth.max_skew = config.auth_max_skew;
+  if (config.auth != AuthMode::kVerify) return auth;
   if (!config.credentials_file.empty()) {
-    DDBLAB_ASSIGN_OR_RETURN(store,
+    DDBLAB_ASSIGN_OR_RETURN(auth.credentials,
                             LoadCredentialsFile(config.credentials_file));
   }
   if (!config.access_key_id.empty()) {
-    store.Add(Credential{config.access_key_id, config.secret_access_key, ""});
+    auth.credentials.Add(
+        Credential{config.access_key_id, config.secret_access_key, ""});
   }
-  return store;
+  return auth;
 }
-
-}  // namespace
 
 std::string EndpointAddress(const std::string& host, int port) {
   std::string h = host.find(':') != std::string::npos ? "[" + host + "]" : host;
@@ -80,24 +85,17 @@ int RunServe(const ServeOptions& config, const ServeHooks& hooks,
 
   Logger logger(config.log_level, err);
 
-  AuthConfig auth;
-  auth.mode = config.auth;
-  auth.region = config.region;
-  auth.max_skew = config.auth_max_skew;
-  if (config.auth == AuthMode::kVerify) {
-    auto credentials = LoadCredentials(config);
-    if (!credentials.ok()) {
-      err << "ddblab: " << credentials.error().message << "\n";
-      return 2;
-    }
-    auth.credentials = std::move(credentials).value();
+  Result<AuthConfig> auth = AuthConfigFor(config);
+  if (!auth.ok()) {
+    err << "ddblab: " << auth.error().message << "\n";
+    return 2;
   }
 
   // One clock for the engine, the date window of signatures and the Date
   // header: with --clock manual, SigV4 is checked against the manual time.
   std::shared_ptr<Clock> clock =
       hooks.clock ? hooks.clock : std::make_shared<SystemClock>();
-  Authenticator authenticator(std::move(auth), *clock);
+  Authenticator authenticator(std::move(auth).value(), *clock);
   HandlerSlot handler;
   // The scheduling gate, when the hooks want one, sits in front of the
   // engine; its idle timeout is real time.

@@ -96,6 +96,11 @@ std::string EndpointAddress(const std::string& host, int port);
 // "http://" (or "https://") + EndpointAddress(host, port).
 std::string EndpointUrl(const std::string& host, int port, bool https = false);
 
+// The authenticator's config of `config` (--auth, --region, --auth-skew;
+// with --auth verify, the keys of --credentials-file and --access-key-id),
+// or the error reading the credentials file.
+Result<AuthConfig> AuthConfigFor(const ServeOptions& config);
+
 // The exit status when the database file is in use by another ddblab
 // (another server, or an emulator backend of `ddblab run`/`bench`): one
 // server per database file (emulator/storage/file_lock.h).
