@@ -47,6 +47,12 @@ for dir in js consumer ddblocal ui; do
     (cd "tests/clients/$dir" && npm ci --no-audit --no-fund --loglevel=error)
   fi
 done
+# The AWS SDK for JavaScript v3 of the Node examples (examples/own-code/node,
+# run by the ctest scenario.own_code_node).
+if [ ! -d examples/own-code/node/node_modules ] ||
+   [ examples/own-code/node/package-lock.json -nt examples/own-code/node/node_modules ]; then
+  (cd examples/own-code/node && npm ci --no-audit --no-fund --loglevel=error)
+fi
 # @ddblab/test's devDependencies (vitest, the AWS SDK), for its own tests.
 if [ ! -d clients/js/node_modules ] ||
    [ clients/js/package-lock.json -nt clients/js/node_modules ]; then

@@ -1,7 +1,9 @@
 // Fault plans through the AWS SDK for JavaScript v3 against `ddblab serve`
 // (run by `tests/clients/run.py js`, endpoint in DDBLAB_ENDPOINT): the SDK's
 // standard retries absorbing two throttles, and a GetRecords
-// visibility_delay seen through @aws-sdk/client-dynamodb-streams. Every rule
+// visibility_delay seen through @aws-sdk/client-dynamodb-streams, and under
+// a schedule (POST /_ddblab/schedule) the SDK's own retry after a
+// lost_response arriving as the actor's next step, same body. Every rule
 // names this file's own tables, so the other test files (which share the
 // server) are not affected; the plan is cleared at the end.
 import assert from 'node:assert/strict';
@@ -125,5 +127,61 @@ describe('fault plans', () => {
       assert.equal(records.length, 1);
       assert.equal(records[0].eventName, 'INSERT');
       assert.deepEqual(records[0].dynamodb.Keys, { pk: { S: 'late' } });
+    });
+});
+
+describe('the SDK under a schedule', () => {
+  test('its retry after lost_response is the actor\'s next step, same body',
+    async () => {
+      await createTable('js_sched_retry', false);
+      const set = await control('POST', '/_ddblab/faults', {
+        rules: [{
+          operation: 'PutItem', table: 'js_sched_retry',
+          key: { pk: { S: 'js-a' } }, nth: [1], effect: 'lost_response',
+        }],
+      });
+      assert.equal(set.status, 200);
+      // No tick: the other test files share this server's manual clock.
+      const started = await control('POST', '/_ddblab/schedule',
+        { actors: ['js-a', 'js-b'], seed: 7 });
+      assert.equal(started.status, 200, JSON.stringify(started.body));
+      try {
+        // Each actor as a user writes it: the SDK's default retry policy.
+        const actor = async (name) => {
+          const client = new DynamoDBClient({
+            endpoint, region: 'us-east-1',
+            credentials: { accessKeyId: name, secretAccessKey: 'secret' },
+          });
+          try {
+            const out = await client.send(new PutItemCommand({
+              TableName: 'js_sched_retry',
+              Item: { pk: { S: name }, v: { N: '1' } },
+            }));
+            return out.$metadata.attempts;
+          } finally {
+            client.destroy();
+            await control('POST', `/_ddblab/schedule/actors/${name}/done`);
+          }
+        };
+        assert.deepEqual(await Promise.all([actor('js-a'), actor('js-b')]),
+          [2, 1]);
+        const response = await fetch(`${endpoint}/_ddblab/schedule/trace`,
+          { headers: controlHeaders });
+        const lines = (await response.text()).trim().split('\n')
+          .map((line) => JSON.parse(line));
+        const body = {
+          Item: { pk: { S: 'js-a' }, v: { N: '1' } }, TableName: 'js_sched_retry',
+        };
+        assert.deepEqual(
+          lines.filter((x) => x.actor === 'js-a' && 'step' in x)
+            .map((x) => [x.call, x.request, x.fault, x.response]),
+          [['PutItem', body, 'lost_response', undefined],
+            ['PutItem', body, undefined, {}]]);
+        const state = await control('GET', '/_ddblab/schedule');
+        assert.deepEqual(state.body.actors.map((x) => [x.name, x.steps]),
+          [['js-a', 2], ['js-b', 1]]);
+      } finally {
+        await control('DELETE', '/_ddblab/schedule');
+      }
     });
 });

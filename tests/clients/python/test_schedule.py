@@ -3,11 +3,15 @@ cli/control_schedule.h): two clients signing with access keys "a" and "b"
 make 3 calls each on threads under {"actors": ["a", "b"], "seed": 7,
 "tick": "1s"}; the gate lets one request through at a time. Two runs with
 seed 7 (after a reset) give the same trace, byte for byte; a client with
-another key runs while an actor's request is held."""
+another key runs while an actor's request is held. With a lost_response on
+actor a's PutItem, boto3's own retry (its default policy) is a's next step,
+with the same body."""
 import json
 import threading
 import time
 import unittest
+
+import boto3
 
 from ddb_client import BotoModule, control_request, table_spec
 from ddblab_server import control_headers
@@ -120,6 +124,54 @@ class ScheduleTest(unittest.TestCase):
         self.assertEqual(counts, ["1", "2", "3", "4"])
         # The unscheduled GetItem of "setup" is not in the trace.
         self.assertNotIn("GetItem", [x.get("call") for x in lines])
+
+    def test_boto3_retry_after_lost_response_is_the_actors_next_step(self):
+        plan = {"rules": [{"operation": "PutItem", "table": "sched",
+                           "key": {"pk": {"S": "a"}}, "nth": [1],
+                           "effect": "lost_response"}]}
+        self.assertEqual(control("POST", "/_ddblab/faults", plan)[0], 200)
+        self.addCleanup(control, "DELETE", "/_ddblab/faults")
+        status, state = control("POST", "/_ddblab/schedule", SCHEDULE)
+        self.assertEqual(status, 200, state)
+        errors = []
+
+        def actor(name):
+            # As a user writes it: boto3's default retry policy.
+            client = boto3.client(
+                "dynamodb", endpoint_url=server.endpoint,
+                region_name="us-east-1", aws_access_key_id=name,
+                aws_secret_access_key="secret")
+            try:
+                client.put_item(TableName="sched",
+                                Item={"pk": {"S": name}, "v": {"N": "1"}})
+            except Exception as e:  # reported by the main thread
+                errors.append(f"{name}: {e!r}")
+            finally:
+                client.close()
+            control("POST", f"/_ddblab/schedule/actors/{name}/done")
+
+        threads = [threading.Thread(target=actor, args=(n,))
+                   for n in ("a", "b")]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join(30)
+        self.assertFalse(any(t.is_alive() for t in threads), "an actor hung")
+        self.assertEqual(errors, [])
+        _, _, raw = send(server.endpoint, "GET", "/_ddblab/schedule/trace",
+                         b"", control_headers(server.endpoint))
+        lines = [json.loads(line) for line in raw.decode().splitlines()]
+        a_steps = [x for x in lines if x.get("actor") == "a" and "step" in x]
+        body = {"Item": {"pk": {"S": "a"}, "v": {"N": "1"}},
+                "TableName": "sched"}
+        self.assertEqual(
+            [(x["call"], x["request"], x.get("fault"), x.get("response"))
+             for x in a_steps],
+            [("PutItem", body, "lost_response", None),
+             ("PutItem", body, None, {})])
+        _, state = control("GET", "/_ddblab/schedule")
+        self.assertEqual([(x["name"], x["steps"]) for x in state["actors"]],
+                         [("a", 2), ("b", 1)])
 
 
 if __name__ == "__main__":

@@ -3,7 +3,8 @@
 
 Usage: schema_test.py SOURCE_DIR
 
-Every scenarios/*.json (comments removed) must validate against the schema,
+Every scenarios/*.json and examples/**/*.json scenario file (comments
+removed; not package.json and the like) must validate against the schema,
 and a few broken copies must not (so the schema is not vacuous). Exits 77
 (skipped) when the jsonschema module is missing (Debian: python3-jsonschema).
 """
@@ -53,10 +54,13 @@ def main():
     problems = []
     files = sorted(p for p in (root / "scenarios").glob("*.json")
                    if p.name != "scenario.schema.json")
+    files += sorted(p for p in (root / "examples").rglob("*.json")
+                    if "node_modules" not in p.parts
+                    and not p.name.startswith("package"))
     for path in files:
         doc = json.loads(strip_comments(path.read_text()))
         for error in validator.iter_errors(doc):
-            problems.append(f"{path.name}: {error.json_path}: {error.message}")
+            problems.append(f"{path.relative_to(root)}: {error.json_path}: {error.message}")
         broken = []
         for edit in ("window", "variant", "expect", "extra", "effect",
                      "duration", "rule_field"):
