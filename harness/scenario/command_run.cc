@@ -329,7 +329,7 @@ void CommandRun::TraceExits(const LogsDir& logs) {
     }
     if (!r.status->ok() && !r.killed && !r.spec->exit_any) {
       std::string problem = r.spec->name + " ended with " + r.status->Text();
-      const std::string last = LastLine(logs.File(r.key + ".stderr"));
+      const std::string last = ProblemLine(logs.File(r.key + ".stderr"));
       if (!last.empty()) problem += ": " + last;
       SetViolation(Violation{r.spec->path, "exit", {problem}, 0});
     }

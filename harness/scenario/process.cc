@@ -13,6 +13,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <string_view>
 
 extern char** environ;
 
@@ -176,7 +177,10 @@ FileHead ReadHead(const std::string& path, size_t max_bytes) {
   return head;
 }
 
-std::string LastLine(const std::string& path) {
+namespace {
+
+// The file's last 4 KiB, trailing blanks and line ends cut.
+std::string Tail(const std::string& path) {
   std::ifstream in(path, std::ios::binary | std::ios::ate);
   if (!in) return "";
   const std::streamoff size = in.tellg();
@@ -188,8 +192,34 @@ std::string LastLine(const std::string& path) {
          (tail.back() == '\n' || tail.back() == '\r' || tail.back() == ' ')) {
     tail.pop_back();
   }
+  return tail;
+}
+
+}  // namespace
+
+std::string LastLine(const std::string& path) {
+  const std::string tail = Tail(path);
   const size_t nl = tail.rfind('\n');
   return nl == std::string::npos ? tail : tail.substr(nl + 1);
+}
+
+std::string ProblemLine(const std::string& path) {
+  const std::string tail = Tail(path);
+  size_t end = tail.size();
+  while (end > 0) {
+    const size_t nl = tail.rfind('\n', end - 1);
+    const size_t begin = nl == std::string::npos ? 0 : nl + 1;
+    std::string_view line(tail.data() + begin, end - begin);
+    if (!line.empty() && line.front() != ' ' && line.front() != '\t' &&
+        (line.find("Error") != std::string_view::npos ||
+         line.find("Exception") != std::string_view::npos)) {
+      if (line.back() == '\r') line.remove_suffix(1);
+      return std::string(line);
+    }
+    if (nl == std::string::npos) break;
+    end = nl;
+  }
+  return LastLine(path);
 }
 
 }  // namespace ddblab::harness::scenario

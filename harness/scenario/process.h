@@ -91,5 +91,11 @@ FileHead ReadHead(const std::string& path, size_t max_bytes);
 
 // The last non-empty line of a file (at most its last 4 KiB), or "".
 std::string LastLine(const std::string& path);
+// What a crashed program's stderr says went wrong: in its last 4 KiB, the
+// last line that starts with no blank and names an Error or Exception
+// (Python's "botocore.exceptions.ClientError: ...", Node's
+// "ConditionalCheckFailedException: ..." above its stack and "Node.js
+// v20" banner); else LastLine.
+std::string ProblemLine(const std::string& path);
 
 }  // namespace ddblab::harness::scenario

@@ -57,6 +57,7 @@ TEST_F(ProcessTest, RunsInItsFolderWithTheEnvironmentAndCapturesOutput) {
             "hello from " + std::filesystem::canonical(dir_).string() + "\n");
   EXPECT_EQ(Read("err"), "oops\nlast\n");
   EXPECT_EQ(LastLine(dir_ + "/err"), "last");
+  EXPECT_EQ(ProblemLine(dir_ + "/err"), "last");  // no error named: the last
   // Reaped once: Poll keeps the status.
   ASSERT_TRUE((*p)->Poll().has_value());
   EXPECT_EQ((*p)->Poll()->code, 3);
@@ -127,6 +128,24 @@ TEST(EnvironmentWithTest, OverridesAndRemovesVariables) {
   for (const std::string& e : env) {
     EXPECT_FALSE(e.starts_with("DDBLAB_PROCESS_TEST_DROP=")) << e;
   }
+}
+
+// Node prints the error above its stack and a version banner; Python ends
+// with the error. Either way the violation names the error.
+TEST_F(ProcessTest, ProblemLineNamesTheErrorAboveStackAndBanner) {
+  std::ofstream(dir_ + "/node")
+      << "file:///w/counter.mjs:12\n    throw err\n"
+         "    ^\n\nConditionalCheckFailedException: "
+         "The conditional request failed\n    at "
+         "throwDefaultError (x.js:1:2)\n  "
+         "'$fault': 'client'\n}\n\nNode.js v20.20.2\n";
+  EXPECT_EQ(ProblemLine(dir_ + "/node"),
+            "ConditionalCheckFailedException: The conditional request failed");
+  EXPECT_EQ(LastLine(dir_ + "/node"), "Node.js v20.20.2");
+  std::ofstream(dir_ + "/py") << "Traceback (most recent call last):\n  File "
+                                 "\"w.py\", line 3, in <module>\n    "
+                                 "raise ValueError(1)\nValueError: 1\n";
+  EXPECT_EQ(ProblemLine(dir_ + "/py"), "ValueError: 1");
 }
 
 }  // namespace
