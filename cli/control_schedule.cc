@@ -128,11 +128,17 @@ Result<server::ScheduleConfig> ScheduleFromJson(const Json& body,
   }
   for (const auto& [key, value] : body.items()) {
     if (key != "actors" && key != "seed" && key != "tick" && key != "idle" &&
-        key != "strategy" && key != "steps") {
+        key != "strategy" && key != "steps" && key != "replay") {
       return Error::Validation("unknown field \"" + key +
                                "\": expected actors, seed, tick, idle, "
-                               "strategy or steps");
+                               "strategy, steps or replay");
     }
+  }
+  if (body.contains("replay") &&
+      (body.contains("strategy") || body.contains("steps"))) {
+    return Error::Validation(
+        "replay: a replay follows the recorded actors; give no strategy or "
+        "steps with it");
   }
   server::ScheduleConfig config;
   auto actors = body.find("actors");
@@ -188,6 +194,24 @@ Result<server::ScheduleConfig> ScheduleFromJson(const Json& body,
                                std::to_string(kMaxPctSteps));
     }
     steps = it->get<int>();
+  }
+  if (auto replay = body.find("replay"); replay != body.end()) {
+    if (!replay->is_array()) {
+      return Error::Validation(
+          "replay: expected a list of actor names (the actor of each step)");
+    }
+    std::vector<std::string> names;
+    for (size_t i = 0; i < replay->size(); ++i) {
+      const Json& name = (*replay)[i];
+      if (!name.is_string()) {
+        return Error::Validation("replay[" + std::to_string(i) +
+                                 "]: expected a string (an actor's name)");
+      }
+      names.push_back(name.get<std::string>());
+    }
+    config.replay = std::move(names);
+    DDBLAB_RETURN_IF_ERROR(server::CheckScheduleConfig(config, manual_clock));
+    return config;
   }
   config.strategy = spec.Text();
   std::shared_ptr<scenario::Scheduler> scheduler = scenario::MakeScheduler(

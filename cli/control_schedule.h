@@ -6,7 +6,7 @@
 // "message": "<field>: ..."}):
 //   POST   /_ddblab/schedule  {"actors": ["a", "b"], "seed": 7,
 //            "tick": "1s", "idle": "10s", "strategy": "random",
-//            "steps": 100}
+//            "steps": 100, "replay": [...]}
 //            -> 200 the state (GET). Only "actors" is required: the access
 //            keys the actors sign with (1 to 64, distinct). "seed": an
 //            integer from 0 (default 0). "tick": how far the manual clock
@@ -17,7 +17,12 @@
 //            (harness/scenario/strategy.h); "exhaustive" is refused
 //            ("strategy exhaustive needs ddblab run"). "steps": how many
 //            steps pct draws its change points among (1 to 1000000,
-//            default 100). A schedule active or stopped -> 409
+//            default 100). "replay": ["a", "b", ...]: the actor of each
+//            step, in order (names from "actors"), followed instead of a
+//            strategy (no "strategy" or "steps" with it; the state says
+//            "strategy": "replay"); a name that is no actor's -> 400
+//            "replay[3]: \"x\" is not one of the actors". A schedule
+//            active or stopped -> 409
 //            {"type": "ResourceInUseException", "message": "a schedule is
 //            already active: DELETE /_ddblab/schedule first"}.
 //   GET    /_ddblab/schedule  -> 200 ScheduleGate::State().

@@ -18,6 +18,28 @@ std::string Dump(const Json& value) {
   return value.dump(-1, ' ', false, Json::error_handler_t::replace);
 }
 
+// 1 -> "1st", 12 -> "12th", 23 -> "23rd".
+std::string Ordinal(size_t n) {
+  const size_t tens = n % 100;
+  const char* suffix = "th";
+  if (tens < 11 || tens > 13) {
+    switch (n % 10) {
+      case 1:
+        suffix = "st";
+        break;
+      case 2:
+        suffix = "nd";
+        break;
+      case 3:
+        suffix = "rd";
+        break;
+      default:
+        break;
+    }
+  }
+  return std::to_string(n) + suffix;
+}
+
 }  // namespace
 
 ScheduleGate::ScheduleGate(RequestHandler& inner, const Clock& clock,
@@ -57,7 +79,19 @@ Status CheckScheduleConfig(const ScheduleConfig& config, bool manual_clock) {
   if (config.idle <= Duration::zero()) {
     return Error::Validation("idle: must be more than 0");
   }
-  if (!config.choose) return Error::Validation("strategy: none given");
+  if (!config.choose && !config.replay) {
+    return Error::Validation("strategy: none given");
+  }
+  if (config.replay) {
+    const std::vector<std::string>& replay = *config.replay;
+    for (size_t i = 0; i < replay.size(); ++i) {
+      if (std::find(config.actors.begin(), config.actors.end(), replay[i]) ==
+          config.actors.end()) {
+        return Error::Validation("replay[" + std::to_string(i) + "]: \"" +
+                                 replay[i] + "\" is not one of the actors");
+      }
+    }
+  }
 
   return OkStatus();
 }
@@ -74,6 +108,7 @@ Status ScheduleGate::Start(ScheduleConfig config) {
     }
     ++epoch_;
     config_ = std::move(config);
+    if (config_.replay) config_.strategy = "replay";
     const TimePoint now = idle_clock_.Now();
     actors_.clear();
     for (const std::string& name : config_.actors) {
@@ -81,6 +116,12 @@ Status ScheduleGate::Start(ScheduleConfig config) {
       actor.name = name;
       actor.since = now;
       actors_.push_back(std::move(actor));
+    }
+    replay_.clear();
+    if (config_.replay) {
+      for (const std::string& name : *config_.replay) {
+        replay_.push_back(*ActorIndex(name));  // checked above
+      }
     }
     step_ = 0;
     running_ = false;
@@ -360,9 +401,28 @@ void ScheduleGate::Dispatch() {
     ready.push_back(i);
   }
   if (ready.empty()) return;
-  size_t pick = config_.choose(ready, step_ + 1);
-  if (std::find(ready.begin(), ready.end(), pick) == ready.end()) {
-    pick = ready.front();  // a chooser out of bounds: keep going
+  size_t pick = 0;
+  if (config_.replay) {
+    const size_t next = static_cast<size_t>(step_);
+    if (next >= replay_.size()) {
+      StopWith("replay: the recording has " + std::to_string(replay_.size()) +
+               " step" + (replay_.size() == 1 ? "" : "s") + "; actor " +
+               actors_[ready.front()].name + " sent a " + Ordinal(next + 1) +
+               " request");
+      return;
+    }
+    pick = replay_[next];
+    if (actors_[pick].done) {
+      StopWith("replay: step " + std::to_string(next + 1) + " was actor " +
+               actors_[pick].name + "'s, but " + actors_[pick].name +
+               " has ended");
+      return;
+    }
+  } else {
+    pick = config_.choose(ready, step_ + 1);
+    if (std::find(ready.begin(), ready.end(), pick) == ready.end()) {
+      pick = ready.front();  // a chooser out of bounds: keep going
+    }
   }
   ++step_;
   Actor& actor = actors_[pick];

@@ -28,6 +28,14 @@
 //     something outside DynamoDB?". Every held and every later request of
 //     an actor is then answered with an InternalServerError (500) carrying
 //     that problem, until Stop().
+//   - Replay (ScheduleConfig::replay): the steps follow a recorded list of
+//     actors instead of the Chooser. Step k waits as above (every actor
+//     that has not ended has a request held), then runs the k-th recorded
+//     actor's. When that actor has ended, or the recording is exhausted
+//     while actors still send requests, the schedule stops as for idle:
+//     "replay: step 5 was actor a's, but a has ended", "replay: the
+//     recording has 12 steps; actor b sent a 13th request" (the lowest
+//     such actor in `actors`).
 //   - Stop() (DELETE, server shutdown) ends the schedule: every held request
 //     is released to run at once, unscheduled (released in arrival order,
 //     they then run concurrently); the gate is off again. The trace of the last
@@ -104,12 +112,15 @@ struct ScheduleConfig {
   // Picks the actor to move: one of `ready` (indices into `actors`,
   // ascending, never empty) at `step` (1-based). Required.
   std::function<size_t(const std::vector<size_t>& ready, int step)> choose;
+  // Set: the actor of each step, in order (names from `actors`), followed
+  // instead of asking `choose` (see above); `strategy` is then "replay".
+  std::optional<std::vector<std::string>> replay;
 };
 
 // Whether Start would take `config` (on a server with a manual clock or
 // not): a ValidationException naming the field otherwise ("actors[1]: \"a\"
 // is listed twice", "tick needs --clock manual", "idle: must be more than
-// 0").
+// 0", "replay[3]: \"x\" is not one of the actors").
 Status CheckScheduleConfig(const ScheduleConfig& config, bool manual_clock);
 
 class ScheduleGate final : public RequestHandler {
@@ -199,7 +210,8 @@ class ScheduleGate final : public RequestHandler {
                        const nlohmann::json& request);
   std::optional<size_t> ActorIndex(std::string_view name) const
       DDBLAB_REQUIRES(mu_);
-  // Picks and starts the next step when every live actor has one held.
+  // Picks and starts the next step when every live actor has one held
+  // (or stops a replay that cannot go on).
   void Dispatch() DDBLAB_REQUIRES(mu_);
   // Wakes the held requests and the watcher: the state changed.
   void Changed() DDBLAB_REQUIRES(mu_);
@@ -233,6 +245,8 @@ class ScheduleGate final : public RequestHandler {
   uint64_t epoch_ DDBLAB_GUARDED_BY(mu_) = 0;
   ScheduleConfig config_ DDBLAB_GUARDED_BY(mu_);
   std::vector<Actor> actors_ DDBLAB_GUARDED_BY(mu_);
+  // config_.replay as indices into actors_.
+  std::vector<size_t> replay_ DDBLAB_GUARDED_BY(mu_);
   int step_ DDBLAB_GUARDED_BY(mu_) = 0;
   bool running_ DDBLAB_GUARDED_BY(mu_) = false;  // a scheduled request runs
   std::string problem_ DDBLAB_GUARDED_BY(mu_);

@@ -81,6 +81,13 @@ TEST_F(ControlScheduleTest, PostStartsAndAnswersTheState) {
   EXPECT_EQ(defaults.body["strategy"], "random");
   EXPECT_EQ(defaults.body["tick"], "0s");
   EXPECT_EQ(defaults.body["idle"], "10s");
+  // A replay: the strategy says so.
+  Send("DELETE", "/_ddblab/schedule");
+  ControlAnswer replay =
+      Send("POST", "/_ddblab/schedule",
+           R"({"actors": ["a", "b"], "replay": ["b", "a"]})");
+  EXPECT_EQ(replay.status, 200);
+  EXPECT_EQ(replay.body["strategy"], "replay");
 }
 
 TEST_F(ControlScheduleTest, BadBodiesAreRefusedNamingTheField) {
@@ -91,7 +98,7 @@ TEST_F(ControlScheduleTest, BadBodiesAreRefusedNamingTheField) {
             "with)");
   EXPECT_EQ(Refusal(R"({"actors": ["a"], "sed": 7})"),
             "unknown field \"sed\": expected actors, seed, tick, idle, "
-            "strategy or steps");
+            "strategy, steps or replay");
   EXPECT_EQ(Refusal(R"({"actors": "a"})"), "actors: expected a list of names");
   EXPECT_EQ(Refusal(R"({"actors": ["a", 2]})"),
             "actors[1]: expected a string (an access key)");
@@ -115,6 +122,15 @@ TEST_F(ControlScheduleTest, BadBodiesAreRefusedNamingTheField) {
             "exhaustive, got dfs");
   EXPECT_EQ(Refusal(R"({"actors": ["a"], "steps": 0})"),
             "steps: expected an integer from 1 to 1000000");
+  EXPECT_EQ(Refusal(R"({"actors": ["a"], "replay": "a"})"),
+            "replay: expected a list of actor names (the actor of each step)");
+  EXPECT_EQ(Refusal(R"({"actors": ["a"], "replay": ["a", 1]})"),
+            "replay[1]: expected a string (an actor's name)");
+  EXPECT_EQ(Refusal(R"({"actors": ["a", "b"], "replay": ["a", "b", "c"]})"),
+            "replay[2]: \"c\" is not one of the actors");
+  EXPECT_EQ(Refusal(R"({"actors": ["a"], "replay": ["a"], "strategy": "pct"})"),
+            "replay: a replay follows the recorded actors; give no strategy "
+            "or steps with it");
   EXPECT_EQ(Send("GET", "/_ddblab/schedule").body, Json({{"state", "off"}}));
 }
 

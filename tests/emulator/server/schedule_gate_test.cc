@@ -336,6 +336,90 @@ TEST_F(ScheduleGateTest, AnErrorAnswerIsTracedWithItsTypeAndMessage) {
       << gate_.Trace();
 }
 
+ScheduleConfig Replay(std::vector<std::string> actors,
+                      std::vector<std::string> steps) {
+  ScheduleConfig config;
+  config.actors = std::move(actors);
+  config.replay = std::move(steps);
+  return config;
+}
+
+TEST_F(ScheduleGateTest, AReplayFollowsTheRecordedActors) {
+  ASSERT_TRUE(
+      gate_.Start(Replay({"a", "b"}, {"b", "a", "a", "b", "b", "a"})).ok());
+  EXPECT_EQ(gate_.State()["strategy"], "replay");
+  std::thread a = Actor("a", 3);
+  std::thread b = Actor("b", 3);
+  a.join();
+  b.join();
+  EXPECT_EQ(Ran(),
+            (std::vector<std::string>{"b0", "a0", "a1", "b1", "b2", "a2"}));
+  EXPECT_EQ(StepActors(),
+            (std::vector<std::string>{"b", "a", "a", "b", "b", "a"}));
+  EXPECT_EQ(gate_.State()["state"], "active");
+}
+
+TEST_F(ScheduleGateTest, AReplayWaitsForTheRecordedActor) {
+  ASSERT_TRUE(gate_.Start(Replay({"a", "b"}, {"b", "a"})).ok());
+  std::thread a = Actor("a", 1);
+  gate_.AwaitHeld("a");
+  EXPECT_TRUE(fake_.calls().empty());  // step 1 is b's
+  std::thread b = Actor("b", 1);
+  a.join();
+  b.join();
+  EXPECT_EQ(Ran(), (std::vector<std::string>{"b0", "a0"}));
+}
+
+TEST_F(ScheduleGateTest, AReplayWhoseActorHasEndedStops) {
+  ASSERT_TRUE(gate_.Start(Replay({"a", "b"}, {"a", "b", "a"})).ok());
+  std::thread a = Actor("a", 1);  // one request, then done: step 3 is lost
+  DeferredAnswer second{Json(), std::nullopt};
+  std::thread b([&] {
+    EXPECT_TRUE(gate_.CallAs({"b", "r"}, "PutItem", Body("b", 0)).result.ok());
+    second = gate_.CallAs({"b", "r"}, "PutItem", Body("b", 1));
+  });
+  a.join();
+  b.join();
+  const std::string problem = "replay: step 3 was actor a's, but a has ended";
+  ASSERT_FALSE(second.result.ok());
+  EXPECT_EQ(second.result.error().message, problem);
+  EXPECT_EQ(Ran(), (std::vector<std::string>{"a0", "b0"}));
+  Json state = gate_.State();
+  EXPECT_EQ(state["state"], "stopped");
+  EXPECT_EQ(state["problem"], problem);
+  EXPECT_NE(gate_.Trace().find("{\"event\":\"stopped\",\"problem\":\"" +
+                               problem + "\",\"step\":2}\n"),
+            std::string::npos)
+      << gate_.Trace();
+  // Later requests of an actor: a 500 with the problem.
+  DeferredAnswer later = gate_.CallAs({"b", "r"}, "PutItem", Body("b", 9));
+  ASSERT_FALSE(later.result.ok());
+  EXPECT_EQ(later.result.error().type, ErrorType::kInternalServerError);
+  EXPECT_EQ(later.result.error().message, problem);
+}
+
+TEST_F(ScheduleGateTest, AReplayWithNoStepLeftStops) {
+  ASSERT_TRUE(gate_.Start(Replay({"a", "b"}, {"a", "b"})).ok());
+  DeferredAnswer third{Json(), std::nullopt};
+  std::thread a([&] {
+    EXPECT_TRUE(gate_.CallAs({"a", "r"}, "PutItem", Body("a", 0)).result.ok());
+    third = gate_.CallAs({"a", "r"}, "PutItem", Body("a", 1));
+  });
+  std::thread b([&] {
+    EXPECT_TRUE(gate_.CallAs({"b", "r"}, "PutItem", Body("b", 0)).result.ok());
+    EXPECT_TRUE(gate_.Done("b").ok());
+  });
+  a.join();
+  b.join();
+  const std::string problem =
+      "replay: the recording has 2 steps; actor a sent a 3rd request";
+  ASSERT_FALSE(third.result.ok());
+  EXPECT_EQ(third.result.error().type, ErrorType::kInternalServerError);
+  EXPECT_EQ(third.result.error().message, problem);
+  EXPECT_EQ(Ran(), (std::vector<std::string>{"a0", "b0"}));
+  EXPECT_EQ(gate_.State()["problem"], problem);
+}
+
 TEST_F(ScheduleGateTest, BadConfigsAreRefusedNamingTheField) {
   auto refused = [](ScheduleGate& gate, ScheduleConfig config) {
     Status status = gate.Start(std::move(config));
@@ -347,6 +431,8 @@ TEST_F(ScheduleGateTest, BadConfigsAreRefusedNamingTheField) {
   EXPECT_EQ(refused(gate_, Config({"a", ""})), "actors[1]: the name is empty");
   EXPECT_EQ(refused(gate_, Config({"a", "b", "a"})),
             "actors[2]: \"a\" is listed twice");
+  EXPECT_EQ(refused(gate_, Replay({"a", "b"}, {"a", "c"})),
+            "replay[1]: \"c\" is not one of the actors");
   ScheduleConfig idle = Config({"a"});
   idle.idle = Duration::zero();
   EXPECT_EQ(refused(gate_, idle), "idle: must be more than 0");
