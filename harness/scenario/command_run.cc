@@ -441,8 +441,12 @@ RunResult CommandRun::Go() {
   json schedule = {{"actors", actors},
                    {"seed", options_.seed},
                    {"tick", DurationText(s_.tick)},
-                   {"idle", DurationText(s_.idle)},
-                   {"strategy", options_.strategy.Text()}};
+                   {"idle", DurationText(s_.idle)}};
+  if (options_.schedule != nullptr) {
+    schedule["replay"] = *options_.schedule;  // the copies' keys
+  } else {
+    schedule["strategy"] = options_.strategy.Text();
+  }
   if (auto posted = control->Send("POST", "/_ddblab/schedule", schedule);
       !posted.ok()) {
     return Fail(1, "starting the schedule: " + posted.error().message);
@@ -505,7 +509,10 @@ RunResult CommandRun::Go() {
     if (!gate_stopped) Emit(ojson{{"event", "stopped"}, {"problem", *problem}});
     // The stop comes first: the exits it caused are not the programs' own.
     result_.violation.reset();
-    SetViolation(Violation{"schedule", "idle", {*problem}, 0});
+    SetViolation(Violation{"schedule",
+                           problem->starts_with("replay:") ? "replay" : "idle",
+                           {*problem},
+                           0});
   }
   if (Status checked = Checks(**backend, *logs); !checked.ok()) {
     return Fail(1, checked.error().message);

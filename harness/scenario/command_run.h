@@ -7,12 +7,15 @@
 // run's seed; the harness does not depend on the server), creates the
 // tables, sets the fault plan and consistency settings, and puts the server
 // under a schedule (POST /_ddblab/schedule with the copies' access keys,
-// the seed, backend.tick, backend.idle and the strategy). It then starts
+// the seed, backend.tick, backend.idle and the strategy; with
+// RunOptions::schedule, the steps' actors as "replay": those are the
+// copies' keys, as the trace's step lines name them). It then starts
 // every copy's program in the file's folder with the environment an SDK
 // needs (CommandEnvironment), tells the server when one ends (POST
 // /_ddblab/schedule/actors/NAME/done), and waits until all have ended or the
-// schedule stopped (an actor idle for backend.idle: the server's problem
-// becomes the violation and the programs are killed). The server sees idle
+// schedule stopped (an actor idle for backend.idle, or a replay that
+// cannot go on: the server's problem becomes the violation, check "idle"
+// or "replay", and the programs are killed). The server sees idle
 // actors only while another's request waits: the run itself stops the same
 // way when the one program left sends nothing for backend.idle plus half a
 // second, or when no request at all comes for six times backend.idle. Then the

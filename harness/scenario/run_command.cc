@@ -121,7 +121,6 @@ std::string LogsDirOf(const Args& args) {
 // What command actors cannot do yet, as the message for exit 2 ("" when
 // the mode is fine).
 std::string CommandModeProblem(const Args& args) {
-  if (!args.replay.empty()) return "--replay";
   if (args.shrink) return "--shrink";
   if (args.strategy.kind == StrategySpec::Kind::kExhaustive) {
     return "--strategy exhaustive";
@@ -571,6 +570,34 @@ int ShrinkMode(const Scenario& s, const Args& args, bool terminal,
   return 0;
 }
 
+// Command actors: why the trace cannot be replayed against `s` ("" when
+// it can): another scenario's, or a step of a copy the file lacks.
+std::string CommandTraceProblem(const Scenario& s,
+                                const std::optional<std::string>& name,
+                                const std::vector<std::string>& schedule) {
+  if (name && *name != s.name) {
+    return "the trace is of scenario \"" + *name + "\", not of " + s.file +
+           " (\"" + s.name + "\")";
+  }
+  std::vector<std::string> keys;
+  for (const ActorSpec& actor : s.actors) keys.push_back(ActorKey(actor.name));
+  for (size_t i = 0; i < schedule.size(); ++i) {
+    if (std::find(keys.begin(), keys.end(), schedule[i]) == keys.end()) {
+      return "step " + std::to_string(i + 1) + " is actor \"" + schedule[i] +
+             "\"'s, which " + s.file + " does not have";
+    }
+  }
+  return "";
+}
+
+// Command actors: the problem that stopped a replay, if any.
+void PrintReplayStop(const RunResult& run, std::ostream& out) {
+  if (!run.stopped || !run.violation || run.violation->problems.empty()) {
+    return;
+  }
+  out << "  stopped: " << run.violation->problems.front() << "\n";
+}
+
 int ReplayMode(const Scenario& s, const Args& args, std::ostream& out,
                std::ostream& err) {
   std::ifstream file(args.replay, std::ios::binary);
@@ -581,6 +608,8 @@ int ReplayMode(const Scenario& s, const Args& args, std::ostream& out,
   std::vector<std::string> recorded;  // step and call lines
   std::vector<std::string> schedule;
   std::optional<uint64_t> seed;
+  std::optional<std::string> scenario_name;
+  const bool programs = HasCommandActors(s);
   std::string line;
   for (int number = 1; std::getline(file, line); ++number) {
     json event = json::parse(line, nullptr, false);
@@ -591,6 +620,9 @@ int ReplayMode(const Scenario& s, const Args& args, std::ostream& out,
     if (event.value("event", "") == "start" && event.contains("seed") &&
         event["seed"].is_number_unsigned()) {
       seed = event["seed"].get<uint64_t>();
+      if (event.contains("scenario") && event["scenario"].is_string()) {
+        scenario_name = event["scenario"].get<std::string>();
+      }
     }
     if (!line.starts_with("{\"step\":")) continue;
     recorded.push_back(line);
@@ -607,9 +639,17 @@ int ReplayMode(const Scenario& s, const Args& args, std::ostream& out,
     err << args.replay << ": no start event with the seed\n";
     return 2;
   }
+  if (programs) {
+    if (std::string bad = CommandTraceProblem(s, scenario_name, schedule);
+        !bad.empty()) {
+      err << args.replay << ": " << bad << "\n";
+      return 2;
+    }
+  }
   RunOptions options = BaseOptions(args);
   options.seed = *seed;
   options.schedule = &schedule;
+  options.logs_dir = LogsDirOf(args);
   RunResult run = RunOnce(s, options);
   if (run.code != 0) {
     err << run.failure << "\n";
@@ -630,10 +670,20 @@ int ReplayMode(const Scenario& s, const Args& args, std::ostream& out,
                                  : "?";
     out << args.replay << ": step " << step << " differs\n  recorded: " << a
         << "\n  replayed: " << b << "\n";
+    if (programs) PrintReplayStop(run, out);
+    return 1;
+  }
+  if (programs && run.stopped) {
+    // Every recorded step again, then a request the recording lacks (or
+    // an idle program).
+    out << args.replay << ": replayed " << schedule.size() << " steps of seed "
+        << *seed << ", then:\n";
+    PrintReplayStop(run, out);
     return 1;
   }
   out << args.replay << ": replayed " << schedule.size() << " steps of seed "
-      << *seed << "; every response identical\n";
+      << *seed << "; every " << (programs ? "request and answer" : "response")
+      << " identical\n";
   return 0;
 }
 

@@ -88,7 +88,8 @@ struct RunOptions {
   // "emulator", "http://HOST:PORT" or "aws[:REGION]".
   std::string backend = "emulator";
   uint64_t seed = 1;
-  // A schedule to follow instead of the scenario's own (--replay).
+  // A schedule to follow instead of the scenario's own (--replay): actor
+  // names, or for command actors the copies' keys (the trace's "actor").
   const std::vector<std::string>* schedule = nullptr;
   // Write the trace (RunResult::trace). --explore and --shrink run without
   // it and run again the one seed whose trace they write: same seed, same

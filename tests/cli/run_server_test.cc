@@ -2,7 +2,9 @@
 // actors (cli/run_server.h), and command runs end to end through
 // RunScenarioCommand with it: real programs (python3 with boto3, sh) under
 // the server's schedule. Same seed, same trace; a program that hangs
-// outside DynamoDB is named; a missing program is exit 2.
+// outside DynamoDB is named; a missing program is exit 2; --replay of a
+// recorded run is identical and names the first step a program change
+// altered.
 #include "cli/run_server.h"
 
 #include <gtest/gtest.h>
@@ -174,6 +176,90 @@ TEST_F(RunServerTest, AHangingActorIsNamed) {
                 "request for 1s and did not end: does it wait on something "
                 "outside DynamoDB?\n" +
                 file + ": expect holds: FAILED\n");
+}
+
+// A boto3 program of two requests: a read, then a write of `value`; with
+// `extra`, a second read after it.
+std::string Writer(const std::string& value, bool extra = false) {
+  std::string text =
+      "import os, boto3\n"
+      "ddb = boto3.client('dynamodb', "
+      "endpoint_url=os.environ['DDBLAB_ENDPOINT'])\n"
+      "key = {'id': {'S': 'x'}}\n"
+      "ddb.get_item(TableName='items', Key=key, ConsistentRead=True)\n"
+      "ddb.put_item(TableName='items', Item={**key, 'v': {'S': "
+      "os.environ['DDBLAB_ACTOR'] + '" +
+      value + "'}})\n";
+  if (extra) text += "ddb.get_item(TableName='items', Key=key)\n";
+  return text;
+}
+
+// Record a run of two copies, replay it (identical), then replay it after
+// the program changed: the value written (the first PutItem step differs),
+// a request more (the recording runs out), and against another scenario
+// (exit 2).
+TEST_F(RunServerTest, AReplayIsIdenticalAndNamesTheFirstChangedStep) {
+  if (!HasBoto3()) GTEST_SKIP() << "python3 with boto3 is not installed";
+  const std::string scenario = R"(
+      "backend": {"tick": "1s"},
+      "tables": [{"TableName": "items",
+        "KeySchema": [{"AttributeName": "id", "KeyType": "HASH"}],
+        "AttributeDefinitions": [{"AttributeName": "id", "AttributeType": "S"}],
+        "BillingMode": "PAY_PER_REQUEST"}],
+      "actors": [{"name": "w", "count": 2, "command": ["python3", "writer.py"]}],
+      "invariants": [{"check": "count", "table": "items", "equals": 1}],
+      "expect": "holds"})";
+  const std::string file = Write("rep.json", R"({"name": "rep",)" + scenario);
+  Write("writer.py", Writer("-1"));
+  const std::string trace = dir_ + "/rep.jsonl";
+  ASSERT_EQ(Run({file, "--seed", "5", "--trace", trace}), 0) << err_.str();
+  const std::string recorded = ReadFile(trace);
+
+  ASSERT_EQ(Run({file, "--replay", trace}), 0) << err_.str() << out_.str();
+  EXPECT_EQ(out_.str(), trace +
+                            ": replayed 4 steps of seed 5; every request and "
+                            "answer identical\n");
+
+  // The first PutItem step (by the seed: one copy's or the other's).
+  std::string put_line;
+  std::istringstream lines(recorded);
+  for (std::string line; std::getline(lines, line);) {
+    if (line.starts_with("{\"step\":") &&
+        line.find("\"call\":\"PutItem\"") != std::string::npos) {
+      put_line = line;
+      break;
+    }
+  }
+  ASSERT_FALSE(put_line.empty()) << recorded;
+  const json put = json::parse(put_line);
+  std::string changed = put_line;
+  const std::string old_value =
+      put["actor"].get<std::string>() == "w-1" ? "\"w#1-1\"" : "\"w#2-1\"";
+  const size_t at = changed.find(old_value);
+  ASSERT_NE(at, std::string::npos) << put_line;
+  changed.replace(at, old_value.size(),
+                  old_value.substr(0, old_value.size() - 2) + "2\"");
+  Write("writer.py", Writer("-2"));
+  EXPECT_EQ(Run({file, "--replay", trace}), 1) << err_.str();
+  EXPECT_EQ(out_.str(), trace + ": step " + put["step"].dump() +
+                            " differs\n  recorded: " + put_line +
+                            "\n  replayed: " + changed + "\n");
+
+  // A request more: the recording runs out at the 5th (both copies have
+  // one held then; the lower is named).
+  Write("writer.py", Writer("-1", /*extra=*/true));
+  EXPECT_EQ(Run({file, "--replay", trace}), 1) << err_.str();
+  EXPECT_EQ(out_.str(),
+            trace +
+                ": replayed 4 steps of seed 5, then:\n  stopped: replay: "
+                "the recording has 4 steps; actor w-1 sent a 5th "
+                "request\n");
+
+  const std::string other =
+      Write("other.json", R"({"name": "other",)" + scenario);
+  EXPECT_EQ(Run({other, "--replay", trace}), 2);
+  EXPECT_EQ(err_.str(), trace + ": the trace is of scenario \"rep\", not of " +
+                            other + " (\"other\")\n");
 }
 
 }  // namespace
