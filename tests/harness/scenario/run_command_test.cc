@@ -4,7 +4,6 @@
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
-#include <regex>
 #include <set>
 #include <string>
 #include <vector>
@@ -21,6 +20,7 @@ using testing::Lines;
 using testing::ReadFile;
 using testing::Shipped;
 using testing::TempDirFor;
+using testing::WithoutRate;
 using testing::WriteFile;
 
 size_t StepCount(const std::string& trace) {
@@ -140,12 +140,6 @@ TEST(RunCommand, ShrinkWritesASmallerScenarioThatStillFails) {
   EXPECT_TRUE(again.out.ends_with(pinned + ": expect violated: met\n"))
       << again.out;
   EXPECT_NE(again.out.find(pinned + ": seed "), std::string::npos);
-}
-
-// The seeds/s of an --explore output replaced by "N" (it is wall time).
-std::string WithoutRate(const std::string& out) {
-  return std::regex_replace(out, std::regex("; [0-9,]+ seeds/s"),
-                            "; N seeds/s");
 }
 
 TEST(RunCommand, ExploreOfACorrectVariantHolds) {
