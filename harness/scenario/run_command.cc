@@ -1,19 +1,22 @@
-// harness/scenario/run_command.cc: argument handling and the five modes of
-// `ddblab run` (one run, --explore, --strategy exhaustive, --replay,
-// --shrink).
+// harness/scenario/run_command.cc: argument handling and the modes of
+// `ddblab run` (one run, --explore/--seeds, --strategy exhaustive, --replay,
+// --shrink, --merge).
 #include "harness/scenario/run_command.h"
 
 #include <algorithm>
 #include <charconv>
+#include <chrono>
 #include <cstdint>
 #include <filesystem>
 #include <fstream>
 #include <optional>
 #include <sstream>
+#include <unordered_set>
 #include <vector>
 
 #include "harness/scenario/command_actors.h"
 #include "harness/scenario/exhaustive.h"
+#include "harness/scenario/explore_results.h"
 #include "harness/scenario/report.h"
 #include "harness/scenario/runner.h"
 #include "harness/scenario/scenario.h"
@@ -25,10 +28,11 @@ namespace {
 
 constexpr const char* kUsage =
     "usage: ddblab run FILE... [--backend emulator|http://HOST:PORT|aws] "
-    "[--seed N] [--explore N] [--strategy S] [--max-preemptions K] "
-    "[--budget N] [--no-reduction] [--replay TRACE] [--shrink] [--shrink-out "
-    "PATH] "
-    "[--trace OUT.jsonl] [--report OUT.html]\n";
+    "[--seed N] [--explore N] [--seeds A-B] [--shard I/N] [--strategy S] "
+    "[--max-preemptions K] [--budget N] [--no-reduction] [--json OUT] "
+    "[--replay TRACE] [--shrink] [--shrink-out PATH] [--trace OUT.jsonl] "
+    "[--report OUT.html]\n"
+    "       ddblab run --merge RESULT.json...\n";
 
 // `ddblab run --help`: the usage line, then every flag on a line of its own.
 constexpr const char* kHelp =
@@ -45,7 +49,23 @@ constexpr const char* kHelp =
     "1)\n"
     "  --explore N       run N seeds (1 to 1000000) and count those that "
     "break an\n"
-    "                    invariant\n"
+    "                    invariant; prints the distinct schedules seen, the "
+    "runs\n"
+    "                    until the first failure and the seeds per second\n"
+    "  --seeds A-B       run the seeds A to B (at most 1000000), as --seed A "
+    "--explore\n"
+    "                    B-A+1\n"
+    "  --shard I/N       run only shard I of N (1 <= I <= N <= 1000) of the "
+    "seeds:\n"
+    "                    the seeds A+I-1, A+I-1+N, A+I-1+2N, ... (one "
+    "machine's share)\n"
+    "  --json OUT        --explore, --seeds or exhaustive: write the result of "
+    "each\n"
+    "                    file as a JSON document "
+    "(docs/run-results.schema.json)\n"
+    "  --merge           the FILEs are --json results: print their combined "
+    "summary\n"
+    "                    per file and the first failing seed of all\n"
     "  --strategy S      how each step's actor is picked: random (the "
     "default),\n"
     "                    pct[:D] (priorities with D-1 change points, D 1 to "
@@ -92,6 +112,10 @@ struct Args {
   std::string backend = "emulator";
   std::optional<uint64_t> seed;
   std::optional<int64_t> explore;
+  std::optional<std::pair<uint64_t, uint64_t>> seeds;  // --seeds A-B
+  std::optional<std::pair<uint64_t, uint64_t>> shard;  // --shard I/N
+  std::string json_out;
+  bool merge = false;
   std::string replay;
   bool shrink = false;
   std::string shrink_out;
@@ -155,11 +179,16 @@ std::string ParseArgs(std::span<const std::string> args, Args* out) {
       out->no_reduction = true;
       continue;
     }
-    const bool takes_value = arg == "--backend" || arg == "--seed" ||
-                             arg == "--explore" || arg == "--replay" ||
-                             arg == "--trace" || arg == "--shrink-out" ||
-                             arg == "--report" || arg == "--strategy" ||
-                             arg == "--max-preemptions" || arg == "--budget";
+    if (arg == "--merge") {
+      out->merge = true;
+      continue;
+    }
+    const bool takes_value =
+        arg == "--backend" || arg == "--seed" || arg == "--explore" ||
+        arg == "--replay" || arg == "--trace" || arg == "--shrink-out" ||
+        arg == "--report" || arg == "--strategy" ||
+        arg == "--max-preemptions" || arg == "--budget" || arg == "--seeds" ||
+        arg == "--shard" || arg == "--json";
     if (!takes_value) return "unknown option " + arg;
     if (i + 1 >= args.size()) return arg + " needs a value";
     const std::string& value = args[++i];
@@ -181,6 +210,28 @@ std::string ParseArgs(std::span<const std::string> args, Args* out) {
                value;
       }
       out->explore = static_cast<int64_t>(*n);
+    } else if (arg == "--seeds") {
+      const size_t dash = value.find('-');
+      auto a = Number(value.substr(0, dash));
+      auto b = dash == std::string::npos ? std::nullopt
+                                         : Number(value.substr(dash + 1));
+      if (!a || !b || *a > *b || *b - *a >= 1000000) {
+        return "--seeds expects a range A-B of seeds (A <= B, at most "
+               "1000000 seeds), got " +
+               value;
+      }
+      out->seeds = std::make_pair(*a, *b);
+    } else if (arg == "--shard") {
+      const size_t slash = value.find('/');
+      auto index = Number(value.substr(0, slash));
+      auto n = slash == std::string::npos ? std::nullopt
+                                          : Number(value.substr(slash + 1));
+      if (!index || !n || *index < 1 || *index > *n || *n > 1000) {
+        return "--shard expects I/N with 1 <= I <= N <= 1000, got " + value;
+      }
+      out->shard = std::make_pair(*index, *n);
+    } else if (arg == "--json") {
+      out->json_out = value;
     } else if (arg == "--max-preemptions") {
       auto n = Number(value);
       if (!n || *n > static_cast<uint64_t>(kMaxPreemptions)) {
@@ -209,7 +260,30 @@ std::string ParseArgs(std::span<const std::string> args, Args* out) {
       out->shrink_out = value;
     }
   }
-  if (out->files.empty()) return "no scenario file given";
+  if (out->files.empty()) {
+    return out->merge ? "--merge needs at least one result file"
+                      : "no scenario file given";
+  }
+  if (out->merge) {
+    if (out->seed || out->explore || out->seeds || out->shard ||
+        !out->json_out.empty() || out->shrink || !out->replay.empty() ||
+        !out->trace.empty() || !out->report.empty() || out->budget ||
+        out->max_preemptions || out->no_reduction ||
+        out->backend != "emulator" ||
+        out->strategy.kind != StrategySpec::Kind::kRandom ||
+        !out->shrink_out.empty()) {
+      return "--merge takes result files only, no other option";
+    }
+    return "";
+  }
+  if (out->seeds && (out->seed || out->explore)) {
+    return "--seeds A-B cannot be combined with --seed or --explore";
+  }
+  if (out->seeds) {
+    out->seed = out->seeds->first;
+    out->explore =
+        static_cast<int64_t>(out->seeds->second - out->seeds->first + 1);
+  }
   const bool single = !out->trace.empty() || !out->report.empty() ||
                       !out->replay.empty() || out->shrink;
   if (single && out->files.size() > 1) {
@@ -228,7 +302,18 @@ std::string ParseArgs(std::span<const std::string> args, Args* out) {
   }
   if (exhaustive && out->explore) {
     return "--strategy exhaustive runs every schedule of one seed: give "
-           "--budget N (schedules) and --seed N, not --explore";
+           "--budget N (schedules) and --seed N, not --explore" +
+           std::string(out->seeds ? " or --seeds" : "");
+  }
+  if (out->shard && !out->explore) {
+    return "--shard I/N needs the seeds to split: --seeds A-B or --explore N";
+  }
+  if (out->shard && out->shrink) {
+    return "--shard cannot be combined with --shrink";
+  }
+  if (!out->json_out.empty() &&
+      (!(out->explore || exhaustive) || out->shrink)) {
+    return "--json applies to --explore, --seeds and --strategy exhaustive";
   }
   return "";
 }
@@ -310,15 +395,32 @@ int OneRun(const Scenario& s, const Args& args, std::ostream& out,
 struct Explored {
   int code = 0;  // a run's failure code, or 0
   std::vector<uint64_t> failing;
+  int64_t runs = 0;
+  int64_t distinct_schedules = 0;
+  double seconds = 0;                      // wall time of the runs
   std::optional<RunResult> first_failing;  // without its trace
   // The fault rules no call of any seed's run matched.
   std::vector<std::string> unmatched_rules;
 };
 
+// FNV-1a of a schedule's actor names (to count the distinct ones).
+uint64_t ScheduleHash(const std::vector<std::string>& schedule) {
+  uint64_t h = 1469598103934665603ull;
+  for (const std::string& name : schedule) {
+    for (char c : name)
+      h = (h ^ static_cast<unsigned char>(c)) * 1099511628211ull;
+    h = (h ^ 0xffu) * 1099511628211ull;
+  }
+  return h;
+}
+
+// Runs `count` seeds from `from`, every `stride`-th (a shard's share).
 Explored Explore(const Scenario& s, const Args& args, uint64_t from,
-                 int64_t count, bool print, bool terminal, std::ostream& out,
-                 std::ostream& err) {
+                 int64_t count, uint64_t stride, bool print, bool terminal,
+                 std::ostream& out, std::ostream& err) {
   Explored e;
+  const auto started = std::chrono::steady_clock::now();
+  std::unordered_set<uint64_t> schedules;
   RunOptions options = BaseOptions(args);
   options.trace = false;  // the one trace written is made again after
   if (options.strategy.kind == StrategySpec::Kind::kPct &&
@@ -333,8 +435,11 @@ Explored Explore(const Scenario& s, const Args& args, uint64_t from,
         std::max<int>(1, static_cast<int>(probe.steps.size()));
   }
   for (int64_t i = 0; i < count; ++i) {
-    options.seed = from + static_cast<uint64_t>(i);
+    options.seed = from + static_cast<uint64_t>(i) * stride;
     RunResult run = RunOnce(s, options);
+    ++e.runs;
+    schedules.insert(ScheduleHash(run.schedule));
+    e.distinct_schedules = static_cast<int64_t>(schedules.size());
     if (run.code != 0) {
       if (terminal) err << "\n";
       err << run.failure << "\n";
@@ -369,14 +474,47 @@ Explored Explore(const Scenario& s, const Args& args, uint64_t from,
     }
   }
   if (terminal) err << "\r\033[K" << std::flush;
+  e.seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - started)
+          .count();
   return e;
 }
 
+// The seeds of --explore/--seeds and --shard.
+SeedRange RangeOf(const Args& args) {
+  SeedRange range;
+  range.from = args.seed.value_or(1);
+  range.to = range.from + static_cast<uint64_t>(*args.explore) - 1;
+  if (args.shard) {
+    range.index = args.shard->first;
+    range.count = args.shard->second;
+  }
+  return range;
+}
+
+// The start of a --json result for `s`.
+ExploreResult ResultOf(const Scenario& s, const Args& args) {
+  ExploreResult r;
+  r.file = s.file;
+  r.scenario = s.name;
+  r.expect = s.expect_violated ? "violated" : "holds";
+  r.strategy = args.strategy.Text();
+  return r;
+}
+
 int ExploreMode(const Scenario& s, const Args& args, bool terminal,
-                std::ostream& out, std::ostream& err) {
-  const uint64_t from = args.seed.value_or(1);
-  const int64_t count = *args.explore;
-  Explored e = Explore(s, args, from, count, true, terminal, out, err);
+                std::ostream& out, std::ostream& err,
+                std::vector<ExploreResult>* results) {
+  const SeedRange range = RangeOf(args);
+  if (range.Size() == 0) {
+    err << "ddblab run: --shard " << range.index << "/" << range.count
+        << " leaves no seed of " << range.from << "-" << range.to << "\n";
+    return 2;
+  }
+  const uint64_t from = range.First();
+  const int64_t count = static_cast<int64_t>(range.Size());
+  Explored e =
+      Explore(s, args, from, count, range.count, true, terminal, out, err);
   if (e.code != 0) return e.code;
   if (!args.trace.empty() || !args.report.empty()) {
     // The first failing seed (or the first seed), run again with its trace.
@@ -390,23 +528,44 @@ int ExploreMode(const Scenario& s, const Args& args, bool terminal,
     }
     if (!WriteOutputs(args, s, run, err)) return 2;
   }
-  out << s.file << ": explored " << count << " seeds (" << from << "-"
-      << from + static_cast<uint64_t>(count) - 1 << "): " << e.failing.size()
-      << " broke an invariant, "
+  out << s.file << ": explored " << count << " seeds (" << range.Text()
+      << "): " << e.failing.size() << " broke an invariant, "
       << count - static_cast<int64_t>(e.failing.size()) << " held";
   if (!e.failing.empty()) out << " (first: seed " << e.failing.front() << ")";
   out << "\n";
-  PrintUnmatched(s, e.unmatched_rules, out);
-  return Expectation(s, !e.failing.empty(), out);
-}
-
-// "10,000".
-std::string Thousands(int64_t n) {
-  std::string digits = std::to_string(n);
-  for (int i = static_cast<int>(digits.size()) - 3; i > 0; i -= 3) {
-    digits.insert(static_cast<size_t>(i), ",");
+  // "7 distinct schedules; first failure after 3 runs; 1,234 seeds/s".
+  const int64_t rate =
+      e.seconds > 0
+          ? static_cast<int64_t>(static_cast<double>(count) / e.seconds)
+          : 0;
+  out << s.file << ": " << Thousands(e.distinct_schedules)
+      << " distinct schedule" << (e.distinct_schedules == 1 ? "" : "s") << "; ";
+  if (e.failing.empty()) {
+    out << "no failure in " << Count(static_cast<size_t>(count), "run");
+  } else {
+    out << "first failure after "
+        << Count(static_cast<size_t>((e.failing.front() - from) / range.count +
+                                     1),
+                 "run");
   }
-  return digits;
+  out << "; " << Thousands(rate) << " seeds/s\n";
+  ExploreResult r = ResultOf(s, args);
+  r.seconds = e.seconds;
+  r.seeds = range;
+  r.runs = count;
+  r.broke = static_cast<int64_t>(e.failing.size());
+  if (!e.failing.empty()) r.first_failing_seed = e.failing.front();
+  r.distinct_schedules = e.distinct_schedules;
+  results->push_back(r);
+  PrintUnmatched(s, e.unmatched_rules, out);
+  if (range.count > 1 && s.expect_violated && e.failing.empty()) {
+    // One shard's seeds holding says nothing about the others'.
+    out << s.file << ": expect violated: not met by shard " << range.index
+        << "/" << range.count
+        << " alone; --merge of every shard's --json judges it\n";
+    return 0;
+  }
+  return Expectation(s, !e.failing.empty(), out);
 }
 
 ExhaustiveLimits LimitsOf(const Args& args) {
@@ -419,7 +578,8 @@ ExhaustiveLimits LimitsOf(const Args& args) {
 }
 
 ExhaustiveResult Exhaustive(const Scenario& s, const Args& args, bool terminal,
-                            std::ostream& err) {
+                            std::ostream& err, double* seconds = nullptr) {
+  const auto started = std::chrono::steady_clock::now();
   RunOptions options = BaseOptions(args);
   options.seed = args.seed.value_or(s.seed);
   const ExhaustiveLimits limits = LimitsOf(args);
@@ -431,14 +591,31 @@ ExhaustiveResult Exhaustive(const Scenario& s, const Args& args, bool terminal,
   });
   if (terminal) err << "\r\033[K" << std::flush;
   if (e.code != 0) err << e.failure << "\n";
+  if (seconds) {
+    *seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() -
+                                             started)
+                   .count();
+  }
   return e;
 }
 
 int ExhaustiveMode(const Scenario& s, const Args& args, bool terminal,
-                   std::ostream& out, std::ostream& err) {
+                   std::ostream& out, std::ostream& err,
+                   std::vector<ExploreResult>* results) {
   const ExhaustiveLimits limits = LimitsOf(args);
-  ExhaustiveResult e = Exhaustive(s, args, terminal, err);
+  double seconds = 0;
+  ExhaustiveResult e = Exhaustive(s, args, terminal, err, &seconds);
   if (e.code != 0) return e.code;
+  ExploreResult r = ResultOf(s, args);
+  r.seconds = seconds;
+  r.seed = args.seed.value_or(s.seed);
+  r.max_preemptions = limits.max_preemptions;
+  r.budget = limits.budget;
+  r.explored = e.schedules;
+  r.stopped = e.stopped;
+  r.complete = e.complete;
+  if (e.failing) r.failing_schedule = e.failing_number;
+  results->push_back(r);
   if (!args.trace.empty() || !args.report.empty()) {
     // The failing schedule (or the first), run again with its trace.
     RunOptions options = BaseOptions(args);
@@ -509,7 +686,7 @@ int ShrinkMode(const Scenario& s, const Args& args, bool terminal,
   } else {
     const uint64_t from = args.seed.value_or(1);
     const int64_t count = args.explore.value_or(200);
-    Explored e = Explore(s, args, from, count, false, terminal, out, err);
+    Explored e = Explore(s, args, from, count, 1, false, terminal, out, err);
     if (e.code != 0) return e.code;
     if (!e.first_failing) {
       out << s.file << ": no seed of " << from << "-"
@@ -702,6 +879,8 @@ int RunScenarioCommand(std::span<const std::string> args, std::ostream& out,
     return 2;
   }
   parsed.start_server = start_server;
+  if (parsed.merge) return MergeResults(parsed.files, out, err);
+  std::vector<ExploreResult> results;
   int code = 0;
   for (const std::string& file : parsed.files) {
     auto scenario = LoadScenario(file);
@@ -725,13 +904,22 @@ int RunScenarioCommand(std::span<const std::string> args, std::ostream& out,
     } else if (parsed.shrink) {
       one = ShrinkMode(*scenario, parsed, terminal, out, err);
     } else if (parsed.strategy.kind == StrategySpec::Kind::kExhaustive) {
-      one = ExhaustiveMode(*scenario, parsed, terminal, out, err);
+      one = ExhaustiveMode(*scenario, parsed, terminal, out, err, &results);
     } else if (parsed.explore) {
-      one = ExploreMode(*scenario, parsed, terminal, out, err);
+      one = ExploreMode(*scenario, parsed, terminal, out, err, &results);
     } else {
       one = OneRun(*scenario, parsed, out, err);
     }
     code = std::max(code, one);
+  }
+  if (!parsed.json_out.empty()) {
+    std::ofstream file(parsed.json_out, std::ios::binary | std::ios::trunc);
+    file << ResultsToJson(results).dump(2) << "\n";
+    file.close();
+    if (!file) {
+      err << "ddblab run: --json: cannot write " << parsed.json_out << "\n";
+      return 2;
+    }
   }
   return code;
 }

@@ -1,10 +1,12 @@
 // harness/scenario/run_command.h: `ddblab run`, as a library function.
 //
 //   ddblab run FILE... [--backend emulator|http://HOST:PORT|aws[:REGION]]
-//              [--seed N] [--explore N] [--strategy S]
-//              [--max-preemptions K] [--budget N] [--replay TRACE]
+//              [--seed N] [--explore N] [--seeds A-B] [--shard I/N]
+//              [--strategy S] [--max-preemptions K] [--budget N]
+//              [--no-reduction] [--json OUT] [--replay TRACE]
 //              [--shrink] [--shrink-out PATH] [--trace OUT.jsonl]
 //              [--report OUT.html]
+//   ddblab run --merge RESULT.json...   (explore_results.h)
 //
 // Exit codes: 0 every expectation met (invariants held where the file
 // expects `holds`, broke where it expects `violated`); 1 an expectation
@@ -17,7 +19,7 @@
 // "run".
 //
 // Thread-safety: reentrant; writes only to the given streams and to the
-// files named by --trace / --shrink-out.
+// files named by --trace / --shrink-out / --json.
 #pragma once
 
 #include <ostream>

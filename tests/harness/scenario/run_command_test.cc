@@ -20,6 +20,7 @@ using testing::Lines;
 using testing::ReadFile;
 using testing::Shipped;
 using testing::TempDirFor;
+using testing::WithoutRate;
 using testing::WriteFile;
 
 size_t StepCount(const std::string& trace) {
@@ -142,14 +143,151 @@ TEST(RunCommand, ShrinkWritesASmallerScenarioThatStillFails) {
 }
 
 TEST(RunCommand, ExploreOfACorrectVariantHolds) {
-  testing::Ran ran = Command(
-      {Shipped("ordered_writes_sdk_retry_correct.json"), "--explore", "20"});
+  const std::string file = Shipped("ordered_writes_sdk_retry_correct.json");
+  testing::Ran ran = Command({file, "--explore", "20"});
   EXPECT_EQ(ran.code, 0);
-  EXPECT_EQ(ran.out, Shipped("ordered_writes_sdk_retry_correct.json") +
-                         ": explored 20 seeds (1-20): 0 broke an invariant, "
-                         "20 held\n" +
-                         Shipped("ordered_writes_sdk_retry_correct.json") +
-                         ": expect holds: met\n");
+  EXPECT_EQ(
+      WithoutRate(ran.out),
+      file + ": explored 20 seeds (1-20): 0 broke an invariant, 20 held\n" +
+          file + ": 19 distinct schedules; no failure in 20 runs; N seeds/s\n" +
+          file + ": expect holds: met\n");
+  EXPECT_NE(ran.out, WithoutRate(ran.out));  // a rate was printed
+}
+
+TEST(RunCommand, ExploreSaysTheRunsUntilTheFirstFailure) {
+  const std::string file = Shipped("ordered_writes_sdk_retry_naive.json");
+  testing::Ran ran = Command({file, "--seeds", "2-21"});
+  EXPECT_EQ(ran.code, 0);
+  EXPECT_NE(WithoutRate(ran.out).find(
+                file +
+                ": explored 20 seeds (2-21): 2 broke an invariant, 18 "
+                "held (first: seed 3)\n" +
+                file +
+                ": 19 distinct schedules; first failure after 2 runs; N "
+                "seeds/s\n" +
+                file + ": expect violated: met\n"),
+            std::string::npos)
+      << ran.out;
+}
+
+TEST(RunCommand, ShardsSplitTheSeedsAndMergeBackToTheWhole) {
+  auto dir = TempDirFor("shards");
+  const std::string file = Shipped("ordered_writes_sdk_retry_naive.json");
+  const std::string a = (dir / "a.json").string();
+  const std::string b = (dir / "b.json").string();
+  testing::Ran one =
+      Command({file, "--seeds", "1-20", "--shard", "1/2", "--json", a});
+  EXPECT_EQ(one.code, 0);
+  EXPECT_EQ(WithoutRate(one.out),
+            file +
+                ": seed 3: invariants[0] (ordered_writes): doc/a should hold "
+                "the write of ts 1704067208000 but holds a write of ts "
+                "1704067206000 (an older write arrived last and won)\n" +
+                file +
+                ": explored 10 seeds (1-20, shard 1/2): 1 broke an "
+                "invariant, 9 held (first: seed 3)\n" +
+                file +
+                ": 10 distinct schedules; first failure after 2 runs; N "
+                "seeds/s\n" +
+                file + ": expect violated: met\n");
+  // Shard 2 (the even seeds) breaks nothing: not a failure on its own.
+  testing::Ran two =
+      Command({file, "--seeds", "1-20", "--shard", "2/2", "--json", b});
+  EXPECT_EQ(two.code, 0);
+  EXPECT_TRUE(two.out.ends_with(
+      file +
+      ": expect violated: not met by shard 2/2 alone; --merge of "
+      "every shard's --json judges it\n"))
+      << two.out;
+  const nlohmann::json doc = nlohmann::json::parse(ReadFile(b));
+  ASSERT_EQ(doc["results"].size(), 1u);
+  const nlohmann::json& r = doc["results"][0];
+  EXPECT_EQ(doc["ddblab_run_results"], 1);
+  EXPECT_EQ(r["file"], file);
+  EXPECT_EQ(r["scenario"], "ordered-writes-sdk-retry-naive");
+  EXPECT_EQ(r["strategy"], "random");
+  EXPECT_EQ(r["expect"], "violated");
+  EXPECT_EQ(r["seeds"], nlohmann::json::parse(
+                            R"({"from":1,"to":20,"shard":2,"shards":2})"));
+  EXPECT_EQ(r["runs"], 10);
+  EXPECT_EQ(r["broke"], 0);
+  EXPECT_EQ(r["held"], 10);
+  EXPECT_TRUE(r["first_failing_seed"].is_null());
+  EXPECT_EQ(r["distinct_schedules"], 9);
+  EXPECT_GT(r["seeds_per_second"].get<double>(), 0);
+
+  testing::Ran merged = Command({"--merge", a, b});
+  EXPECT_EQ(merged.code, 0) << merged.err;
+  EXPECT_EQ(merged.out,
+            file +
+                ": merged 2 results (random): explored 20 seeds of 1-20: 1 "
+                "broke an invariant, 19 held (first: seed 3)\n" +
+                file + ": at most 19 distinct schedules (the results' sum); " +
+                merged.out.substr(merged.out.find("sum); ") + 6,
+                                  merged.out.find(" seeds/s per") -
+                                      merged.out.find("sum); ") - 6) +
+                " seeds/s per machine\n" + file +
+                ": expect violated: met\n"
+                "first failing seed of all: 3 of " +
+                file + " (random)\n");
+  // The whole range in one run says the same.
+  testing::Ran whole = Command({file, "--seeds", "1-20"});
+  EXPECT_NE(whole.out.find(": explored 20 seeds (1-20): 1 broke an "
+                           "invariant, 19 held (first: seed 3)\n"),
+            std::string::npos);
+  testing::Ran empty = Command({file, "--seeds", "1-2", "--shard", "3/4"});
+  EXPECT_EQ(empty.code, 2);
+  EXPECT_EQ(empty.err, "ddblab run: --shard 3/4 leaves no seed of 1-2\n");
+  // A shard given twice ran its seeds twice.
+  testing::Ran twice = Command({"--merge", a, b, a});
+  EXPECT_EQ(twice.code, 2);
+  EXPECT_EQ(twice.err, "ddblab run: --merge: " + a + " and " + a +
+                           " both ran seed 1 of " + file + " (random)\n");
+  EXPECT_EQ(twice.out, "");
+}
+
+TEST(RunCommand, ExhaustiveWritesItsJson) {
+  auto dir = TempDirFor("exhaustive_json");
+  const std::string file = Shipped("approval_retry_revert_naive.json");
+  const std::string out = (dir / "e.json").string();
+  testing::Ran ran = Command(
+      {file, "--strategy", "exhaustive", "--budget", "50", "--json", out});
+  EXPECT_EQ(ran.code, 0);
+  nlohmann::json r = nlohmann::json::parse(ReadFile(out))["results"][0];
+  EXPECT_EQ(r["strategy"], "exhaustive");
+  EXPECT_EQ(r["seed"], 1);
+  EXPECT_EQ(r["max_preemptions"], 2);
+  EXPECT_EQ(r["budget"], 50);
+  EXPECT_EQ(r["explored"], 3);
+  EXPECT_EQ(r["stopped"], 0);
+  EXPECT_EQ(r["complete"], false);
+  EXPECT_EQ(r["failing_schedule"], 3);
+  testing::Ran merged = Command({"--merge", out});
+  EXPECT_EQ(merged.code, 0);
+  EXPECT_EQ(merged.out,
+            file +
+                ": exhaustive seed 1 (K=2, budget 50): schedule 3 broke an "
+                "invariant\n" +
+                file +
+                ": expect violated: met\n"
+                "first failing seed of all: none (no seed broke an "
+                "invariant)\n");
+}
+
+TEST(RunCommand, TheApprovalRacesNeedTwoPreemptions) {
+  for (const char* name :
+       {"approval_retry_revert_naive.json", "approval_third_writer_naive.json",
+        "approval_slow_review_naive.json"}) {
+    const std::string file = Shipped(name);
+    testing::Ran one =
+        Command({file, "--strategy", "exhaustive", "--max-preemptions", "1"});
+    EXPECT_EQ(one.code, 1) << one.out;
+    EXPECT_NE(one.out.find(": every invariant held\n"), std::string::npos)
+        << one.out;
+    EXPECT_NE(one.out.find(": explored all "), std::string::npos) << one.out;
+    testing::Ran two = Command({file, "--strategy", "exhaustive"});
+    EXPECT_EQ(two.code, 0) << two.out;
+  }
 }
 
 TEST(RunCommand, AnUnmetExpectationExitsWithOne) {
@@ -300,9 +438,11 @@ INSTANTIATE_TEST_SUITE_P(
 TEST(RunCommand, BadArgumentsExitWithTwo) {
   const std::string usage =
       "usage: ddblab run FILE... [--backend emulator|http://HOST:PORT|aws] "
-      "[--seed N] [--explore N] [--strategy S] [--max-preemptions K] "
-      "[--budget N] [--no-reduction] [--replay TRACE] [--shrink] "
-      "[--shrink-out PATH] [--trace OUT.jsonl] [--report OUT.html]\n";
+      "[--seed N] [--explore N] [--seeds A-B] [--shard I/N] [--strategy S] "
+      "[--max-preemptions K] [--budget N] [--no-reduction] [--json OUT] "
+      "[--replay TRACE] [--shrink] [--shrink-out PATH] [--trace OUT.jsonl] "
+      "[--report OUT.html]\n"
+      "       ddblab run --merge RESULT.json...\n";
   const std::string file = Shipped("ordered_writes_sdk_retry_naive.json");
   struct Case {
     std::vector<std::string> args;
@@ -343,6 +483,35 @@ TEST(RunCommand, BadArgumentsExitWithTwo) {
            {{file, "--replay", "t", "--shrink"},
             "ddblab run: --replay cannot be combined with --explore or "
             "--shrink\n"},
+           {{file, "--seeds", "5-2"},
+            "ddblab run: --seeds expects a range A-B of seeds (A <= B, at "
+            "most 1000000 seeds), got 5-2\n"},
+           {{file, "--seeds", "0-1000000"},
+            "ddblab run: --seeds expects a range A-B of seeds (A <= B, at "
+            "most 1000000 seeds), got 0-1000000\n"},
+           {{file, "--seeds", "1-5", "--seed", "2"},
+            "ddblab run: --seeds A-B cannot be combined with --seed or "
+            "--explore\n"},
+           {{file, "--shard", "3/2", "--explore", "4"},
+            "ddblab run: --shard expects I/N with 1 <= I <= N <= 1000, got "
+            "3/2\n"},
+           {{file, "--shard", "0/2", "--explore", "4"},
+            "ddblab run: --shard expects I/N with 1 <= I <= N <= 1000, got "
+            "0/2\n"},
+           {{file, "--shard", "1/2"},
+            "ddblab run: --shard I/N needs the seeds to split: --seeds A-B or "
+            "--explore N\n"},
+           {{file, "--json", "o.json"},
+            "ddblab run: --json applies to --explore, --seeds and --strategy "
+            "exhaustive\n"},
+           {{file, "--strategy", "exhaustive", "--seeds", "1-3"},
+            "ddblab run: --strategy exhaustive runs every schedule of one "
+            "seed: give --budget N (schedules) and --seed N, not --explore "
+            "or --seeds\n"},
+           {{"--merge"},
+            "ddblab run: --merge needs at least one result file\n"},
+           {{"--merge", "a.json", "--explore", "3"},
+            "ddblab run: --merge takes result files only, no other option\n"},
        }) {
     testing::Ran ran = Command(c.args);
     EXPECT_EQ(ran.code, 2);
@@ -356,8 +525,9 @@ TEST(RunCommand, BadArgumentsExitWithTwo) {
   for (const char* flag :
        {"\n  --backend B ", "\n  --seed N ", "\n  --explore N ",
         "\n  --strategy S ", "\n  --max-preemptions K ", "\n  --budget N ",
-        "\n  --no-reduction ", "\n  --replay TRACE ", "\n  --shrink ",
-        "\n  --shrink-out PATH ", "\n  --trace OUT.jsonl ",
+        "\n  --no-reduction ", "\n  --seeds A-B ", "\n  --shard I/N ",
+        "\n  --json OUT ", "\n  --merge ", "\n  --replay TRACE ",
+        "\n  --shrink ", "\n  --shrink-out PATH ", "\n  --trace OUT.jsonl ",
         "\n  --report OUT.html ", "\n  --help, -h "}) {
     EXPECT_NE(help.out.find(flag), std::string::npos) << flag;
   }

@@ -68,7 +68,8 @@ TEST(ScenarioFiles, EveryPatternRaceHasANaiveAndACorrectFile) {
         "ttl_sweeper_window_over_1mb", "ttl_listener_order_race",
         "ttl_listener_aws_delay", "rollup_aggregator_redelivery",
         "rollup_aggregator_partial_batch", "rollup_aggregator_shard_split",
-        "rollup_aggregator_two_shards"}) {
+        "rollup_aggregator_two_shards", "approval_retry_revert",
+        "approval_third_writer", "approval_slow_review"}) {
     for (const char* kind : {"_naive.json", "_correct.json"}) {
       const std::string name = std::string(race) + kind;
       EXPECT_NE(std::find(files.begin(), files.end(), name), files.end())

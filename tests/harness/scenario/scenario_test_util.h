@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <fstream>
 #include <initializer_list>
+#include <regex>
 #include <set>
 #include <sstream>
 #include <string>
@@ -52,6 +53,13 @@ inline std::string ReadFile(const std::filesystem::path& path) {
   std::stringstream buffer;
   buffer << in.rdbuf();
   return buffer.str();
+}
+
+// `ddblab run --explore` output with its seeds/s (wall time) replaced by
+// "N", so that two runs' outputs compare.
+inline std::string WithoutRate(const std::string& out) {
+  return std::regex_replace(out, std::regex("; [0-9,]+ seeds/s"),
+                            "; N seeds/s");
 }
 
 inline std::vector<std::string> Lines(const std::string& text) {

@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Checks scenarios/scenario.schema.json against every shipped scenario.
+"""Checks scenarios/scenario.schema.json against every shipped scenario, and
+docs/run-results.schema.json (`ddblab run --json`) against a sample.
 
 Usage: schema_test.py SOURCE_DIR
 
@@ -40,6 +41,39 @@ def strip_comments(text):
             out.append(c)
         i += 1
     return "".join(out)
+
+
+# What `ddblab run --json` writes (the shapes run_command_test checks).
+RESULTS = {"ddblab_run_results": 1, "results": [
+    {"file": "f.json", "scenario": "f", "expect": "violated", "strategy": "pct:3",
+     "seconds": 0.5, "seeds": {"from": 1, "to": 20, "shard": 1, "shards": 2},
+     "runs": 10, "broke": 1, "held": 9, "first_failing_seed": 3,
+     "distinct_schedules": 10, "seeds_per_second": 20.0},
+    {"file": "g.json", "scenario": "g", "expect": "holds", "strategy": "exhaustive",
+     "seconds": 1.0, "seed": 1, "max_preemptions": 2, "budget": 300, "explored": 300,
+     "stopped": 0, "complete": False, "failing_schedule": None,
+     "schedules_per_second": 300.0}]}
+
+
+def check_results_schema(root, jsonschema):
+    """docs/run-results.schema.json accepts RESULTS and refuses broken copies."""
+    schema = json.loads((root / "docs" / "run-results.schema.json").read_text())
+    validator = jsonschema.Draft202012Validator(schema)
+    problems = [f"run-results: {e.json_path}: {e.message}"
+                for e in validator.iter_errors(RESULTS)]
+    for edit in ("runs", "strategy", "explored", "shard"):
+        bad = copy.deepcopy(RESULTS)
+        if edit == "runs":
+            del bad["results"][0]["runs"]
+        elif edit == "strategy":
+            bad["results"][0]["strategy"] = "pct:11"
+        elif edit == "explored":
+            del bad["results"][1]["explored"]
+        else:
+            bad["results"][0]["seeds"]["shard"] = 0
+        if validator.is_valid(bad):
+            problems.append(f"run-results: the schema accepts a bad {edit}")
+    return problems
 
 
 def main():
@@ -92,6 +126,7 @@ def main():
             good.setdefault("backend", {})["tick"] = tick
             if not validator.is_valid(good):
                 problems.append(f"{path.name}: the schema refuses tick {tick!r}")
+    problems += check_results_schema(root, jsonschema)
     for p in problems:
         print(p)
     print(f"schema: {len(files)} files, {len(problems)} problem(s)")
