@@ -42,12 +42,12 @@ BENCHMARK(BM_OpenClose)->Unit(benchmark::kMicrosecond);
 // Open, then a first CreateTable and PutItem: a fresh database in use.
 void BM_OpenFirstWrite(benchmark::State& state) {
   const nlohmann::json create = nlohmann::json::parse(R"({
-      "TableName": "t",
+      "TableName": "fresh",
       "KeySchema": [{"AttributeName": "pk", "KeyType": "HASH"}],
       "AttributeDefinitions": [{"AttributeName": "pk", "AttributeType": "S"}],
       "BillingMode": "PAY_PER_REQUEST"})");
   const nlohmann::json put = nlohmann::json::parse(
-      R"({"TableName": "t", "Item": {"pk": {"S": "a"}}})");
+      R"({"TableName": "fresh", "Item": {"pk": {"S": "a"}}})");
   for (auto _ : state) {
     auto emulator = ddblab::Emulator::Open(ddblab::Options{});
     if (!emulator.ok()) {
@@ -57,7 +57,8 @@ void BM_OpenFirstWrite(benchmark::State& state) {
     auto created = (*emulator)->Call("CreateTable", create);
     auto written = (*emulator)->Call("PutItem", put);
     if (!created.ok() || !written.ok()) {
-      state.SkipWithError("CreateTable or PutItem failed");
+      state.SkipWithError(
+          (created.ok() ? written : created).error().message.c_str());
       return;
     }
   }

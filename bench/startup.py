@@ -20,8 +20,10 @@ the flags the backend tests use (C1 only, serial GC) unless --ddblocal-plain.
   bench/startup.py [--binary build/cli/ddblab] [--starts 20]
                    [--peer dynalite|ddblocal] [-- extra serve flags]
 
-Prints every sample and the median, min and max in milliseconds. Figures:
-bench/README.md. Thread-safety: a single-threaded script.
+Prints every sample and the median, min and max in milliseconds, and the
+same of the CPU time the server had used when the 200 came (the sum over its
+threads of /proc/PID/task/*/schedstat): wall time measures the machine's
+load too, CPU time much less. Figures: bench/README.md. Thread-safety: a single-threaded script.
 """
 import argparse
 import glob
@@ -48,6 +50,18 @@ def free_port():
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
+
+
+def cpu_ms(pid):
+    """CPU time used so far by every thread of `pid`, in milliseconds."""
+    total = 0
+    for stat in glob.glob(f"/proc/{pid}/task/*/schedstat"):
+        try:
+            with open(stat) as f:
+                total += int(f.read().split()[0])
+        except (OSError, ValueError, IndexError):
+            pass
+    return total / 1e6
 
 
 def peer_command(peer, port, plain):
@@ -93,7 +107,7 @@ def one_peer_start(peer, plain):
         while True:
             status = list_tables(port)
             if status == 200:
-                return (time.perf_counter() - start) * 1000
+                return (time.perf_counter() - start) * 1000, cpu_ms(proc.pid)
             if proc.poll() is not None:
                 sys.exit(f"{peer} exited with status {proc.returncode}")
             if time.perf_counter() - start > 120:
@@ -121,10 +135,11 @@ def one_start(binary, extra):
         conn.request("POST", "/", BODY, HEADERS)
         status = conn.getresponse().status
         elapsed = (time.perf_counter() - start) * 1000
+        cpu = cpu_ms(proc.pid)
         conn.close()
         if status != 200:
             sys.exit(f"ListTables answered {status}")
-        return elapsed
+        return elapsed, cpu
     finally:
         proc.send_signal(signal.SIGTERM)
         proc.wait()
@@ -147,9 +162,12 @@ def main():
     else:
         samples = [one_start(args.binary, args.extra)
                    for _ in range(args.starts)]
-    print("samples ms:", " ".join(f"{s:.1f}" for s in samples))
-    print(f"median {statistics.median(samples):.1f} ms, min {min(samples):.1f}, "
-          f"max {max(samples):.1f} (of {len(samples)} starts)")
+    for name, values in (("cpu", [s[1] for s in samples]),
+                         ("wall", [s[0] for s in samples])):
+        print(f"{name} samples ms:", " ".join(f"{v:.1f}" for v in values))
+        print(f"{name} median {statistics.median(values):.1f} ms, min "
+              f"{min(values):.1f}, max {max(values):.1f} "
+              f"(of {len(values)} starts)")
 
 
 if __name__ == "__main__":
