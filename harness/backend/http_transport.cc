@@ -148,8 +148,8 @@ Status BeastTransport::Connect() {
                                            " (" + what + ")");
     }
     return TransportError("connect", "could not connect to " + base_url_ +
-                                          " (" + what + ": " + ec.message() +
-                                          ")");
+                                         " (" + what + ": " + ec.message() +
+                                         ")");
   };
   ErrorCode ec;
   tcp::resolver resolver(c.io);
@@ -173,7 +173,8 @@ Status BeastTransport::Connect() {
     // SNI, for names only (not IP literals).
     ErrorCode not_ip;
     asio::ip::make_address(host_, not_ip);
-    if (not_ip) SSL_set_tlsext_host_name(c.secure->native_handle(), host_.c_str());
+    if (not_ip)
+      SSL_set_tlsext_host_name(c.secure->native_handle(), host_.c_str());
   } else {
     c.plain.emplace(c.io);
   }
@@ -242,10 +243,10 @@ Result<HttpResponse> BeastTransport::Exchange(const HttpRequest& request) {
   if (ec) {
     c.Close();
     if (ec == beast::error::timeout) {
-      return TransportError(
-          "timeout", "no response from " + base_url_ + " within " +
-                         std::to_string(Millis(options_.read_timeout)) +
-                         " ms; the request may have been applied");
+      return TransportError("timeout",
+                            "no response from " + base_url_ + " within " +
+                                std::to_string(Millis(options_.read_timeout)) +
+                                " ms; the request may have been applied");
     }
     return TransportError("closed", "connection to " + base_url_ +
                                         " closed before the response (" +

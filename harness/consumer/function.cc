@@ -211,8 +211,11 @@ Invocation UrlFunction::Invoke(const json& event) {
     return Invocation::NotDelivered("bad invoke URL: " + url_ + " (" +
                                     transport.error().message + ")");
   }
-  Result<HttpResponse> res = (*transport)->Send(
-      {"POST", path, {{"Content-Type", "application/json"}}, event.dump()});
+  Result<HttpResponse> res = (*transport)
+                                 ->Send({"POST",
+                                         path,
+                                         {{"Content-Type", "application/json"}},
+                                         event.dump()});
   if (!res.ok()) {
     // Sent but no answer (none in time, or the connection closed): the
     // function may have run.
