@@ -511,7 +511,14 @@ Status HttpBackend::Reset(const ResetSpec& spec) {
   if (!config_.control_namespace.empty() && body.contains("clock")) {
     // A namespace's reset may not move the clock every namespace shares:
     // move it first (forward only), then reset the namespace.
-    DDBLAB_RETURN_IF_ERROR(SetClock(*spec.clock));
+    if (Status moved = SetClock(*spec.clock); !moved.ok()) {
+      Error error = moved.error();
+      error.message =
+          "the server keeps a namespace per access key, and its "
+          "one clock moves forward only: " +
+          error.message;
+      return error;
+    }
     body.erase("clock");
   }
   DDBLAB_RETURN_IF_ERROR(Control("POST", "/_ddblab/reset", body));

@@ -605,6 +605,14 @@ TEST(DdblabControlsOverHttpTest, NamespacedServerControlsOwnNamespace) {
   EXPECT_EQ(back.error().message,
             "cannot move the clock backwards: now is 1800000100, asked for "
             "1800000000");
+  spec.clock = FromEpochSeconds(1800000000);
+  Status reset_back = (*alice)->Reset(spec);
+  ASSERT_FALSE(reset_back.ok());
+  EXPECT_EQ(reset_back.error().type, ErrorType::kValidation);
+  EXPECT_EQ(reset_back.error().message,
+            "the server keeps a namespace per access key, and its one clock "
+            "moves forward only: cannot move the clock backwards: now is "
+            "1800000100, asked for 1800000000");
 }
 
 // --auth verify with a manual clock months from the real time (no
