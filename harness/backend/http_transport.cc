@@ -17,6 +17,8 @@
 #include <boost/beast/http/write.hpp>
 #include <boost/beast/ssl/ssl_stream.hpp>
 #include <chrono>
+#include <cstdint>
+#include <limits>
 #include <optional>
 #include <utility>
 
@@ -230,7 +232,9 @@ Result<HttpResponse> BeastTransport::Exchange(const HttpRequest& request) {
     }
   });
   http::response_parser<http::string_body> parser;
-  parser.body_limit(boost::none);
+  // No limit. Not boost::none: Boost 1.74 compares the length with the
+  // optional, and any length is more than none.
+  parser.body_limit(std::numeric_limits<std::uint64_t>::max());
   if (!ec) {
     ec = c.Run([&](auto handler) {
       if (c.secure) {
