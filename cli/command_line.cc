@@ -183,6 +183,11 @@ Status SetFlag(ServeConfig& config, std::string_view flag,
     auto mode = ParseNamespaceMode(value);
     if (!mode) return bad("shared, access-key or access-key+region");
     config.namespaces = *mode;
+    // The startup line names a mode other than the default.
+    config.startup_detail =
+        *mode == NamespaceMode::kShared
+            ? ""
+            : ", namespace " + std::string(NamespaceModeName(*mode));
   } else if (flag == "--faults") {  // read by cli/control_faults.cc
     if (value.empty()) return bad("a fault plan file (JSON)");
     config.faults_file = value;

@@ -31,6 +31,12 @@ ddblab_require(Boost_FOUND libboost-dev)
 find_package(OpenSSL QUIET)
 ddblab_require(OPENSSL_FOUND libssl-dev)
 
+# The `ddblab` executable links SQLite, OpenSSL and zlib from their static
+# archives (Debian's -dev packages ship them) for a faster start; off: the
+# shared libraries, as every other target links them (cli/CMakeLists.txt).
+option(DDBLAB_STATIC_DEPS
+       "Link the ddblab executable with static SQLite, OpenSSL and zlib" ON)
+
 # zlib: request and response compression (gzip / deflate) in the server,
 # and the crc32 of DynamoDB responses (x-amz-crc32) in the harness's client.
 find_package(ZLIB QUIET)

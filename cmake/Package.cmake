@@ -28,17 +28,23 @@ set(CPACK_DEBIAN_PACKAGE_SECTION devel)
 # ddblab_0.1.0_amd64.deb; the architecture is dpkg's (CPack's default).
 set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
 # Depends: the packages of the shared libraries `ddblab` links (readelf -d
-# build/cli/ddblab | grep NEEDED), with the versions dpkg-shlibdeps derives
-# on Debian 12. Written here rather than CPACK_DEBIAN_PACKAGE_SHLIBDEPS: that
-# runs `file` on every packaged file and dpkg-shlibdeps over the dpkg
-# database, 5 to 10 s against 2 s for the whole package (CI's budget).
-# tests/tools/package_test.sh fails when the binary needs a library whose
-# package is not listed.
-set(CPACK_DEBIAN_PACKAGE_DEPENDS
-    "libc6 (>= 2.34), libcpp-httplib0.11 (>= 0.11.4+ds), libgcc-s1 (>= 3.0), libsqlite3-0 (>= 3.37.0), libssl3 (>= 3.0.0), libstdc++6 (>= 12), zlib1g (>= 1:1.2.0)")
+# build/cli/ddblab | grep NEEDED): libc and libm only, since libstdc++,
+# libgcc and (DDBLAB_STATIC_DEPS) SQLite, OpenSSL and zlib are linked in
+# (cli/CMakeLists.txt); the version is that of its newest glibc symbol
+# (objdump -T: GLIBC_2.36). Written here rather than
+# CPACK_DEBIAN_PACKAGE_SHLIBDEPS: that runs `file` on every packaged file
+# and dpkg-shlibdeps over the dpkg database, 5 to 10 s against 2 s for the
+# whole package (CI's budget). tests/tools/package_test.sh fails when the
+# binary needs a library whose package is not listed.
+if(DDBLAB_STATIC_DEPS)
+  set(CPACK_DEBIAN_PACKAGE_DEPENDS "libc6 (>= 2.36)")
+else()
+  set(CPACK_DEBIAN_PACKAGE_DEPENDS
+      "libc6 (>= 2.36), libsqlite3-0 (>= 3.37.0), libssl3 (>= 3.0.0), zlib1g (>= 1:1.2.0)")
+endif()
 # Building against the headers and libraries needs their -dev packages.
 set(CPACK_DEBIAN_PACKAGE_SUGGESTS
-    "cmake, libsqlite3-dev, nlohmann-json3-dev, libssl-dev, zlib1g-dev, pkg-config, libcpp-httplib-dev")
+    "cmake, libsqlite3-dev, nlohmann-json3-dev, libssl-dev, zlib1g-dev, libboost-dev")
 # cpack packages what is built and never builds: it runs the install rules
 # (cmake_install.cmake) as `cmake --install` does, instead of CPack's default
 # of building the `preinstall` target (all of ddblab, tests included) first.

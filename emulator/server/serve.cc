@@ -200,7 +200,8 @@ int RunServe(const ServeOptions& config, const ServeHooks& hooks,
   }
   out << config.name << " serving DynamoDB at " << endpoint << " (db "
       << config.db << ", region " << config.region << ", auth "
-      << (config.auth == AuthMode::kVerify ? "verify" : "accept") << ")\n"
+      << (config.auth == AuthMode::kVerify ? "verify" : "accept")
+      << config.startup_detail << ")\n"
       << "Try: AWS_ACCESS_KEY_ID=x AWS_SECRET_ACCESS_KEY=x AWS_REGION="
       << config.region << " aws dynamodb list-tables --endpoint-url "
       << endpoint << "\n";

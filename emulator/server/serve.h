@@ -65,6 +65,9 @@ struct ServeOptions {
   std::string https_key;
   // How the startup line names the server ("ddblab 1.2.0 serving ...").
   std::string name = "ddblab";
+  // More of the startup line's parenthesis after "auth ...", e.g.
+  // ", namespace access-key" ("": nothing more).
+  std::string startup_detail;
 };
 
 struct ServeHooks {

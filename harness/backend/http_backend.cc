@@ -62,6 +62,59 @@ std::shared_ptr<Clock> OrSystem(std::shared_ptr<Clock> clock) {
   return clock ? std::move(clock) : std::make_shared<SystemClock>();
 }
 
+// An IMF-fixdate ("Sun, 06 Nov 1994 08:49:37 GMT"), the Date header ddblab
+// stamps with its clock; nullopt for any other text.
+std::optional<TimePoint> ParseHttpDate(std::string_view text) {
+  static constexpr std::string_view kMonths =
+      "JanFebMarAprMayJunJulAugSepOctNovDec";
+  if (text.size() != 29 || text.substr(25) != " GMT") return std::nullopt;
+  auto number = [&](size_t at, size_t length) -> std::optional<int> {
+    int value = 0;
+    auto [end, ec] =
+        std::from_chars(text.data() + at, text.data() + at + length, value);
+    if (ec != std::errc() || end != text.data() + at + length) {
+      return std::nullopt;
+    }
+    return value;
+  };
+  const size_t month_at = kMonths.find(text.substr(8, 3));
+  std::optional<int> day = number(5, 2), year = number(12, 4),
+                     hour = number(17, 2), minute = number(20, 2),
+                     second = number(23, 2);
+  if (month_at == std::string_view::npos || month_at % 3 != 0 || !day ||
+      !year || !hour || !minute || !second) {
+    return std::nullopt;
+  }
+  const std::chrono::year_month_day date{
+      std::chrono::year(*year),
+      std::chrono::month(static_cast<unsigned>(month_at / 3 + 1)),
+      std::chrono::day(static_cast<unsigned>(*day))};
+  if (!date.ok()) return std::nullopt;
+  return TimePoint(std::chrono::sys_days(date).time_since_epoch() +
+                   std::chrono::hours(*hour) + std::chrono::minutes(*minute) +
+                   std::chrono::seconds(*second));
+}
+
+// ddblab's answer to a request dated outside its window (--auth verify).
+bool RefusedAsOutOfWindow(const HttpResponse& response) {
+  return response.status == 400 &&
+         response.body.find("InvalidSignatureException") != std::string::npos &&
+         (response.body.find("Signature expired") != std::string::npos ||
+          response.body.find("Signature not yet current") != std::string::npos);
+}
+
+// The namespace a backend signing with `credentials` in `region` has on a
+// server in `mode` (GET /_ddblab/namespaces); empty when shared.
+std::string NamespaceOf(const std::string& mode,
+                        const AwsCredentials& credentials,
+                        const std::string& region) {
+  if (mode == "access-key") return credentials.access_key_id;
+  if (mode == "access-key+region") {
+    return credentials.access_key_id + ":" + region;
+  }
+  return "";
+}
+
 }  // namespace
 
 Result<json> DecodeResponse(const HttpResponse& response) {
@@ -122,6 +175,7 @@ Result<json> DecodeResponse(const HttpResponse& response) {
 HttpBackend::HttpBackend(HttpBackendConfig config)
     : config_(std::move(config)), retry_(config_.retry) {
   config_.clock = OrSystem(config_.clock);
+  if (!config_.signing_clock) config_.signing_clock = config_.server_clock;
   config_.signing_clock = OrSystem(config_.signing_clock);
 }
 
@@ -129,8 +183,8 @@ Result<std::unique_ptr<Backend>> HttpBackend::OpenEndpoint(
     const std::string& url, const BackendOptions& options) {
   TransportOptions transport_options{
       options.ca_cert_file, std::chrono::seconds(10), options.read_timeout};
-  DDBLAB_ASSIGN_OR_RETURN(std::unique_ptr<HttplibTransport> transport,
-                          HttplibTransport::Open(url, transport_options));
+  DDBLAB_ASSIGN_OR_RETURN(std::unique_ptr<BeastTransport> transport,
+                          BeastTransport::Open(url, transport_options));
   HttpBackendConfig config;
   config.name = url;
   Result<AwsCredentials> credentials =
@@ -150,23 +204,48 @@ Result<std::unique_ptr<Backend>> HttpBackend::OpenEndpoint(
   // The ddblab probe: a short, unsigned GET.
   TransportOptions probe_options = transport_options;
   probe_options.read_timeout = std::chrono::seconds(5);
-  DDBLAB_ASSIGN_OR_RETURN(std::unique_ptr<HttplibTransport> probe,
-                          HttplibTransport::Open(url, probe_options));
+  DDBLAB_ASSIGN_OR_RETURN(std::unique_ptr<BeastTransport> probe,
+                          BeastTransport::Open(url, probe_options));
   Result<HttpResponse> health = probe->Send({"GET", "/_ddblab/health", {}, {}});
   config.control_token = ControlToken(url, options);
   const bool ddblab = health.ok() && health->status == 200 &&
                       health->body.starts_with("healthy: ");
   config.ddblab_control = ddblab;
   config.dynamodb = std::move(transport);
+  if (ddblab) {
+    // Until the clock probe answers, sign with the time the health answer
+    // was stamped with (the server's clock, manual or not).
+    std::optional<TimePoint> stamped;
+    if (const std::string* date = health->Header("Date")) {
+      stamped = ParseHttpDate(*date);
+    }
+    config.server_clock =
+        std::make_shared<ManualClock>(stamped.value_or(SystemClock().Now()));
+  }
   auto backend =
       std::unique_ptr<HttpBackend>(new HttpBackend(std::move(config)));
   if (ddblab) {
+    HttpBackendConfig& c = backend->config_;
     Result<json> clock = backend->Control("GET", "/_ddblab/clock", json());
     // A refused probe (no or a wrong control token, --control off) leaves
     // every control capability on, so that using one answers the server's
     // own message instead of a wrong "has no clock control".
-    backend->config_.ddblab_manual_clock =
-        !clock.ok() || clock->value("mode", "") == "manual";
+    c.ddblab_manual_clock = !clock.ok() || clock->value("mode", "") == "manual";
+    if (clock.ok() && clock->value("mode", "") != "manual") {
+      // The system clock: sign with the real time, as for any endpoint.
+      c.server_clock = nullptr;
+      c.signing_clock = std::make_shared<SystemClock>();
+    } else if (clock.ok() && clock->contains("now") &&
+               (*clock)["now"].is_number()) {
+      c.server_clock->Reset(TimePoint(std::chrono::milliseconds(
+          std::llround((*clock)["now"].get<double>() * 1000.0))));
+    }
+    Result<json> namespaces =
+        backend->Control("GET", "/_ddblab/namespaces", json());
+    if (namespaces.ok()) {
+      c.control_namespace = NamespaceOf(namespaces->value("mode", "shared"),
+                                        c.credentials, c.region);
+    }
   }
   return std::unique_ptr<Backend>(std::move(backend));
 }
@@ -193,10 +272,10 @@ Result<std::unique_ptr<Backend>> HttpBackend::OpenAws(
   config.name = "aws:" + region;
   DDBLAB_ASSIGN_OR_RETURN(
       config.dynamodb,
-      HttplibTransport::Open(DynamoDbEndpoint(region), transport_options));
+      BeastTransport::Open(DynamoDbEndpoint(region), transport_options));
   DDBLAB_ASSIGN_OR_RETURN(
       config.streams,
-      HttplibTransport::Open(StreamsEndpoint(region), transport_options));
+      BeastTransport::Open(StreamsEndpoint(region), transport_options));
   config.credentials = std::move(credentials);
   config.region = region;
   config.retry = options.retry;
@@ -222,6 +301,11 @@ Result<json> HttpBackend::CallStreams(std::string_view operation,
 HttpRequest HttpBackend::SignControl(const Transport& transport,
                                      std::string method, std::string path,
                                      std::string body) const {
+  std::string query;
+  if (!config_.control_namespace.empty()) {
+    query = "namespace=" + sigv4::UriEncode(config_.control_namespace,
+                                            /*keep_slash=*/false);
+  }
   std::string amz_date = sigv4::FormatAmzDate(config_.signing_clock->Now());
   sigv4::HeaderList signed_headers = {
       {"Host", transport.host_header()},
@@ -236,12 +320,12 @@ HttpRequest HttpBackend::SignControl(const Transport& transport,
                                 *config_.control_token);
   }
   std::string authorization = sigv4::AuthorizationHeader(
-      method, path, "", signed_headers, body, config_.credentials.access_key_id,
-      config_.credentials.secret_access_key, config_.region, "dynamodb",
-      amz_date);
+      method, path, query, signed_headers, body,
+      config_.credentials.access_key_id, config_.credentials.secret_access_key,
+      config_.region, "dynamodb", amz_date);
   HttpRequest request;
   request.method = std::move(method);
-  request.path = std::move(path);
+  request.path = query.empty() ? std::move(path) : path + "?" + query;
   request.headers = std::move(signed_headers);
   request.headers.emplace_back("Authorization", std::move(authorization));
   request.body = std::move(body);
@@ -282,8 +366,7 @@ Result<json> HttpBackend::Exchange(Transport& transport,
   int taken = 0;
   for (int attempt = 1;; ++attempt) {
     Result<HttpResponse> response =
-        transport.Send(Sign(transport, target, body));
-    if (response.ok()) FollowDueTime(*response);
+        SendSigned(transport, [&] { return Sign(transport, target, body); });
     Result<json> decoded = response.ok() ? DecodeResponse(*response)
                                          : Result<json>(response.error());
     if (decoded.ok()) {
@@ -313,6 +396,47 @@ void HttpBackend::FollowDueTime(const HttpResponse& response) {
   auto [end, ec] = std::from_chars(due->data(), due->data() + due->size(), ms);
   if (ec != std::errc() || end != due->data() + due->size()) return;
   manual->Set(TimePoint(std::chrono::milliseconds(ms)));  // forward only
+}
+
+void HttpBackend::FollowServerClock(const HttpResponse& response) {
+  FollowDueTime(response);
+  ManualClock* mirror = config_.server_clock.get();
+  if (mirror == nullptr) return;
+  if (const std::string* due = response.Header("X-Ddblab-Due")) {
+    int64_t ms = 0;
+    auto [end, ec] =
+        std::from_chars(due->data(), due->data() + due->size(), ms);
+    if (ec == std::errc() && end == due->data() + due->size()) {
+      mirror->Set(TimePoint(std::chrono::milliseconds(ms)));
+    }
+  }
+  const std::string* date = response.Header("Date");
+  std::optional<TimePoint> stamped = date ? ParseHttpDate(*date) : std::nullopt;
+  if (!stamped) return;
+  // The Date is the server's time floored to the second: the mirror moves
+  // forward to it, and back only when the server's clock went back (a
+  // reset by another caller).
+  if (!mirror->Set(*stamped) &&
+      *stamped + std::chrono::seconds(1) <= mirror->Now()) {
+    mirror->Reset(*stamped);
+  }
+}
+
+Result<HttpResponse> HttpBackend::SendSigned(
+    Transport& transport, const std::function<HttpRequest()>& make) {
+  for (int sent = 1;; ++sent) {
+    const TimePoint signed_at = config_.signing_clock->Now();
+    Result<HttpResponse> response = transport.Send(make());
+    if (!response.ok()) return response;
+    FollowServerClock(*response);
+    if (sent == 2 || config_.server_clock == nullptr ||
+        !RefusedAsOutOfWindow(*response) ||
+        std::chrono::floor<std::chrono::seconds>(
+            config_.signing_clock->Now()) ==
+            std::chrono::floor<std::chrono::seconds>(signed_at)) {
+      return response;
+    }
+  }
 }
 
 void HttpBackend::Wait(Duration d) {
@@ -384,17 +508,34 @@ Status HttpBackend::Reset(const ResetSpec& spec) {
                            .count();
     body["shard_rollover"] = ms <= 0 ? "off" : std::to_string(ms) + "ms";
   }
+  if (!config_.control_namespace.empty() && body.contains("clock")) {
+    // A namespace's reset may not move the clock every namespace shares:
+    // move it first (forward only), then reset the namespace.
+    if (Status moved = SetClock(*spec.clock); !moved.ok()) {
+      Error error = moved.error();
+      error.message =
+          "the server keeps a namespace per access key, and its "
+          "one clock moves forward only: " +
+          error.message;
+      return error;
+    }
+    body.erase("clock");
+  }
   DDBLAB_RETURN_IF_ERROR(Control("POST", "/_ddblab/reset", body));
+  if (spec.clock && config_.server_clock)
+    config_.server_clock->Reset(*spec.clock);
   return OkStatus();
 }
 
 Result<json> HttpBackend::Control(std::string method, std::string path,
                                   const json& body) {
-  HttpRequest request =
-      SignControl(*config_.dynamodb, std::move(method), std::move(path),
-                  body.is_null() ? std::string() : body.dump());
-  DDBLAB_ASSIGN_OR_RETURN(HttpResponse response,
-                          config_.dynamodb->Send(request));
+  const std::string text = body.is_null() ? std::string() : body.dump();
+  HttpRequest request;
+  DDBLAB_ASSIGN_OR_RETURN(
+      HttpResponse response, SendSigned(*config_.dynamodb, [&] {
+        request = SignControl(*config_.dynamodb, method, path, text);
+        return request;
+      }));
   json out = json::parse(response.body, nullptr, false);
   if (response.status != 200) {
     std::string message = out.is_object() && out.contains("message")
@@ -413,18 +554,30 @@ Result<json> HttpBackend::Control(std::string method, std::string path,
   return out;
 }
 
+void HttpBackend::FollowClockAnswer(const json& answer) {
+  if (config_.server_clock == nullptr || !answer.contains("now") ||
+      !answer["now"].is_number()) {
+    return;
+  }
+  config_.server_clock->Set(TimePoint(std::chrono::milliseconds(
+      std::llround(answer["now"].get<double>() * 1000.0))));
+}
+
 Status HttpBackend::AdvanceClock(Duration d) {
   if (!Has(Capability::kClock)) return NoControl(Capability::kClock);
   auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(d).count();
-  DDBLAB_RETURN_IF_ERROR(Control("POST", "/_ddblab/clock",
-                                 json{{"advance", std::to_string(ms) + "ms"}}));
+  DDBLAB_ASSIGN_OR_RETURN(
+      json out, Control("POST", "/_ddblab/clock",
+                        json{{"advance", std::to_string(ms) + "ms"}}));
+  FollowClockAnswer(out);
   return OkStatus();
 }
 
 Status HttpBackend::SetClock(TimePoint t) {
   if (!Has(Capability::kClock)) return NoControl(Capability::kClock);
-  DDBLAB_RETURN_IF_ERROR(
-      Control("POST", "/_ddblab/clock", json{{"set", ToEpochSeconds(t)}}));
+  DDBLAB_ASSIGN_OR_RETURN(json out, Control("POST", "/_ddblab/clock",
+                                            json{{"set", ToEpochSeconds(t)}}));
+  FollowClockAnswer(out);
   return OkStatus();
 }
 

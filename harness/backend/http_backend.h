@@ -12,11 +12,20 @@
 // endpoints give the optional controls: the clock (when the server runs
 // --clock manual), TTL sweeps, stream shard splits, fault plans, reset
 // (POST /_ddblab/reset) and the consistency model (/_ddblab/consistency).
+// On a server with a namespace per access key (serve --namespace
+// access-key[+region]) every control call names the backend's own namespace
+// (?namespace=KEY or KEY:REGION, from GET /_ddblab/namespaces at open).
+// Unless its clock is the system clock (GET /_ddblab/clock), requests to
+// ddblab are signed with the server's clock, as --auth verify checks them:
+// a mirror set at open, moved by this backend's clock calls, and following
+// each answer's Date header (one re-signed attempt when a request was
+// refused as out of the date window because another caller moved it).
 //
 // Thread-safety: Call/CallStreams may run concurrently (the transports
 // serialise on their connection); waits() and the retry quota are guarded.
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -41,8 +50,15 @@ struct HttpBackendConfig {
   // Times retry waits; null: a SystemClock.
   std::shared_ptr<Clock> clock;
   // The X-Amz-Date of signatures; null: a SystemClock (signatures need the
-  // real time).
+  // real time), or server_clock when set.
   std::shared_ptr<Clock> signing_clock;
+  // ddblab serve with a manual (or unknown) clock: the mirror of its clock
+  // that signatures use (set by OpenEndpoint).
+  std::shared_ptr<ManualClock> server_clock;
+  // ddblab serve --namespace access-key[+region]: this backend's namespace
+  // ("KEY" or "KEY:REGION"), sent as ?namespace= on control calls; empty
+  // on a shared server.
+  std::string control_namespace;
   // Use the ddblab control endpoints (set by Open after the health probe).
   bool ddblab_control = false;
   bool ddblab_manual_clock = false;
@@ -106,6 +122,15 @@ class HttpBackend final : public Backend {
   // A latency fault's answer on a manual clock moved the server's clock to
   // its due time (header X-Ddblab-Due): a manual mirror follows.
   void FollowDueTime(const HttpResponse& response);
+  // The server clock mirror follows the answer's Date (and due time).
+  void FollowServerClock(const HttpResponse& response);
+  // Sends make()'s request; when ddblab refused it as outside its date
+  // window and the answer moved the server clock mirror, sends it once more
+  // signed anew.
+  Result<HttpResponse> SendSigned(Transport& transport,
+                                  const std::function<HttpRequest()>& make);
+  // A POST /_ddblab/clock answer's "now": the mirror moves to it.
+  void FollowClockAnswer(const json& answer);
   void Wait(Duration d);
   Result<json> Control(std::string method, std::string path, const json& body);
 

@@ -2,15 +2,17 @@
 // so HttpBackend's signing, checksums and retries are tested with a
 // scripted fake as well as over real sockets.
 //
-// HttplibTransport keeps one keep-alive connection per thread-free client
-// (cpp-httplib; HTTPS with OpenSSL, the system CA store plus an optional
-// extra CA file). A failure to get a complete response is an Error of type
-// kOutcomeUnknown with extra {"Transport": "connect" | "closed" |
-// "timeout"} ("timeout": no response within the read timeout, or the
-// connect timed out; SDKs charge a retry after one 10 quota tokens, not 5).
+// BeastTransport keeps one keep-alive connection (Boost.Beast; HTTPS with
+// OpenSSL, set up on the first https connection only: the system CA store
+// plus an optional extra CA file, the host name checked). A kept connection
+// the peer closed while idle is replaced before the request is written. A
+// failure to get a complete response is an Error of type kOutcomeUnknown
+// with extra {"Transport": "connect" | "closed" | "timeout"} ("timeout": no
+// response within the read timeout, or the connect timed out; SDKs charge a
+// retry after one 10 quota tokens, not 5).
 //
 // Thread-safety: Transport implementations must allow concurrent Send
-// calls; HttplibTransport serialises them on its one connection.
+// calls; BeastTransport serialises them on its one connection.
 #pragma once
 
 #include <memory>
@@ -22,10 +24,6 @@
 #include "emulator/api/mutex.h"
 #include "emulator/api/result.h"
 #include "emulator/api/thread_annotations.h"
-
-namespace httplib {
-class Client;
-}
 
 namespace ddblab::harness {
 
@@ -63,25 +61,37 @@ struct TransportOptions {
   Duration read_timeout = std::chrono::seconds(60);
 };
 
-class HttplibTransport final : public Transport {
+class BeastTransport final : public Transport {
  public:
   // `base_url` is scheme://host[:port] with no path. A bad URL is a
-  // ValidationException.
-  static Result<std::unique_ptr<HttplibTransport>> Open(
+  // ValidationException. Nothing connects before the first Send.
+  static Result<std::unique_ptr<BeastTransport>> Open(
       const std::string& base_url, const TransportOptions& options);
-  ~HttplibTransport() override;
+  ~BeastTransport() override;
 
   const std::string& base_url() const override { return base_url_; }
   const std::string& host_header() const override { return host_header_; }
+  // A request without a Host header gets host_header().
   Result<HttpResponse> Send(const HttpRequest& request) override;
 
  private:
-  HttplibTransport() = default;
+  struct Connection;  // Asio and Beast stay out of this header.
+  BeastTransport() = default;
+  Status Connect() DDBLAB_REQUIRES(mu_);
+  Result<HttpResponse> Exchange(const HttpRequest& request)
+      DDBLAB_REQUIRES(mu_);
+
   std::string base_url_;
   std::string host_header_;
-  Duration read_timeout_{};
+  std::string host_;  // without the [] of an IPv6 literal
+  std::string port_;
+  bool https_ = false;
+  TransportOptions options_;
   Mutex mu_;
-  std::unique_ptr<httplib::Client> client_ DDBLAB_GUARDED_BY(mu_);
+  std::unique_ptr<Connection> connection_ DDBLAB_GUARDED_BY(mu_);
 };
+
+// The transport's former name (cpp-httplib), for callers not yet renamed.
+using HttplibTransport = BeastTransport;
 
 }  // namespace ddblab::harness

@@ -6,7 +6,6 @@
 #include "harness/consumer/function.h"
 
 #include <fcntl.h>
-#include <httplib.h>
 #include <poll.h>
 #include <signal.h>
 #include <sys/wait.h>
@@ -15,6 +14,9 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+
+#include "harness/backend/http_transport.h"
+#include "harness/backend/retry_policy.h"
 
 namespace ddblab::harness::consumer {
 
@@ -200,19 +202,33 @@ Invocation UrlFunction::Invoke(const json& event) {
       path_start == std::string::npos ? url_ : url_.substr(0, path_start);
   std::string path =
       path_start == std::string::npos ? "/" : url_.substr(path_start);
-  httplib::Client client(origin);
-  auto secs = static_cast<time_t>(timeout_.count() / 1000);
-  auto usecs = static_cast<time_t>((timeout_.count() % 1000) * 1000);
-  client.set_read_timeout(secs, usecs);
-  client.set_write_timeout(secs, usecs);
-  auto res = client.Post(path.c_str(), event.dump(), "application/json");
-  if (!res) {
-    if (res.error() == httplib::Error::Read) {
+  TransportOptions options;
+  options.connect_timeout = timeout_;
+  options.read_timeout = timeout_;
+  Result<std::unique_ptr<BeastTransport>> transport =
+      BeastTransport::Open(origin, options);
+  if (!transport.ok()) {
+    return Invocation::NotDelivered("bad invoke URL: " + url_ + " (" +
+                                    transport.error().message + ")");
+  }
+  Result<HttpResponse> res = (*transport)
+                                 ->Send({"POST",
+                                         path,
+                                         {{"Content-Type", "application/json"}},
+                                         event.dump()});
+  if (!res.ok()) {
+    // Sent but no answer (none in time, or the connection closed): the
+    // function may have run.
+    const std::string kind =
+        res.error().extra.is_object()
+            ? res.error().extra.value(kTransportMember, std::string())
+            : std::string();
+    if (kind != "connect") {
       return Invocation::FunctionError("Timeout",
                                        "the invoke URL did not answer in time");
     }
     return Invocation::NotDelivered("invoke URL " + url_ + ": " +
-                                    httplib::to_string(res.error()));
+                                    res.error().message);
   }
   if (res->status < 200 || res->status > 299) {
     return Invocation::FunctionError("Http" + std::to_string(res->status),
@@ -229,8 +245,9 @@ Invocation UrlFunction::Invoke(const json& event) {
                      body["errorType"].is_string() &&
                      body.contains("errorMessage") &&
                      body["errorMessage"].is_string();
-  if (res->has_header("X-Amz-Function-Error") || error_shape) {
-    std::string type = res->get_header_value("X-Amz-Function-Error");
+  const std::string* flagged = res->Header("X-Amz-Function-Error");
+  if (flagged != nullptr || error_shape) {
+    std::string type = flagged != nullptr ? *flagged : std::string();
     std::string message = res->body;
     if (error_shape) {
       type = body["errorType"].get<std::string>();

@@ -156,12 +156,19 @@ TEST(CliTest, NamespaceFlag) {
   auto defaults = Parse({"serve"});
   ASSERT_TRUE(defaults.ok());
   EXPECT_EQ(defaults->serve.namespaces, NamespaceMode::kShared);
+  EXPECT_EQ(defaults->serve.startup_detail, "");
   auto command = Parse({"serve", "--namespace", "access-key"});
   ASSERT_TRUE(command.ok());
   EXPECT_EQ(command->serve.namespaces, NamespaceMode::kAccessKey);
+  // The startup line names the mode when it is not the default.
+  EXPECT_EQ(command->serve.startup_detail, ", namespace access-key");
   command = Parse({"serve", "--namespace=access-key+region"});
   ASSERT_TRUE(command.ok());
   EXPECT_EQ(command->serve.namespaces, NamespaceMode::kAccessKeyRegion);
+  EXPECT_EQ(command->serve.startup_detail, ", namespace access-key+region");
+  command = Parse({"serve", "--namespace", "shared"});
+  ASSERT_TRUE(command.ok());
+  EXPECT_EQ(command->serve.startup_detail, "");
   ExpectUsageError({"serve", "--namespace", "bogus"},
                    "invalid value 'bogus' for --namespace: expected shared, "
                    "access-key or access-key+region");

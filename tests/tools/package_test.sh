@@ -46,10 +46,10 @@ done
 # needs must come from a package it lists.
 depends=$(sed -n 's/^ Depends: //p' <<<"$info")
 declare -A package_of=(
-  [libc.so.6]=libc6 [libm.so.6]=libc6 [libgcc_s.so.1]=libgcc-s1
+  [libc.so.6]=libc6 [libm.so.6]=libc6 [ld-linux-x86-64.so.2]=libc6
+  [libgcc_s.so.1]=libgcc-s1
   [libstdc++.so.6]=libstdc++6 [libsqlite3.so.0]=libsqlite3-0
-  [libssl.so.3]=libssl3 [libcrypto.so.3]=libssl3 [libz.so.1]=zlib1g
-  [libcpp-httplib.so.0.11]=libcpp-httplib0.11)
+  [libssl.so.3]=libssl3 [libcrypto.so.3]=libssl3 [libz.so.1]=zlib1g)
 depends_names=$(sed 's/ ([^)]*)//g; s/, /\n/g' <<<"$depends")
 needed=$(readelf -d "$build/cli/ddblab" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p')
 [ -n "$needed" ] || fail "readelf lists no NEEDED library of $build/cli/ddblab"

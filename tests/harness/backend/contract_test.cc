@@ -540,6 +540,116 @@ std::optional<Result<std::unique_ptr<Backend>>> OpenManualClockServer(
   return OpenBackend(*endpoint, options);
 }
 
+// A backend of key `access_key` over `endpoint` (no retries).
+Result<std::unique_ptr<Backend>> OpenAs(const std::string& endpoint,
+                                        const std::string& access_key) {
+  BackendOptions options;
+  options.environment = AwsEnvironment::FromMap({});
+  options.credentials = AwsCredentials{access_key, "secret", "", ""};
+  options.retry = RetryPolicy::Off();
+  return OpenBackend(endpoint, options);
+}
+
+json ListedTables(Backend& b) {
+  auto listed = b.Call("ListTables", json::object());
+  return listed.ok() ? (*listed)["TableNames"] : json(ToString(listed.error()));
+}
+
+// `ddblab serve --namespace access-key`: each HttpBackend's control calls
+// name its own namespace (?namespace=KEY), so a fault plan and a reset act
+// on its key's tables only; its startup line names the mode.
+TEST(DdblabControlsOverHttpTest, NamespacedServerControlsOwnNamespace) {
+  std::string skip;
+  const testing::ChildServer* server =
+      testing::DdblabNamespacedServer(1800000000, &skip);
+  ASSERT_NE(server, nullptr) << skip;
+  EXPECT_NE(server->first_line().find("auth accept, namespace access-key)"),
+            std::string::npos)
+      << server->first_line();
+  auto alice = OpenAs(server->endpoint(), "alice");
+  auto bob = OpenAs(server->endpoint(), "bob");
+  ASSERT_TRUE(alice.ok()) << ToString(alice.error());
+  ASSERT_TRUE(bob.ok()) << ToString(bob.error());
+  json create = {
+      {"TableName", "orders"},
+      {"KeySchema", {{{"AttributeName", "pk"}, {"KeyType", "HASH"}}}},
+      {"AttributeDefinitions",
+       {{{"AttributeName", "pk"}, {"AttributeType", "S"}}}},
+      {"BillingMode", "PAY_PER_REQUEST"}};
+  for (auto* b : {&**alice, &**bob}) {
+    auto created = b->Call("CreateTable", create);
+    ASSERT_TRUE(created.ok()) << ToString(created.error());
+  }
+  ASSERT_TRUE((*alice)
+                  ->SetFaultPlan(json::parse(R"({"rules": [
+      {"operation": "PutItem", "nth": [1], "effect": "throttle"}]})"))
+                  .ok());
+  json put = {{"TableName", "orders"}, {"Item", {{"pk", {{"S", "a"}}}}}};
+  auto throttled = (*alice)->Call("PutItem", put);
+  ASSERT_FALSE(throttled.ok());
+  EXPECT_EQ(throttled.error().type, ErrorType::kThrottling);
+  auto bobs = (*bob)->Call("PutItem", put);
+  EXPECT_TRUE(bobs.ok()) << ToString(bobs.error());
+
+  // Reset empties alice's namespace only; its clock moves the one clock
+  // (POST /_ddblab/clock) before the namespace's reset.
+  ResetSpec spec;
+  spec.clock = FromEpochSeconds(1800000100);
+  Status reset = (*alice)->Reset(spec);
+  ASSERT_TRUE(reset.ok()) << ToString(reset.error());
+  EXPECT_EQ(ListedTables(**alice), json::array());
+  EXPECT_EQ(ListedTables(**bob), json::array({"orders"}));
+  ASSERT_TRUE((*bob)->SetClock(FromEpochSeconds(1800000100)).ok());
+  Status back = (*alice)->SetClock(FromEpochSeconds(1800000000));
+  ASSERT_FALSE(back.ok());
+  EXPECT_EQ(back.error().message,
+            "cannot move the clock backwards: now is 1800000100, asked for "
+            "1800000000");
+  spec.clock = FromEpochSeconds(1800000000);
+  Status reset_back = (*alice)->Reset(spec);
+  ASSERT_FALSE(reset_back.ok());
+  EXPECT_EQ(reset_back.error().type, ErrorType::kValidation);
+  EXPECT_EQ(reset_back.error().message,
+            "the server keeps a namespace per access key, and its one clock "
+            "moves forward only: cannot move the clock backwards: now is "
+            "1800000100, asked for 1800000000");
+}
+
+// --auth verify with a manual clock months from the real time (no
+// --auth-skew): HttpBackend signs with the server's clock, follows the
+// moves it makes (days) and, when another caller moved the clock, the
+// answer's Date (one re-signed attempt).
+TEST(DdblabControlsOverHttpTest, SignsWithTheServersManualClock) {
+  // A server of its own: the test moves its clock by days.
+  testing::ChildServer server;
+  ASSERT_EQ(server.Start(
+                testing::DdblabServeArgv({"--clock", "manual=1900000000"}), 0),
+            "");
+  auto open = [&] {
+    BackendOptions options;
+    options.environment = AwsEnvironment::FromMap({});
+    options.credentials = AwsCredentials{testing::kAccessKeyId,
+                                         testing::kSecretAccessKey, "", ""};
+    return OpenBackend(server.endpoint(), options);
+  };
+  auto opened = open();
+  ASSERT_TRUE(opened.ok()) << ToString(opened.error());
+  Backend& b = **opened;
+  auto listed = b.Call("ListTables", json::object());
+  ASSERT_TRUE(listed.ok()) << ToString(listed.error());
+  ASSERT_TRUE(b.AdvanceClock(std::chrono::days(3)).ok());
+  listed = b.Call("ListTables", json::object());
+  ASSERT_TRUE(listed.ok()) << ToString(listed.error());
+
+  auto other = open();
+  ASSERT_TRUE(other.ok()) << ToString(other.error());
+  ASSERT_TRUE((*other)->AdvanceClock(std::chrono::days(2)).ok());
+  listed = b.Call("ListTables", json::object());
+  ASSERT_TRUE(listed.ok()) << ToString(listed.error());
+  EXPECT_EQ(dynamic_cast<HttpBackend&>(b).last_attempts(), 1);
+  ASSERT_TRUE(b.SweepTtl().ok());
+}
+
 // The optional controls over HTTP: `ddblab serve --clock manual` answers
 // the health probe as ddblab, so HttpBackend drives its clock and TTL
 // sweeps, and sets its fault plans.

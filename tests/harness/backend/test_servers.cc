@@ -117,6 +117,7 @@ std::string ChildServer::Start(const std::vector<std::string>& argv,
     return argv[0] + " did not listen on port " + std::to_string(wait_port);
   }
   std::string line = ReadLine(out[0]);
+  first_line_ = line;
   std::thread([fd = out[0]] {
     char buf[4096];
     while (read(fd, buf, sizeof(buf)) > 0) {
@@ -195,18 +196,32 @@ std::optional<std::string> DdblabManualClockEndpoint(int64_t epoch,
   static std::unique_ptr<ChildServer> server;
   if (server) return server->endpoint();
   auto child = std::make_unique<ChildServer>();
+  // HttpBackend signs with the server's clock, far from the real time:
+  // --auth verify's date window stays on.
   std::string error = child->Start(
-      // HttpBackend signs with the real time, far from the manual one:
-      // --auth verify's date window (around the manual time) is off.
-      DdblabServeArgv(
-          {"--clock", "manual=" + std::to_string(epoch), "--auth-skew", "off"}),
-      0);
+      DdblabServeArgv({"--clock", "manual=" + std::to_string(epoch)}), 0);
   if (!error.empty()) {
     *skip = "could not start ddblab serve --clock manual: " + error;
     return std::nullopt;
   }
   server = std::move(child);
   return server->endpoint();
+}
+
+const ChildServer* DdblabNamespacedServer(int64_t epoch, std::string* skip) {
+  static std::unique_ptr<ChildServer> server;
+  if (server) return server.get();
+  auto child = std::make_unique<ChildServer>();
+  std::string error = child->Start(
+      {DDBLAB_BIN, "serve", "--port", "0", "--log-level", "warn", "--namespace",
+       "access-key", "--clock", "manual=" + std::to_string(epoch)},
+      0);
+  if (!error.empty()) {
+    *skip = "could not start ddblab serve --namespace access-key: " + error;
+    return nullptr;
+  }
+  server = std::move(child);
+  return server.get();
 }
 
 std::optional<std::string> DynamoDbLocalEndpoint(std::string* skip) {

@@ -35,10 +35,13 @@ class ChildServer {
   std::string Start(const std::vector<std::string>& argv, int wait_port,
                     const std::string& working_dir = "");
   const std::string& endpoint() const { return endpoint_; }
+  // ddblab's startup line (empty when started with a `wait_port`).
+  const std::string& first_line() const { return first_line_; }
 
  private:
   pid_t pid_ = -1;
   std::string endpoint_;
+  std::string first_line_;
 };
 
 // A free loopback port (bound, read and released).
@@ -55,10 +58,14 @@ std::vector<std::string> DdblabServeArgv(
 std::optional<std::string> DdblabEndpoint(bool https, std::string* skip,
                                           std::string* ca_file);
 
-// `ddblab serve --clock manual=EPOCH --auth verify --auth-skew off` over
-// HTTP (its own process, for the control tests); nullopt with `*skip` set.
+// `ddblab serve --clock manual=EPOCH --auth verify` over HTTP (its own
+// process, for the control tests); nullopt with `*skip` set.
 std::optional<std::string> DdblabManualClockEndpoint(int64_t epoch,
                                                      std::string* skip);
+
+// `ddblab serve --namespace access-key --clock manual=EPOCH` (--auth
+// accept: any key opens its namespace); the server, or null with `*skip`.
+const ChildServer* DdblabNamespacedServer(int64_t epoch, std::string* skip);
 
 // DynamoDB Local in memory; nullopt with `*skip` set when java or the jar is
 // missing.

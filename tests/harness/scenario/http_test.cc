@@ -37,11 +37,11 @@ class HttpScenarioTest : public ::testing::Test {
     setenv("AWS_ACCESS_KEY_ID", harness::testing::kAccessKeyId, 1);
     setenv("AWS_SECRET_ACCESS_KEY", harness::testing::kSecretAccessKey, 1);
     setenv("AWS_REGION", "us-east-1", 1);
-    // HttpBackend signs with the real time, and the scenarios move the
-    // manual clock far from it: no date window (--auth-skew off).
+    // The scenarios move the manual clock far from the real time:
+    // HttpBackend signs with the server's clock (--auth verify's window
+    // stays on).
     manual_ = Serve({"--clock", "manual", "--seed", "99", "--ttl-delay", "90s",
-                     "--stream-shards", "3", "--shard-rollover", "1h",
-                     "--auth-skew", "off"});
+                     "--stream-shards", "3", "--shard-rollover", "1h"});
     system_ = Serve({"--clock", "system"});
   }
   static void TearDownTestSuite() { servers().clear(); }
