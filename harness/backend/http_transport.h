@@ -91,7 +91,4 @@ class BeastTransport final : public Transport {
   std::unique_ptr<Connection> connection_ DDBLAB_GUARDED_BY(mu_);
 };
 
-// The transport's former name (cpp-httplib), for callers not yet renamed.
-using HttplibTransport = BeastTransport;
-
 }  // namespace ddblab::harness

@@ -91,7 +91,7 @@ class Control {
     TransportOptions options;
     options.read_timeout = std::chrono::seconds(30);
     DDBLAB_ASSIGN_OR_RETURN(auto transport,
-                            HttplibTransport::Open(server.endpoint(), options));
+                            BeastTransport::Open(server.endpoint(), options));
     return Control(std::move(transport), server.control_token());
   }
 
@@ -130,9 +130,9 @@ class Control {
   }
 
  private:
-  Control(std::unique_ptr<HttplibTransport> transport, std::string token)
+  Control(std::unique_ptr<BeastTransport> transport, std::string token)
       : transport_(std::move(transport)), token_(std::move(token)) {}
-  std::unique_ptr<HttplibTransport> transport_;
+  std::unique_ptr<BeastTransport> transport_;
   std::string token_;
 };
 

@@ -90,7 +90,7 @@ TEST_F(RunServerTest, StartsOnAFreePortWithAManualClockAndStops) {
     ASSERT_TRUE((*backend)->AdvanceClock(std::chrono::seconds(5)).ok());
   }
   // The clock is the manual one, at the start given.
-  auto transport = harness::HttplibTransport::Open(endpoint, {});
+  auto transport = harness::BeastTransport::Open(endpoint, {});
   ASSERT_TRUE(transport.ok());
   harness::HttpRequest get;
   get.method = "GET";
