@@ -18,6 +18,7 @@
 #include "harness/scenario/exhaustive.h"
 #include "harness/scenario/explore_results.h"
 #include "harness/scenario/report.h"
+#include "harness/scenario/run_args.h"
 #include "harness/scenario/runner.h"
 #include "harness/scenario/scenario.h"
 #include "harness/scenario/shrink.h"
@@ -25,298 +26,6 @@
 
 namespace ddblab::harness::scenario {
 namespace {
-
-constexpr const char* kUsage =
-    "usage: ddblab run FILE... [--backend emulator|http://HOST:PORT|aws] "
-    "[--seed N] [--explore N] [--seeds A-B] [--shard I/N] [--strategy S] "
-    "[--max-preemptions K] [--budget N] [--no-reduction] [--json OUT] "
-    "[--replay TRACE] [--shrink] [--shrink-out PATH] [--trace OUT.jsonl] "
-    "[--report OUT.html]\n"
-    "       ddblab run --merge RESULT.json...\n";
-
-// `ddblab run --help`: the usage line, then every flag on a line of its own.
-constexpr const char* kHelp =
-    "\n"
-    "Runs each scenario FILE on a seeded scheduler and checks its "
-    "invariants.\n"
-    "\n"
-    "  --backend B       where the calls go: emulator (in process, the "
-    "default),\n"
-    "                    http://HOST:PORT (ddblab serve) or aws[:REGION]\n"
-    "  --seed N          the seed of the run (default: the file's "
-    "backend.seed, or 1);\n"
-    "                    with --explore or --shrink, the first seed (default "
-    "1)\n"
-    "  --explore N       run N seeds (1 to 1000000) and count those that "
-    "break an\n"
-    "                    invariant; prints the distinct schedules seen, the "
-    "runs\n"
-    "                    until the first failure and the seeds per second\n"
-    "  --seeds A-B       run the seeds A to B (at most 1000000), as --seed A "
-    "--explore\n"
-    "                    B-A+1\n"
-    "  --shard I/N       run only shard I of N (1 <= I <= N <= 1000) of the "
-    "seeds:\n"
-    "                    the seeds A+I-1, A+I-1+N, A+I-1+2N, ... (one "
-    "machine's share)\n"
-    "  --json OUT        --explore, --seeds or exhaustive: write the result of "
-    "each\n"
-    "                    file as a JSON document "
-    "(docs/run-results.schema.json)\n"
-    "  --merge           the FILEs are --json results: print their combined "
-    "summary\n"
-    "                    per file and the first failing seed of all\n"
-    "  --strategy S      how each step's actor is picked: random (the "
-    "default),\n"
-    "                    pct[:D] (priorities with D-1 change points, D 1 to "
-    "10,\n"
-    "                    default 3) or exhaustive (every distinct schedule "
-    "of the\n"
-    "                    seed within the preemption bound, depth-first; "
-    "stops at\n"
-    "                    the first that breaks an invariant; not with "
-    "--explore)\n"
-    "  --max-preemptions K  exhaustive: schedules with at most K "
-    "preemptions (0 to\n"
-    "                    10, default 2)\n"
-    "  --budget N        exhaustive: make at most N runs (1 to 1000000, "
-    "default\n"
-    "                    10000)\n"
-    "  --no-reduction    exhaustive: run both orders of independent steps "
-    "too\n"
-    "  --replay TRACE    run the seed and schedule of a recorded trace again "
-    "and\n"
-    "                    report the first step whose response differs\n"
-    "  --shrink          cut the first failing run (of --seed, or of "
-    "--explore N,\n"
-    "                    default 200) down to a minimal scenario file\n"
-    "  --shrink-out PATH where --shrink writes the file (default "
-    "FILE.shrunk.json)\n"
-    "  --trace OUT.jsonl write the run's trace (with --explore: the first "
-    "failing\n"
-    "                    seed's, else the first seed's; with exhaustive: the "
-    "failing\n"
-    "                    schedule's, else the first's; with --shrink: the "
-    "shrunk run's)\n"
-    "  --report OUT.html write the same run as an HTML page\n"
-    "  --help, -h        print this help\n"
-    "\n"
-    "Exit codes: 0 every expectation met, 1 an expectation failed or a run "
-    "could\n"
-    "not complete, 2 bad input (a file, a flag, a malformed call), 3 the "
-    "backend\n"
-    "lacks a capability the scenario needs.\n";
-
-struct Args {
-  std::vector<std::string> files;
-  std::string backend = "emulator";
-  std::optional<uint64_t> seed;
-  std::optional<int64_t> explore;
-  std::optional<std::pair<uint64_t, uint64_t>> seeds;  // --seeds A-B
-  std::optional<std::pair<uint64_t, uint64_t>> shard;  // --shard I/N
-  std::string json_out;
-  bool merge = false;
-  std::string replay;
-  bool shrink = false;
-  std::string shrink_out;
-  std::string trace;
-  std::string report;
-  StrategySpec strategy;
-  std::optional<int> max_preemptions;
-  std::optional<int64_t> budget;
-  bool no_reduction = false;
-  const StartRunServer* start_server = nullptr;
-};
-
-RunOptions BaseOptions(const Args& args) {
-  RunOptions options;
-  options.backend = args.backend;
-  options.strategy = args.strategy;
-  options.start_server = args.start_server;
-  return options;
-}
-
-// Where a command run that writes --trace OUT keeps its programs' output:
-// OUT.logs/ (other runs use a temporary folder).
-std::string LogsDirOf(const Args& args) {
-  return args.trace.empty() ? std::string() : args.trace + ".logs";
-}
-
-// What command actors cannot do yet, as the message for exit 2 ("" when
-// the mode is fine).
-std::string CommandModeProblem(const Args& args) {
-  if (args.shrink) return "--shrink";
-  if (args.strategy.kind == StrategySpec::Kind::kExhaustive) {
-    return "--strategy exhaustive";
-  }
-  if (args.backend != "emulator") return "--backend";
-  return "";
-}
-
-std::optional<uint64_t> Number(const std::string& text) {
-  uint64_t n = 0;
-  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), n);
-  if (ec != std::errc() || end != text.data() + text.size()) {
-    return std::nullopt;
-  }
-  return n;
-}
-
-// Parses the arguments; an error message (without the "ddblab run: ")
-// when they are bad.
-std::string ParseArgs(std::span<const std::string> args, Args* out) {
-  for (size_t i = 0; i < args.size(); ++i) {
-    const std::string& arg = args[i];
-    if (!arg.starts_with("--")) {
-      out->files.push_back(arg);
-      continue;
-    }
-    if (arg == "--shrink") {
-      out->shrink = true;
-      continue;
-    }
-    if (arg == "--no-reduction") {
-      out->no_reduction = true;
-      continue;
-    }
-    if (arg == "--merge") {
-      out->merge = true;
-      continue;
-    }
-    const bool takes_value =
-        arg == "--backend" || arg == "--seed" || arg == "--explore" ||
-        arg == "--replay" || arg == "--trace" || arg == "--shrink-out" ||
-        arg == "--report" || arg == "--strategy" ||
-        arg == "--max-preemptions" || arg == "--budget" || arg == "--seeds" ||
-        arg == "--shard" || arg == "--json";
-    if (!takes_value) return "unknown option " + arg;
-    if (i + 1 >= args.size()) return arg + " needs a value";
-    const std::string& value = args[++i];
-    if (arg == "--backend") {
-      if (value.starts_with("emulator") && value != "emulator") {
-        return "--backend emulator takes no options (the scenario's backend "
-               "member sets the clock, TTL delay and stream shards), got " +
-               value;
-      }
-      out->backend = value;
-    } else if (arg == "--seed") {
-      auto n = Number(value);
-      if (!n) return "--seed expects a non-negative integer, got " + value;
-      out->seed = *n;
-    } else if (arg == "--explore") {
-      auto n = Number(value);
-      if (!n || *n < 1 || *n > 1000000) {
-        return "--explore expects a number of seeds from 1 to 1000000, got " +
-               value;
-      }
-      out->explore = static_cast<int64_t>(*n);
-    } else if (arg == "--seeds") {
-      const size_t dash = value.find('-');
-      auto a = Number(value.substr(0, dash));
-      auto b = dash == std::string::npos ? std::nullopt
-                                         : Number(value.substr(dash + 1));
-      if (!a || !b || *a > *b || *b - *a >= 1000000) {
-        return "--seeds expects a range A-B of seeds (A <= B, at most "
-               "1000000 seeds), got " +
-               value;
-      }
-      out->seeds = std::make_pair(*a, *b);
-    } else if (arg == "--shard") {
-      const size_t slash = value.find('/');
-      auto index = Number(value.substr(0, slash));
-      auto n = slash == std::string::npos ? std::nullopt
-                                          : Number(value.substr(slash + 1));
-      if (!index || !n || *index < 1 || *index > *n || *n > 1000) {
-        return "--shard expects I/N with 1 <= I <= N <= 1000, got " + value;
-      }
-      out->shard = std::make_pair(*index, *n);
-    } else if (arg == "--json") {
-      out->json_out = value;
-    } else if (arg == "--max-preemptions") {
-      auto n = Number(value);
-      if (!n || *n > static_cast<uint64_t>(kMaxPreemptions)) {
-        return "--max-preemptions expects a number from 0 to " +
-               std::to_string(kMaxPreemptions) + ", got " + value;
-      }
-      out->max_preemptions = static_cast<int>(*n);
-    } else if (arg == "--budget") {
-      auto n = Number(value);
-      if (!n || *n < 1 || *n > static_cast<uint64_t>(kMaxBudget)) {
-        return "--budget expects a number of schedules from 1 to " +
-               std::to_string(kMaxBudget) + ", got " + value;
-      }
-      out->budget = static_cast<int64_t>(*n);
-    } else if (arg == "--strategy") {
-      Result<StrategySpec> strategy = ParseStrategy(value);
-      if (!strategy.ok()) return "--strategy " + strategy.error().message;
-      out->strategy = *strategy;
-    } else if (arg == "--replay") {
-      out->replay = value;
-    } else if (arg == "--trace") {
-      out->trace = value;
-    } else if (arg == "--report") {
-      out->report = value;
-    } else {
-      out->shrink_out = value;
-    }
-  }
-  if (out->files.empty()) {
-    return out->merge ? "--merge needs at least one result file"
-                      : "no scenario file given";
-  }
-  if (out->merge) {
-    if (out->seed || out->explore || out->seeds || out->shard ||
-        !out->json_out.empty() || out->shrink || !out->replay.empty() ||
-        !out->trace.empty() || !out->report.empty() || out->budget ||
-        out->max_preemptions || out->no_reduction ||
-        out->backend != "emulator" ||
-        out->strategy.kind != StrategySpec::Kind::kRandom ||
-        !out->shrink_out.empty()) {
-      return "--merge takes result files only, no other option";
-    }
-    return "";
-  }
-  if (out->seeds && (out->seed || out->explore)) {
-    return "--seeds A-B cannot be combined with --seed or --explore";
-  }
-  if (out->seeds) {
-    out->seed = out->seeds->first;
-    out->explore =
-        static_cast<int64_t>(out->seeds->second - out->seeds->first + 1);
-  }
-  const bool single = !out->trace.empty() || !out->report.empty() ||
-                      !out->replay.empty() || out->shrink;
-  if (single && out->files.size() > 1) {
-    return "--trace, --report, --replay and --shrink take one scenario file, "
-           "got " +
-           std::to_string(out->files.size());
-  }
-  if (!out->replay.empty() && (out->explore || out->shrink)) {
-    return "--replay cannot be combined with --explore or --shrink";
-  }
-  const bool exhaustive = out->strategy.kind == StrategySpec::Kind::kExhaustive;
-  if (!exhaustive &&
-      (out->max_preemptions || out->budget || out->no_reduction)) {
-    return "--max-preemptions, --budget and --no-reduction apply to "
-           "--strategy exhaustive only";
-  }
-  if (exhaustive && out->explore) {
-    return "--strategy exhaustive runs every schedule of one seed: give "
-           "--budget N (schedules) and --seed N, not --explore" +
-           std::string(out->seeds ? " or --seeds" : "");
-  }
-  if (out->shard && !out->explore) {
-    return "--shard I/N needs the seeds to split: --seeds A-B or --explore N";
-  }
-  if (out->shard && out->shrink) {
-    return "--shard cannot be combined with --shrink";
-  }
-  if (!out->json_out.empty() &&
-      (!(out->explore || exhaustive) || out->shrink)) {
-    return "--json applies to --explore, --seeds and --strategy exhaustive";
-  }
-  return "";
-}
 
 bool WriteLines(const std::string& path, const std::vector<std::string>& lines,
                 std::ostream& err) {
@@ -336,7 +45,7 @@ std::string Count(size_t n, const std::string& noun) {
 }
 
 // Writes --trace and --report (either may be absent) for `run` of `s`.
-bool WriteOutputs(const Args& args, const Scenario& s, const RunResult& run,
+bool WriteOutputs(const RunArgs& args, const Scenario& s, const RunResult& run,
                   std::ostream& err) {
   if (!args.trace.empty() && !WriteLines(args.trace, run.trace, err)) {
     return false;
@@ -367,7 +76,7 @@ int Expectation(const Scenario& s, bool violated, std::ostream& out) {
   return met ? 0 : 1;
 }
 
-int OneRun(const Scenario& s, const Args& args, std::ostream& out,
+int OneRun(const Scenario& s, const RunArgs& args, std::ostream& out,
            std::ostream& err) {
   RunOptions options = BaseOptions(args);
   options.seed = args.seed.value_or(s.seed);
@@ -415,7 +124,7 @@ uint64_t ScheduleHash(const std::vector<std::string>& schedule) {
 }
 
 // Runs `count` seeds from `from`, every `stride`-th (a shard's share).
-Explored Explore(const Scenario& s, const Args& args, uint64_t from,
+Explored Explore(const Scenario& s, const RunArgs& args, uint64_t from,
                  int64_t count, uint64_t stride, bool print, bool terminal,
                  std::ostream& out, std::ostream& err) {
   Explored e;
@@ -481,7 +190,7 @@ Explored Explore(const Scenario& s, const Args& args, uint64_t from,
 }
 
 // The seeds of --explore/--seeds and --shard.
-SeedRange RangeOf(const Args& args) {
+SeedRange RangeOf(const RunArgs& args) {
   SeedRange range;
   range.from = args.seed.value_or(1);
   range.to = range.from + static_cast<uint64_t>(*args.explore) - 1;
@@ -493,7 +202,7 @@ SeedRange RangeOf(const Args& args) {
 }
 
 // The start of a --json result for `s`.
-ExploreResult ResultOf(const Scenario& s, const Args& args) {
+ExploreResult ResultOf(const Scenario& s, const RunArgs& args) {
   ExploreResult r;
   r.file = s.file;
   r.scenario = s.name;
@@ -502,7 +211,7 @@ ExploreResult ResultOf(const Scenario& s, const Args& args) {
   return r;
 }
 
-int ExploreMode(const Scenario& s, const Args& args, bool terminal,
+int ExploreMode(const Scenario& s, const RunArgs& args, bool terminal,
                 std::ostream& out, std::ostream& err,
                 std::vector<ExploreResult>* results) {
   const SeedRange range = RangeOf(args);
@@ -568,7 +277,7 @@ int ExploreMode(const Scenario& s, const Args& args, bool terminal,
   return Expectation(s, !e.failing.empty(), out);
 }
 
-ExhaustiveLimits LimitsOf(const Args& args) {
+ExhaustiveLimits LimitsOf(const RunArgs& args) {
   ExhaustiveLimits limits;
   limits.max_preemptions =
       args.max_preemptions.value_or(kDefaultMaxPreemptions);
@@ -577,8 +286,9 @@ ExhaustiveLimits LimitsOf(const Args& args) {
   return limits;
 }
 
-ExhaustiveResult Exhaustive(const Scenario& s, const Args& args, bool terminal,
-                            std::ostream& err, double* seconds = nullptr) {
+ExhaustiveResult Exhaustive(const Scenario& s, const RunArgs& args,
+                            bool terminal, std::ostream& err,
+                            double* seconds = nullptr) {
   const auto started = std::chrono::steady_clock::now();
   RunOptions options = BaseOptions(args);
   options.seed = args.seed.value_or(s.seed);
@@ -599,7 +309,7 @@ ExhaustiveResult Exhaustive(const Scenario& s, const Args& args, bool terminal,
   return e;
 }
 
-int ExhaustiveMode(const Scenario& s, const Args& args, bool terminal,
+int ExhaustiveMode(const Scenario& s, const RunArgs& args, bool terminal,
                    std::ostream& out, std::ostream& err,
                    std::vector<ExploreResult>* results) {
   const ExhaustiveLimits limits = LimitsOf(args);
@@ -657,7 +367,7 @@ int ExhaustiveMode(const Scenario& s, const Args& args, bool terminal,
   return Expectation(s, e.failing.has_value(), out);
 }
 
-int ShrinkMode(const Scenario& s, const Args& args, bool terminal,
+int ShrinkMode(const Scenario& s, const RunArgs& args, bool terminal,
                std::ostream& out, std::ostream& err) {
   // The failing run: the given seed, or the first of --explore N (200).
   uint64_t seed = 0;
@@ -775,7 +485,7 @@ void PrintReplayStop(const RunResult& run, std::ostream& out) {
   out << "  stopped: " << run.violation->problems.front() << "\n";
 }
 
-int ReplayMode(const Scenario& s, const Args& args, std::ostream& out,
+int ReplayMode(const Scenario& s, const RunArgs& args, std::ostream& out,
                std::ostream& err) {
   std::ifstream file(args.replay, std::ios::binary);
   if (!file) {
@@ -870,12 +580,12 @@ int RunScenarioCommand(std::span<const std::string> args, std::ostream& out,
                        std::ostream& err, bool terminal,
                        const StartRunServer* start_server) {
   if (args.size() == 1 && (args[0] == "--help" || args[0] == "-h")) {
-    out << kUsage << kHelp;
+    out << kRunUsage << kRunHelp;
     return 0;
   }
-  Args parsed;
-  if (std::string bad = ParseArgs(args, &parsed); !bad.empty()) {
-    err << "ddblab run: " << bad << "\n" << kUsage;
+  RunArgs parsed;
+  if (std::string bad = ParseRunArgs(args, &parsed); !bad.empty()) {
+    err << "ddblab run: " << bad << "\n" << kRunUsage;
     return 2;
   }
   parsed.start_server = start_server;
