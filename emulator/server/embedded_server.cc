@@ -124,14 +124,7 @@ Result<std::unique_ptr<EmbeddedServer>> EmbeddedServer::Start(
   DDBLAB_ASSIGN_OR_RETURN(state->port_, state->server_.Bind());
   state->endpoint_ =
       EndpointUrl(config.host, state->port_, !config.https_cert.empty());
-  Options options;
-  options.db_path = config.db;
-  options.clock = clock;
-  options.seed = config.seed;
-  options.region = config.region;
-  options.account_id = config.account_id;
-  options.endpoint_address = EndpointAddress(config.host, state->port_);
-  auto opened = hooks.open(options);
+  auto opened = hooks.open(EngineOptionsFor(config, clock, state->port_));
   if (!opened.ok()) {
     return Error::Internal("cannot open database " + config.db + ": " +
                            opened.error().message);

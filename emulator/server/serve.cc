@@ -66,6 +66,18 @@ Result<AuthConfig> AuthConfigFor(const ServeOptions& config) {
   return auth;
 }
 
+Options EngineOptionsFor(const ServeOptions& config,
+                         std::shared_ptr<Clock> clock, int port) {
+  Options options;
+  options.db_path = config.db;
+  options.clock = std::move(clock);
+  options.seed = config.seed;
+  options.region = config.region;
+  options.account_id = config.account_id;
+  options.endpoint_address = EndpointAddress(config.host, port);
+  return options;
+}
+
 std::string EndpointAddress(const std::string& host, int port) {
   std::string h = host.find(':') != std::string::npos ? "[" + host + "]" : host;
   return h + ":" + std::to_string(port);
@@ -157,14 +169,7 @@ int RunServe(const ServeOptions& config, const ServeHooks& hooks,
     }
   } remove_token_file{token_file, token};
 
-  Options options;
-  options.db_path = config.db;
-  options.clock = clock;
-  options.seed = config.seed;
-  options.region = config.region;
-  options.account_id = config.account_id;
-  options.endpoint_address = EndpointAddress(config.host, *port);
-  auto opened = hooks.open(options);
+  auto opened = hooks.open(EngineOptionsFor(config, clock, *port));
   if (!opened.ok()) {
     // Returning closes the bound port: nothing was served.
     err << "ddblab: cannot open database " << config.db << ": "

@@ -104,6 +104,11 @@ std::string EndpointUrl(const std::string& host, int port, bool https = false);
 // or the error reading the credentials file.
 Result<AuthConfig> AuthConfigFor(const ServeOptions& config);
 
+// The engine's Options of `config` once bound to `port`: database, clock,
+// seed, region, account and the endpoint address stream ARNs name.
+Options EngineOptionsFor(const ServeOptions& config,
+                         std::shared_ptr<Clock> clock, int port);
+
 // The exit status when the database file is in use by another ddblab
 // (another server, or an emulator backend of `ddblab run`/`bench`): one
 // server per database file (emulator/storage/file_lock.h).
