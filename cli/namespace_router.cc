@@ -114,25 +114,27 @@ Result<nlohmann::json> NamespaceRouter::CallStreams(std::string_view,
   return Error::Internal(kNoCaller);
 }
 
+Result<NamespaceRouter::Namespace*> NamespaceRouter::OpenFor(
+    const server::Caller& caller) {
+  Result<Namespace*> ns = Get(KeyOf(caller));
+  if (ns.ok()) return ns;
+  logger_.Log(server::LogLevel::kError, ns.error().message);
+  return Error::Internal(ns.error().message);
+}
+
 DeferredAnswer NamespaceRouter::CallAs(const server::Caller& caller,
                                        std::string_view operation,
                                        const nlohmann::json& request) {
-  Result<Namespace*> ns = Get(KeyOf(caller));
-  if (!ns.ok()) {
-    logger_.Log(server::LogLevel::kError, ns.error().message);
-    return {Error::Internal(ns.error().message), std::nullopt};
-  }
+  Result<Namespace*> ns = OpenFor(caller);
+  if (!ns.ok()) return {std::move(ns).error(), std::nullopt};
   return (*ns)->handler->CallAs(caller, operation, request);
 }
 
 DeferredAnswer NamespaceRouter::CallStreamsAs(const server::Caller& caller,
                                               std::string_view operation,
                                               const nlohmann::json& request) {
-  Result<Namespace*> ns = Get(KeyOf(caller));
-  if (!ns.ok()) {
-    logger_.Log(server::LogLevel::kError, ns.error().message);
-    return {Error::Internal(ns.error().message), std::nullopt};
-  }
+  Result<Namespace*> ns = OpenFor(caller);
+  if (!ns.ok()) return {std::move(ns).error(), std::nullopt};
   return (*ns)->handler->CallStreamsAs(caller, operation, request);
 }
 

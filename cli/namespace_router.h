@@ -101,6 +101,9 @@ class NamespaceRouter final : public server::RequestHandler {
   void StopWaiting() override;
 
  private:
+  // The caller's namespace (opened on first use); a failure to open it is
+  // logged and becomes an InternalServerError naming it.
+  Result<Namespace*> OpenFor(const server::Caller& caller);
   Result<Namespace*> GetLocked(const NamespaceKey& key);
   Status AddControlLocked(Namespace& ns);
 
