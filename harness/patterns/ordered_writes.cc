@@ -1,6 +1,7 @@
 // harness/patterns/ordered_writes.cc: client-timestamp ordered writes.
 #include "harness/patterns/ordered_writes.h"
 
+#include <algorithm>
 #include <set>
 
 namespace ddblab::harness::patterns {
@@ -30,23 +31,27 @@ Result<OrderedVariant> ParseOrderedVariant(std::string_view name) {
                            "\" (correct, unconditional_puts, hard_deletes)");
 }
 
-void OrderedLedger::Put(std::string pk, std::string sk, int64_t ts,
-                        json attributes) {
-  Record(std::move(pk), std::move(sk), Write{ts, false, std::move(attributes)});
+size_t OrderedLedger::Put(std::string pk, std::string sk, int64_t ts,
+                          json attributes) {
+  return Record(std::move(pk), std::move(sk),
+                Write{ts, false, std::move(attributes)});
 }
 
-void OrderedLedger::Delete(std::string pk, std::string sk, int64_t ts) {
-  Record(std::move(pk), std::move(sk), Write{ts, true, json::object()});
+size_t OrderedLedger::Delete(std::string pk, std::string sk, int64_t ts) {
+  return Record(std::move(pk), std::move(sk), Write{ts, true, json::object()});
 }
 
-void OrderedLedger::Record(std::string pk, std::string sk, Write write) {
-  auto key = std::make_pair(std::move(pk), std::move(sk));
-  auto it = newest_.find(key);
-  if (it == newest_.end()) {
-    newest_.emplace(std::move(key), std::move(write));
-  } else if (write.ts > it->second.ts) {
-    it->second = std::move(write);
-  }
+void OrderedLedger::Settle(size_t id, WriteFate fate) {
+  const auto& [key, index] = ids_.at(id);
+  writes_[key][index].fate = fate;
+}
+
+size_t OrderedLedger::Record(std::string pk, std::string sk, Write write) {
+  Key key(std::move(pk), std::move(sk));
+  std::vector<Write>& writes = writes_[key];
+  writes.push_back(std::move(write));
+  ids_.emplace_back(std::move(key), writes.size() - 1);
+  return ids_.size() - 1;
 }
 
 Result<OrderedWrites> OrderedWrites::Open(Backend& backend,
@@ -185,10 +190,58 @@ Result<std::vector<json>> OrderedWrites::Query(std::string_view pk) {
   return items;
 }
 
+namespace {
+
+// What a key may hold: the newest answered write (none: nothing), or any
+// write whose outcome is unknown and that is not older than it.
+struct Acceptable {
+  const OrderedLedger::Write* answered = nullptr;
+  std::vector<const OrderedLedger::Write*> unknown;
+};
+
+Acceptable AcceptableOf(const std::vector<OrderedLedger::Write>& writes) {
+  Acceptable out;
+  for (const OrderedLedger::Write& w : writes) {
+    if (w.fate != WriteFate::kAnswered) continue;
+    if (out.answered == nullptr || w.ts > out.answered->ts) out.answered = &w;
+  }
+  for (const OrderedLedger::Write& w : writes) {
+    if (w.fate != WriteFate::kUnknown) continue;
+    if (out.answered == nullptr || w.ts >= out.answered->ts) {
+      out.unknown.push_back(&w);
+    }
+  }
+  return out;
+}
+
+json ItemOf(const std::string& pk, const std::string& sk,
+            const OrderedLedger::Write& write) {
+  json item = write.attributes;
+  item["pk"] = S(pk);
+  item["sk"] = S(sk);
+  item["ts"] = N(write.ts);
+  return item;
+}
+
+// " or a write whose answer was lost (ts 3, 5)"; "" when there is none.
+std::string UnknownText(const Acceptable& ok) {
+  if (ok.unknown.empty()) return "";
+  std::string text = ok.unknown.size() == 1
+                         ? " or the write whose answer was lost (ts "
+                         : " or one of the writes whose answer was lost (ts ";
+  for (size_t i = 0; i < ok.unknown.size(); ++i) {
+    text += (i ? ", " : "") + std::to_string(ok.unknown[i]->ts) +
+            (ok.unknown[i]->deleted ? " delete" : "");
+  }
+  return text + ")";
+}
+
+}  // namespace
+
 Result<Problems> OrderedWrites::Check(const OrderedLedger& ledger) {
   Problems problems;
   std::map<std::string, std::set<std::string>> live_by_pk;
-  for (const auto& [key, newest] : ledger.newest()) {
+  for (const auto& [key, writes] : ledger.writes()) {
     const auto& [pk, sk] = key;
     live_by_pk[pk];  // every partition of the ledger is queried
     auto out =
@@ -198,31 +251,42 @@ Result<Problems> OrderedWrites::Check(const OrderedLedger& ledger) {
     if (!out.ok()) return out.error();
     const json item = out->value("Item", json());
     const bool live = !item.is_null() && !item.contains("Deleted");
+    const Acceptable ok = AcceptableOf(writes);
+    auto holds = [&](const OrderedLedger::Write* w) {
+      if (w == nullptr) return item.is_null();
+      return w->deleted ? !live : item == ItemOf(pk, sk, *w);
+    };
+    if (holds(ok.answered) ||
+        std::any_of(ok.unknown.begin(), ok.unknown.end(), holds)) {
+      if (live) live_by_pk[pk].insert(sk);
+      continue;
+    }
     const std::string held =
         item.is_null()
             ? std::string("nothing")
             : std::string(live ? "a write" : "a tombstone") + " of ts " +
                   item.value("ts", json()).value("N", "?");
-    if (newest.deleted) {
-      if (live) {
-        problems.push_back(KeyText(pk, sk) + " was deleted at ts " +
-                           std::to_string(newest.ts) + " but holds " + held +
-                           " (an older write resurrected it)");
-      }
+    const OrderedLedger::Write* newest = ok.answered;
+    if (newest == nullptr) {
+      problems.push_back(KeyText(pk, sk) +
+                         " should hold nothing (no write to it was applied" +
+                         UnknownText(ok) + ") but holds " + held);
+      continue;
+    }
+    if (newest->deleted) {
+      problems.push_back(KeyText(pk, sk) + " was deleted at ts " +
+                         std::to_string(newest->ts) + UnknownText(ok) +
+                         " but holds " + held +
+                         " (an older write resurrected it)");
       continue;
     }
     live_by_pk[pk].insert(sk);
-    json expected = newest.attributes;
-    expected["pk"] = S(pk);
-    expected["sk"] = S(sk);
-    expected["ts"] = N(newest.ts);
-    if (item != expected) {
-      problems.push_back(KeyText(pk, sk) + " should hold the write of ts " +
-                         std::to_string(newest.ts) + " but holds " + held +
-                         (live && AsInt(item["ts"]).value_or(0) < newest.ts
-                              ? " (an older write arrived last and won)"
-                              : ""));
-    }
+    problems.push_back(KeyText(pk, sk) + " should hold the write of ts " +
+                       std::to_string(newest->ts) + UnknownText(ok) +
+                       " but holds " + held +
+                       (live && AsInt(item["ts"]).value_or(0) < newest->ts
+                            ? " (an older write arrived last and won)"
+                            : ""));
   }
   for (const auto& [pk, expected] : live_by_pk) {
     auto items = Query(pk);

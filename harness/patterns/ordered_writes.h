@@ -61,26 +61,36 @@ enum class WriteOutcome {
   kStale,  // refused: the item holds a newer write
 };
 
-// What the writers sent, in any arrival order.
+// How a write ended, as its writer knows it. A write never settled counts
+// as answered.
+enum class WriteFate {
+  kAnswered,  // an answer came: applied, or refused as stale
+  kRefused,   // a definite error (a throttle, a 500 given up on): not applied
+  kUnknown,   // every attempt's answer was lost: it may or may not have applied
+};
+
+// What the writers sent, in any arrival order, and how each write ended.
 class OrderedLedger {
  public:
-  void Put(std::string pk, std::string sk, int64_t ts, json attributes);
-  void Delete(std::string pk, std::string sk, int64_t ts);
+  // Record a write; return its id for Settle.
+  size_t Put(std::string pk, std::string sk, int64_t ts, json attributes);
+  size_t Delete(std::string pk, std::string sk, int64_t ts);
+  void Settle(size_t id, WriteFate fate);
 
   struct Write {
     int64_t ts = 0;
     bool deleted = false;
     json attributes;  // non-key attributes of a put
+    WriteFate fate = WriteFate::kAnswered;
   };
-  // For each (pk, sk): the write with the highest timestamp (on a tie, the
-  // first recorded).
-  const std::map<std::pair<std::string, std::string>, Write>& newest() const {
-    return newest_;
-  }
+  using Key = std::pair<std::string, std::string>;  // (pk, sk)
+  // For each (pk, sk): its writes in the order recorded.
+  const std::map<Key, std::vector<Write>>& writes() const { return writes_; }
 
  private:
-  void Record(std::string pk, std::string sk, Write write);
-  std::map<std::pair<std::string, std::string>, Write> newest_;
+  size_t Record(std::string pk, std::string sk, Write write);
+  std::map<Key, std::vector<Write>> writes_;
+  std::vector<std::pair<Key, size_t>> ids_;  // id -> (key, index)
 };
 
 class OrderedWrites {
@@ -106,9 +116,11 @@ class OrderedWrites {
   // The live items of a partition (every page), in sort key order.
   Result<std::vector<json>> Query(std::string_view pk);
 
-  // The invariant: every key of `ledger` holds its newest write (a
-  // tombstone or nothing where the newest is a delete), and Query shows
-  // exactly the live ones.
+  // The invariant: every key of `ledger` holds its newest answered write
+  // (a tombstone or nothing where that is a delete; nothing where no write
+  // was answered) or a newer write whose outcome is unknown (Elle's rule: a
+  // call whose answer was lost may or may not have applied), and Query
+  // shows exactly the live ones. Refused writes are not expected.
   Result<Problems> Check(const OrderedLedger& ledger);
 
  private:

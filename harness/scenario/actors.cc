@@ -132,14 +132,12 @@ class OrderedActor final : public Actor {
 
   StepOutcome Step() override {
     OrderedOp op = *OrderedOpOf(spec_.ops[next_op_], "");
+    auto& ledger = world_->ledgers[params_.config.table];
     if (attempt_ == 1) {
       ts_ = op.ts ? *op.ts : EpochMillis(backend_clock_->Now());
-      auto& ledger = world_->ledgers[params_.config.table];
-      if (op.is_delete) {
-        ledger.Delete(op.pk, op.sk, ts_);
-      } else {
-        ledger.Put(op.pk, op.sk, ts_, op.attributes);
-      }
+      lost_ = false;
+      write_ = op.is_delete ? ledger.Delete(op.pk, op.sk, ts_)
+                            : ledger.Put(op.pk, op.sk, ts_, op.attributes);
     }
     StepOutcome outcome;
     outcome.op =
@@ -152,14 +150,21 @@ class OrderedActor final : public Actor {
       outcome.result =
           *out == patterns::WriteOutcome::kApplied ? "applied" : "stale";
       Advance();
-    } else if (out.error().type == ErrorType::kOutcomeUnknown &&
-               attempt_ < params_.max_attempts) {
-      outcome.result = ErrorText(out.error()) + "; retried later";
-      Retry();
-    } else {
-      outcome.result = ErrorText(out.error());
-      Advance();
+      return outcome;
     }
+    const bool lost = out.error().type == ErrorType::kOutcomeUnknown;
+    lost_ = lost_ || lost;
+    outcome.result = ErrorText(out.error());
+    if (lost && attempt_ < params_.max_attempts) {
+      outcome.result += "; retried later";
+      Retry();
+      return outcome;
+    }
+    // No answer came: an earlier attempt whose answer was lost may have
+    // applied; else the write was refused.
+    ledger.Settle(write_, lost_ ? patterns::WriteFate::kUnknown
+                                : patterns::WriteFate::kRefused);
+    Advance();
     return outcome;
   }
 
@@ -170,6 +175,8 @@ class OrderedActor final : public Actor {
   patterns::OrderedWrites writes_;
   World* world_;
   int64_t ts_ = 0;
+  size_t write_ = 0;   // the op's write in the ledger
+  bool lost_ = false;  // an attempt of the op lost its answer
 };
 
 // ---- idempotent_counter --------------------------------------------------
@@ -367,7 +374,12 @@ class SweeperActor final : public Actor {
       outcome.op = "put " + op.pk + " ttl=" + std::to_string(ttl);
       Status put = sweeper_.PutItem(op.pk, ttl, op.attributes);
       outcome.result = put.ok() ? "applied" : ErrorText(put.error());
-      if (put.ok()) world_->sweeper_items[table][op.pk] = ttl;
+      if (put.ok()) {
+        world_->sweeper_items[table][op.pk] = ttl;
+      } else if (put.error().type == ErrorType::kOutcomeUnknown) {
+        // Its ttl may be either: no deletion of it can be judged early.
+        world_->sweeper_items[table].erase(op.pk);
+      }
       return outcome;
     }
     if (!run_) {

@@ -65,14 +65,16 @@ struct World {
   std::map<std::string, std::vector<std::string>> sweep_problems;
   std::map<std::string, int> sweeps;
   // ttl_window_sweeper: per table, per pk, the ttl the actors' last applied
-  // put wrote.
+  // put wrote (a pk whose last put lost every answer is left out).
   std::map<std::string, std::map<std::string, int64_t>> sweeper_items;
   // ttl_expiry_listener: one listener per table, shared by its writers and
   // consumers (its books are the invariant's).
   std::map<std::string, std::shared_ptr<patterns::TtlExpiryListener>> listeners;
   // For `sum` over writes: per table, the items the actors know they wrote
-  // (by key; a delete removes it).
+  // (by key; a delete removes it), and those whose write or removal lost
+  // every answer: each may or may not be there.
   std::map<std::string, std::map<std::string, json>> writes;
+  std::map<std::string, std::map<std::string, json>> unsure_writes;
   // The consumers' function faults and the seed of their draws.
   std::vector<ConsumerFault> consumer_faults;
   uint64_t seed = 1;

@@ -238,25 +238,30 @@ class ConsumerActor final : public Actor {
     Advance();
     const TimePoint now = backend_->clock().Now();
     auto& written = world_->writes[table];
+    auto& unsure = world_->unsure_writes[table];
     if (op.kind == "transfer") {
       outcome.op = "transfer " + op.id + " " + op.customer + " " +
                    std::to_string(op.bytes) + " bytes";
       patterns::Transfer t{op.id, op.customer, op.bytes, now};
       auto out = aggregator->RecordTransfer(t);
+      const json item = {
+          {"TransferId", patterns::S(op.id)},
+          {"CustomerId", patterns::S(op.customer)},
+          {"TransferTime",
+           patterns::N(std::chrono::duration_cast<std::chrono::milliseconds>(
+                           now.time_since_epoch())
+                           .count())},
+          {"Bytes", patterns::N(op.bytes)}};
       if (!out.ok()) {
         outcome.result = ErrorText(out.error());
+        if (out.error().type == ErrorType::kOutcomeUnknown)
+          unsure[op.id] = item;
       } else if (!*out) {
         outcome.result = "exists";
       } else {
         outcome.result = "applied";
-        written[op.id] = {
-            {"TransferId", patterns::S(op.id)},
-            {"CustomerId", patterns::S(op.customer)},
-            {"TransferTime",
-             patterns::N(std::chrono::duration_cast<std::chrono::milliseconds>(
-                             now.time_since_epoch())
-                             .count())},
-            {"Bytes", patterns::N(op.bytes)}};
+        written[op.id] = item;
+        unsure.erase(op.id);
       }
       return outcome;
     }
@@ -266,19 +271,29 @@ class ConsumerActor final : public Actor {
                    std::to_string(op.products.size()) + " products";
       Status put = listener->PutCart(op.id, op.products, ttl);
       outcome.result = put.ok() ? "applied" : ErrorText(put.error());
+      json item = {{"pk", patterns::S(op.id)}, {"ttl", patterns::N(ttl)}};
+      if (!op.products.empty()) {
+        item[listener->config().required_attribute] = {{"SS", op.products}};
+      }
       if (put.ok()) {
-        json item = {{"pk", patterns::S(op.id)}, {"ttl", patterns::N(ttl)}};
-        if (!op.products.empty()) {
-          item[listener->config().required_attribute] = {{"SS", op.products}};
-        }
         written[op.id] = std::move(item);
+        unsure.erase(op.id);
+      } else if (put.error().type == ErrorType::kOutcomeUnknown) {
+        unsure[op.id] = std::move(item);
       }
       return outcome;
     }
     outcome.op = "order " + op.id;
     Status placed = listener->PlaceOrder(op.id);
     outcome.result = placed.ok() ? "placed" : ErrorText(placed.error());
-    if (placed.ok()) written.erase(op.id);
+    if (placed.ok()) {
+      written.erase(op.id);
+      unsure.erase(op.id);
+    } else if (placed.error().type == ErrorType::kOutcomeUnknown &&
+               written.contains(op.id)) {
+      unsure[op.id] = written[op.id];  // removed or not
+      written.erase(op.id);
+    }
     return outcome;
   }
 

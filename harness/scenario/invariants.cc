@@ -1,6 +1,8 @@
 // harness/scenario/invariants.cc: the pattern and generic checks.
 #include "harness/scenario/invariants.h"
 
+#include <algorithm>
+#include <map>
 #include <set>
 
 #include "harness/patterns/common.h"
@@ -111,29 +113,54 @@ Result<Problems> CheckCount(const InvariantSpec& inv, Backend& backend) {
                   std::to_string(inv.equals)};
 }
 
-// The sum of `attribute` over the items the actors wrote to `table` (each
-// item counts 1 when `attribute` is "").
-Result<int64_t> SumOverWrites(const std::string& table,
-                              const std::string& attribute,
-                              const World& world) {
-  int64_t sum = 0;
-  auto it = world.writes.find(table);
-  if (it == world.writes.end()) return sum;
-  for (const auto& [key, item] : it->second) {
-    if (attribute.empty()) {
-      ++sum;
-      continue;
-    }
-    if (!item.contains(attribute)) continue;
-    auto n = patterns::AsInt(item[attribute]);
-    if (!n) {
-      return Error::Validation("item " + key + " written to " + table +
-                               " has " + attribute + " " +
-                               item[attribute].dump() + ", not an integer N");
-    }
-    sum += *n;
+// What an item written to a table adds to the sum: `attribute` as an
+// integer, or 1 when `attribute` is "".
+Result<int64_t> TermOf(const std::string& table, const std::string& attribute,
+                       const std::string& key, const json& item) {
+  if (attribute.empty()) return 1;
+  if (!item.contains(attribute)) return 0;
+  auto n = patterns::AsInt(item[attribute]);
+  if (!n) {
+    return Error::Validation("item " + key + " written to " + table + " has " +
+                             attribute + " " + item[attribute].dump() +
+                             ", not an integer N");
   }
-  return sum;
+  return *n;
+}
+
+// The sum of `attribute` over the items the actors wrote to `table` (each
+// item counting 1 when `attribute` is ""), as a range: an item whose write
+// or removal lost every answer may or may not count (Elle's rule), so the
+// sum may be anything from `low` to `high`.
+struct SumRange {
+  int64_t low = 0;
+  int64_t high = 0;
+  size_t unsure = 0;  // items whose outcome is unknown
+};
+
+Result<SumRange> SumOverWrites(const std::string& table,
+                               const std::string& attribute,
+                               const World& world) {
+  SumRange range;
+  std::map<std::string, int64_t> sure;
+  if (auto it = world.writes.find(table); it != world.writes.end()) {
+    for (const auto& [key, item] : it->second) {
+      DDBLAB_ASSIGN_OR_RETURN(sure[key], TermOf(table, attribute, key, item));
+      range.low += sure[key];
+    }
+  }
+  range.high = range.low;
+  auto it = world.unsure_writes.find(table);
+  if (it == world.unsure_writes.end()) return range;
+  for (const auto& [key, item] : it->second) {
+    DDBLAB_ASSIGN_OR_RETURN(int64_t term, TermOf(table, attribute, key, item));
+    // Instead of what is sure of the key (or nothing): a change of delta.
+    const int64_t delta = term - (sure.contains(key) ? sure[key] : 0);
+    range.low += std::min<int64_t>(delta, 0);
+    range.high += std::max<int64_t>(delta, 0);
+    ++range.unsure;
+  }
+  return range;
 }
 
 Result<Problems> CheckSum(const InvariantSpec& inv, Backend& backend,
@@ -158,7 +185,7 @@ Result<Problems> CheckSum(const InvariantSpec& inv, Backend& backend,
   }
   auto want = SumOverWrites(inv.writes_table, inv.writes_attribute, world);
   if (!want.ok()) return Problems{want.error().message};
-  if (sum == *want) return Problems();
+  if (sum >= want->low && sum <= want->high) return Problems();
   const std::string what =
       inv.writes_attribute.empty()
           ? "the number of items the actors wrote to " + inv.writes_table
@@ -166,11 +193,21 @@ Result<Problems> CheckSum(const InvariantSpec& inv, Backend& backend,
                 " over the items the "
                 "actors wrote to " +
                 inv.writes_table;
-  return Problems{
-      "the sum of " + inv.attribute + " over " + inv.table + " is " +
-      std::to_string(sum) + ", expected " + std::to_string(*want) + " (" +
-      what + "; " + (sum > *want ? "over by " : "under by ") +
-      std::to_string(sum > *want ? sum - *want : *want - sum) + ")"};
+  const std::string expected =
+      want->low == want->high
+          ? std::to_string(want->low)
+          : std::to_string(want->low) + " to " + std::to_string(want->high);
+  const std::string unsure =
+      want->unsure == 0 ? ""
+                        : ", " + std::to_string(want->unsure) +
+                              (want->unsure == 1 ? " write" : " writes") +
+                              " of unknown outcome";
+  const int64_t off = sum > want->high ? sum - want->high : want->low - sum;
+  return Problems{"the sum of " + inv.attribute + " over " + inv.table +
+                  " is " + std::to_string(sum) + ", expected " + expected +
+                  " (" + what + unsure + "; " +
+                  (sum > want->high ? "over by " : "under by ") +
+                  std::to_string(off) + ")"};
 }
 
 }  // namespace

@@ -197,6 +197,54 @@ TEST(OrderedConfigTest, BadParametersAreRefused) {
             "unconditional_puts, hard_deletes)");
 }
 
+// Unknown outcomes (Elle's rule): a write whose every answer was lost may or
+// may not have applied; a refused write is not expected at all.
+TEST_P(OrderedTest, ARefusedWriteIsNotExpected) {
+  OrderedWrites writes = Open(OrderedVariant::kCorrect);
+  EXPECT_EQ(Put(writes, "profile", 100, "old"), WriteOutcome::kApplied);
+  // Sent at ts 200 and throttled: never applied.
+  ledger_.Settle(ledger_.Put("user#1", "profile", 200, {{"value", S("new")}}),
+                 WriteFate::kRefused);
+  EXPECT_EQ(*writes.Check(ledger_), Problems());
+  // A key whose every write was refused must hold nothing.
+  ledger_.Settle(ledger_.Put("user#1", "never", 300, {{"value", S("x")}}),
+                 WriteFate::kRefused);
+  EXPECT_EQ(*writes.Check(ledger_), Problems());
+  ASSERT_TRUE(writes.Put("user#1", "never", 300, {{"value", S("x")}}).ok());
+  EXPECT_EQ(*writes.Check(ledger_),
+            (Problems{"user#1/never should hold nothing (no write to it was "
+                      "applied) but holds a write of ts 300",
+                      "Query(user#1) shows [never, profile], expected "
+                      "[profile]"}));
+}
+
+TEST_P(OrderedTest, AWriteWhoseAnswerWasLostMayOrMayNotHaveApplied) {
+  OrderedWrites writes = Open(OrderedVariant::kCorrect);
+  EXPECT_EQ(Put(writes, "profile", 100, "old"), WriteOutcome::kApplied);
+  const json attributes = {{"value", S("new")}};
+  ledger_.Settle(ledger_.Put("user#1", "profile", 200, attributes),
+                 WriteFate::kUnknown);
+  EXPECT_EQ(*writes.Check(ledger_), Problems());  // not applied
+  ASSERT_TRUE(writes.Put("user#1", "profile", 200, attributes).ok());
+  EXPECT_EQ(*writes.Check(ledger_), Problems());  // applied
+}
+
+TEST_P(OrderedTest, AnOlderLostWriteThatWonIsStillFound) {
+  OrderedWrites writes = Open(OrderedVariant::kUnconditionalPuts);
+  const json old_value = {{"value", S("old")}};
+  ledger_.Settle(ledger_.Put("user#1", "profile", 100, old_value),
+                 WriteFate::kUnknown);
+  EXPECT_EQ(Put(writes, "profile", 300, "new"), WriteOutcome::kApplied);
+  ledger_.Settle(ledger_.Put("user#1", "profile", 400, {{"value", S("x")}}),
+                 WriteFate::kUnknown);
+  // The lost write of ts 100 lands last (a retry) and wins.
+  ASSERT_TRUE(writes.Put("user#1", "profile", 100, old_value).ok());
+  EXPECT_EQ(*writes.Check(ledger_),
+            Problems{"user#1/profile should hold the write of ts 300 or the "
+                     "write whose answer was lost (ts 400) but holds a write "
+                     "of ts 100 (an older write arrived last and won)"});
+}
+
 INSTANTIATE_TEST_SUITE_P(Rows, OrderedTest, testing::PatternRows(),
                          [](const auto& row) { return row.param; });
 

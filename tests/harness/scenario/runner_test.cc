@@ -194,6 +194,36 @@ TEST(Runner, ACounterRetryAfterItsWindowCountsAgainAsDesigned) {
             "ms, s, m, h or d, e.g. 90s, 1.5m, 250ms)");
 }
 
+// Unknown outcomes (Elle's rule): a write refused outright (a throttle the
+// writer gave up on) is not expected in the table; one whose every answer
+// was lost may or may not be there. Neither breaks a correct writer.
+TEST(Runner, OrderedWritesExpectNeitherRefusedNorSurelyLostWrites) {
+  const std::string file = R"({"name": "fates", "backend": {"tick": "1s"},
+    "actors": [{"name": "w", "pattern": "ordered_writes",
+      "params": {"max_attempts": 1}, "ops": [
+        {"put": {"pk": "doc", "sk": "a"}},
+        {"put": {"pk": "doc", "sk": "a"}},
+        {"put": {"pk": "doc", "sk": "b"}}]}],
+    "faults": {"rules": [
+      {"operation": "PutItem", "nth": [2], "effect": "throttle"},
+      {"operation": "PutItem", "nth": [3], "effect": "lost_response"}]},
+    "invariants": [{"check": "ordered_writes"}], "expect": "holds"})";
+  RunResult run = RunOnce(Parse(file), {});
+  ASSERT_EQ(run.code, 0) << run.failure;
+  EXPECT_FALSE(run.violation.has_value()) << run.violation->problems.front();
+  EXPECT_EQ(ActorSteps(run.trace),
+            (std::vector<std::string>{
+                "put doc/a ts=1704067200000: applied",
+                "put doc/a ts=1704067201000: error ThrottlingException: "
+                "Throughput exceeds the current capacity of your table or "
+                "index. DynamoDB is automatically scaling your table or index "
+                "so please try again shortly. If exceptions persist, check if "
+                "you have a hot key: https://docs.aws.amazon.com/amazondynamodb"
+                "/latest/developerguide/bp-partition-key-design.html",
+                "put doc/b ts=1704067202000: error OutcomeUnknown: the request "
+                "may have been applied; its answer was lost"}));
+}
+
 // unique_claims actors ("{n}" in an op is the copy number) and their
 // check: without index lag gsi_check sees the first claim and refuses the
 // second; a raw put of the same email (the script) breaks the invariant.
