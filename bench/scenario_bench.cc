@@ -2,12 +2,14 @@
 // 100-step scenario per iteration on the in-process backend (a fresh
 // emulator, table setup, 100 scheduled steps with their calls and trace
 // lines with Arg 1, the final invariant check). items_per_second is seeds
-// per second.
+// (or, for exhaustive, schedules) per second, for each strategy.
 // Figures and the command are in bench/README.md.
 #include <benchmark/benchmark.h>
 
 #include <cstdlib>
+#include <string>
 
+#include "harness/scenario/exhaustive.h"
 #include "harness/scenario/runner.h"
 #include "harness/scenario/scenario.h"
 
@@ -39,14 +41,22 @@ constexpr const char* kOrdered = R"({
   "expect": "holds"
 })";
 
-void ExploreSeeds(benchmark::State& state, const char* text) {
+void ExploreSeeds(benchmark::State& state, const char* text,
+                  const char* strategy = "random") {
   auto scenario = ParseScenario(text, "bench.json");
-  if (!scenario.ok()) {
-    state.SkipWithError(scenario.error().message.c_str());
+  auto spec = ParseStrategy(strategy);
+  if (!scenario.ok() || !spec.ok()) {
+    state.SkipWithError("bad scenario or strategy");
     return;
   }
   RunOptions options;
   options.trace = state.range(0) != 0;
+  options.strategy = *spec;
+  if (spec->kind == StrategySpec::Kind::kPct) {
+    // As --explore does: one probe run measures the steps for every seed.
+    options.expected_steps =
+        static_cast<int>(ProbeRun(*scenario, options).steps.size());
+  }
   uint64_t seed = 1;
   size_t steps = 0;
   for (auto _ : state) {
@@ -79,6 +89,62 @@ void BM_ExploreOrderedWrites100Steps(benchmark::State& state) {
 BENCHMARK(BM_ExploreOrderedWrites100Steps)
     ->Arg(0)
     ->Arg(1)
+    ->Unit(benchmark::kMillisecond);
+
+// pct:3 (how --explore runs it by default: no trace).
+void BM_ExploreCounter100StepsPct3(benchmark::State& state) {
+  ExploreSeeds(state, kCounter, "pct:3");
+}
+BENCHMARK(BM_ExploreCounter100StepsPct3)->Arg(0)->Unit(benchmark::kMillisecond);
+
+void BM_ExploreOrderedWrites100StepsPct3(benchmark::State& state) {
+  ExploreSeeds(state, kOrdered, "pct:3");
+}
+BENCHMARK(BM_ExploreOrderedWrites100StepsPct3)
+    ->Arg(0)
+    ->Unit(benchmark::kMillisecond);
+
+// exhaustive: one iteration explores `budget` (Arg) schedules of seed 1
+// within the default preemption bound, as --strategy exhaustive --budget N
+// does; items_per_second is runs (schedules and stopped ones) per second.
+void ExploreExhaustively(benchmark::State& state, const char* text) {
+  auto scenario = ParseScenario(text, "bench.json");
+  auto spec = ParseStrategy("exhaustive");
+  if (!scenario.ok() || !spec.ok()) {
+    state.SkipWithError("bad scenario");
+    return;
+  }
+  RunOptions options;
+  options.trace = false;
+  options.strategy = *spec;
+  ExhaustiveLimits limits;
+  limits.budget = state.range(0);
+  int64_t runs = 0;
+  int64_t schedules = 0;
+  for (auto _ : state) {
+    ExhaustiveResult result = ExploreExhaustive(*scenario, options, limits);
+    if (result.code != 0) {
+      state.SkipWithError("a schedule failed or broke its invariant");
+      return;
+    }
+    runs += result.runs;
+    schedules += result.schedules;
+  }
+  state.SetItemsProcessed(runs);
+  state.counters["schedules_per_iteration"] = benchmark::Counter(
+      static_cast<double>(schedules) / static_cast<double>(state.iterations()));
+}
+
+void BM_ExhaustiveCounter100Steps(benchmark::State& state) {
+  ExploreExhaustively(state, kCounter);
+}
+BENCHMARK(BM_ExhaustiveCounter100Steps)->Arg(20)->Unit(benchmark::kMillisecond);
+
+void BM_ExhaustiveOrderedWrites100Steps(benchmark::State& state) {
+  ExploreExhaustively(state, kOrdered);
+}
+BENCHMARK(BM_ExhaustiveOrderedWrites100Steps)
+    ->Arg(20)
     ->Unit(benchmark::kMillisecond);
 
 }  // namespace
