@@ -2,8 +2,11 @@
 #include "harness/scenario/exhaustive.h"
 
 #include <algorithm>
+#include <cmath>
+#include <string>
 #include <utility>
 
+#include "emulator/api/random.h"
 #include "harness/scenario/strategy.h"
 
 namespace ddblab::harness::scenario {
@@ -119,6 +122,65 @@ class PrefixScheduler final : public Scheduler {
   size_t diverged_ = 0;
 };
 
+// A random walk down the tree of schedules within the preemption bound
+// (no reduction): at each step a uniform pick among those the bound
+// allows, and the product of their counts. The product's mean over walks
+// is an unbiased estimate of the number of such schedules (Knuth 1975).
+class ProbeScheduler final : public Scheduler {
+ public:
+  ProbeScheduler(uint64_t seed, int max_preemptions)
+      : rng_(seed), max_preemptions_(max_preemptions) {}
+
+  size_t Pick(const std::vector<size_t>& ready, int) override {
+    const Choice here{ready, 0, last_, {}};
+    std::vector<size_t> allowed;
+    for (size_t actor : ready) {
+      if (preemptions_ + Cost(here, actor) <= max_preemptions_) {
+        allowed.push_back(actor);
+      }
+    }
+    const size_t pick = allowed[rng_.Uniform(allowed.size())];
+    product_ *= static_cast<double>(allowed.size());
+    preemptions_ += Cost(here, pick);
+    last_ = pick;
+    return pick;
+  }
+
+  double product() const { return product_; }
+
+ private:
+  Rng rng_;
+  const int max_preemptions_;
+  int preemptions_ = 0;
+  size_t last_ = kNone;
+  double product_ = 1;
+};
+
+// About how many schedules the bound holds (before the reduction), from
+// `probes` random walks; 0 if a walk's run failed.
+double EstimateSchedules(const Scenario& scenario, const RunOptions& base,
+                         int max_preemptions, int probes) {
+  RunOptions options = base;
+  double sum = 0;
+  for (int i = 0; i < probes; ++i) {
+    ProbeScheduler walk(Rng::Hash(base.seed, "probe#" + std::to_string(i)),
+                        max_preemptions);
+    options.scheduler = &walk;
+    if (RunOnce(scenario, options).code != 0) return 0;
+    sum += walk.product();
+  }
+  return sum / probes;
+}
+
+// `n` to two significant digits (12,345 -> 12,000), at most kMaxEstimate.
+int64_t TwoDigits(double n) {
+  constexpr double kMaxEstimate = 1e18;
+  n = std::min(n, kMaxEstimate);
+  double scale = 1;
+  while (n / scale >= 100) scale *= 10;
+  return static_cast<int64_t>(std::round(n / scale) * scale);
+}
+
 }  // namespace
 
 ExhaustiveResult ExploreExhaustive(
@@ -207,7 +269,17 @@ ExhaustiveResult ExploreExhaustive(
       result.complete = true;
       return result;
     }
-    if (result.runs >= limits.budget) return result;
+    if (result.runs >= limits.budget) {
+      const int probes = static_cast<int>(
+          std::clamp<int64_t>(limits.budget / 10, 1, kEstimateProbes));
+      const double about =
+          EstimateSchedules(scenario, options, limits.max_preemptions, probes);
+      if (about > 0) {
+        result.estimated_schedules =
+            std::max<int64_t>(result.schedules + 1, TwoDigits(about));
+      }
+      return result;
+    }
     Node& next = path.back();
     next.done.push_back({next.choice.pick, next.footprint});
     next.choice.pick = next.todo.front();

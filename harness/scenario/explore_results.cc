@@ -74,6 +74,10 @@ std::string ResultFromJson(const json& j, ExploreResult* r) {
       return ".complete: missing or not a boolean";
     }
     r->complete = j["complete"];
+    if (j.contains("estimated_schedules")) {
+      if (!(bad = count(j, "estimated_schedules", "", &n)).empty()) return bad;
+      r->estimated_schedules = static_cast<int64_t>(n);
+    }
     if (!j.contains("failing_schedule") ||
         !(j["failing_schedule"].is_null() || IsCount(j["failing_schedule"]))) {
       return ".failing_schedule: missing or not null or an integer";
@@ -151,6 +155,9 @@ std::string ExhaustiveLine(const ExploreResult& r) {
            " distinct schedules: every invariant held";
   }
   return head + "budget reached after " + Thousands(r.explored) +
+         (r.estimated_schedules
+              ? " of about " + Thousands(*r.estimated_schedules)
+              : std::string()) +
          " distinct schedules: every invariant held in those";
 }
 
@@ -194,6 +201,9 @@ json ResultsToJson(const std::vector<ExploreResult>& results) {
       j["complete"] = r.complete;
       j["failing_schedule"] =
           r.failing_schedule ? json(*r.failing_schedule) : json(nullptr);
+      if (r.estimated_schedules) {
+        j["estimated_schedules"] = *r.estimated_schedules;
+      }
       j["schedules_per_second"] = PerSecond(r.explored + r.stopped, r.seconds);
     } else {
       j["seeds"] = {{"from", r.seeds.from},

@@ -56,6 +56,9 @@ struct ExploreResult {
   int64_t stopped = 0;   // runs stopped as redundant
   bool complete = false;
   std::optional<int64_t> failing_schedule;
+  // The budget was reached: about how many schedules the bound holds
+  // (ExhaustiveResult::estimated_schedules; optional in documents).
+  std::optional<int64_t> estimated_schedules;
 
   bool Exhaustive() const { return strategy == "exhaustive"; }
   bool Violated() const {

@@ -325,6 +325,7 @@ int ExhaustiveMode(const Scenario& s, const RunArgs& args, bool terminal,
   r.stopped = e.stopped;
   r.complete = e.complete;
   if (e.failing) r.failing_schedule = e.failing_number;
+  if (e.estimated_schedules > 0) r.estimated_schedules = e.estimated_schedules;
   results->push_back(r);
   if (!args.trace.empty() || !args.report.empty()) {
     // The failing schedule (or the first), run again with its trace.
@@ -358,10 +359,18 @@ int ExhaustiveMode(const Scenario& s, const RunArgs& args, bool terminal,
     out << s.file << ": explored all " << Thousands(e.schedules)
         << " distinct schedules " << bound << ": every invariant held\n";
   } else {
-    out << s.file << ": budget reached after " << Thousands(e.schedules)
-        << " distinct schedules " << bound
+    out << s.file << ": budget reached after " << Thousands(e.schedules);
+    if (e.estimated_schedules > 0) {
+      out << " of about " << Thousands(e.estimated_schedules);
+    }
+    out << " distinct schedules " << bound
         << ": every invariant held in those; more schedules remain within "
-           "the bound\n";
+           "the bound";
+    if (e.estimated_schedules > 0) {
+      out << " (the total is a rough estimate from random walks, before "
+             "the reduction)";
+    }
+    out << "\n";
   }
   PrintUnmatched(s, e.unmatched_rules, out);
   return Expectation(s, e.failing.has_value(), out);

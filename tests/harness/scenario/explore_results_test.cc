@@ -66,6 +66,7 @@ TEST(ExploreResults, RoundTripThroughJson) {
   e.budget = 300;
   e.explored = 300;
   e.complete = false;
+  e.estimated_schedules = 43000000;
   in.push_back(e);
   std::vector<ExploreResult> out;
   ASSERT_EQ(ResultsFromJson(ResultsToJson(in), &out), "");
@@ -76,7 +77,16 @@ TEST(ExploreResults, RoundTripThroughJson) {
   EXPECT_EQ(out[0].first_failing_seed, 9u);
   EXPECT_EQ(out[1].seed, 7u);
   EXPECT_EQ(out[1].explored, 300);
+  EXPECT_EQ(out[1].estimated_schedules, 43000000);
   EXPECT_FALSE(out[1].failing_schedule.has_value());
+  // Documents written before the estimate have none.
+  nlohmann::json doc = ResultsToJson(in);
+  EXPECT_EQ(doc["results"][1]["estimated_schedules"], 43000000);
+  doc["results"][1].erase("estimated_schedules");
+  std::vector<ExploreResult> older;
+  ASSERT_EQ(ResultsFromJson(doc, &older), "");
+  ASSERT_EQ(older.size(), 2u);
+  EXPECT_FALSE(older[1].estimated_schedules.has_value());
 }
 
 TEST(ExploreResults, MergeCombinesShardsAndNamesTheFirstFailingSeed) {
