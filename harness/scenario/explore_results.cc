@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <fstream>
 #include <map>
 #include <sstream>
@@ -185,6 +186,14 @@ std::string Thousands(int64_t n) {
   return digits;
 }
 
+std::string Rate(double per_second) {
+  if (per_second >= 10) return Thousands(std::llround(per_second));
+  char text[32];
+  std::snprintf(text, sizeof text, per_second >= 1 ? "%.1f" : "%.2f",
+                per_second);
+  return text;
+}
+
 json ResultsToJson(const std::vector<ExploreResult>& results) {
   json list = json::array();
   for (const ExploreResult& r : results) {
@@ -343,8 +352,7 @@ int MergeResults(const std::vector<std::string>& paths, std::ostream& out,
       out << "\n";
       out << file << ": at most " << Thousands(distinct)
           << " distinct schedules (the results' sum); "
-          << Thousands(static_cast<int64_t>(PerSecond(runs, seconds)))
-          << " seeds/s per machine\n";
+          << Rate(PerSecond(runs, seconds)) << " seeds/s per machine\n";
       violated = broke > 0;
       if (first && (!first_of_all || *first < first_of_all->first)) {
         first_of_all = std::make_pair(*first, file + " (" + key.second + ")");

@@ -84,4 +84,8 @@ int MergeResults(const std::vector<std::string>& paths, std::ostream& out,
 // "10,000".
 std::string Thousands(int64_t n);
 
+// A rate for people: "1,234" from 10 up, "2.5" from 1, "0.33" below (a slow
+// exploration of real programs is not "0 seeds/s").
+std::string Rate(double per_second);
+
 }  // namespace ddblab::harness::scenario

@@ -12,7 +12,8 @@ namespace ddblab::harness::scenario {
 const char* const kRunUsage =
     "usage: ddblab run FILE... [--backend emulator|http://HOST:PORT|aws] "
     "[--seed N] [--explore N] [--seeds A-B] [--shard I/N] [--strategy S] "
-    "[--max-preemptions K] [--budget N] [--no-reduction] [--json OUT] "
+    "[--max-preemptions K] [--budget N] [--no-reduction] [--jobs J] "
+    "[--json OUT] "
     "[--replay TRACE] [--shrink] [--shrink-out PATH] [--trace OUT.jsonl] "
     "[--report OUT.html]\n"
     "       ddblab run --merge RESULT.json...\n";
@@ -41,6 +42,12 @@ const char* const kRunHelp =
     "seeds:\n"
     "                    the seeds A+I-1, A+I-1+N, A+I-1+2N, ... (one "
     "machine's share)\n"
+    "  --jobs J          --explore / --seeds: run J seeds at once (1 to "
+    "64, default\n"
+    "                    1), each on its own emulator (command actors: "
+    "its own\n"
+    "                    server and programs); the output is the same as "
+    "with 1\n"
     "  --json OUT        --explore, --seeds or exhaustive: write the result of "
     "each\n"
     "                    file as a JSON document "
@@ -147,7 +154,7 @@ std::string ParseRunArgs(std::span<const std::string> args, RunArgs* out) {
         arg == "--replay" || arg == "--trace" || arg == "--shrink-out" ||
         arg == "--report" || arg == "--strategy" ||
         arg == "--max-preemptions" || arg == "--budget" || arg == "--seeds" ||
-        arg == "--shard" || arg == "--json";
+        arg == "--shard" || arg == "--json" || arg == "--jobs";
     if (!takes_value) return "unknown option " + arg;
     if (i + 1 >= args.size()) return arg + " needs a value";
     const std::string& value = args[++i];
@@ -191,6 +198,14 @@ std::string ParseRunArgs(std::span<const std::string> args, RunArgs* out) {
       out->shard = std::make_pair(*index, *n);
     } else if (arg == "--json") {
       out->json_out = value;
+    } else if (arg == "--jobs") {
+      auto n = Number(value);
+      if (!n || *n < 1 || *n > 64) {
+        return "--jobs expects a number of seeds to run at once from 1 to "
+               "64, got " +
+               value;
+      }
+      out->jobs = static_cast<int>(*n);
     } else if (arg == "--max-preemptions") {
       auto n = Number(value);
       if (!n || *n > static_cast<uint64_t>(kMaxPreemptions)) {
@@ -227,7 +242,7 @@ std::string ParseRunArgs(std::span<const std::string> args, RunArgs* out) {
     if (out->seed || out->explore || out->seeds || out->shard ||
         !out->json_out.empty() || out->shrink || !out->replay.empty() ||
         !out->trace.empty() || !out->report.empty() || out->budget ||
-        out->max_preemptions || out->no_reduction ||
+        out->max_preemptions || out->no_reduction || out->jobs != 1 ||
         out->backend != "emulator" ||
         out->strategy.kind != StrategySpec::Kind::kRandom ||
         !out->shrink_out.empty()) {
@@ -269,6 +284,13 @@ std::string ParseRunArgs(std::span<const std::string> args, RunArgs* out) {
   }
   if (out->shard && out->shrink) {
     return "--shard cannot be combined with --shrink";
+  }
+  if (out->jobs != 1 && (!out->explore || out->shrink)) {
+    return "--jobs applies to --explore and --seeds";
+  }
+  if (out->jobs != 1 && out->backend != "emulator") {
+    return "--jobs needs --backend emulator: seeds run at once against one "
+           "server or account would share its tables";
   }
   if (!out->json_out.empty() &&
       (!(out->explore || exhaustive) || out->shrink)) {

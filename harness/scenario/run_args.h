@@ -40,6 +40,7 @@ struct RunArgs {
   std::optional<int> max_preemptions;
   std::optional<int64_t> budget;
   bool no_reduction = false;
+  int jobs = 1;  // --jobs J: seeds run at once by --explore / --seeds
   const StartRunServer* start_server = nullptr;
 };
 

@@ -7,8 +7,10 @@
 #include <charconv>
 #include <chrono>
 #include <cstdint>
+#include <deque>
 #include <filesystem>
 #include <fstream>
+#include <future>
 #include <optional>
 #include <sstream>
 #include <unordered_set>
@@ -143,9 +145,32 @@ Explored Explore(const Scenario& s, const RunArgs& args, uint64_t from,
     options.expected_steps =
         std::max<int>(1, static_cast<int>(probe.steps.size()));
   }
+  // Up to --jobs runs at once, taken in seed order: the same output as
+  // one at a time.
+  std::deque<std::future<RunResult>> running;
+  int64_t launched = 0;
+  const auto seed_of = [&](int64_t i) {
+    return from + static_cast<uint64_t>(i) * stride;
+  };
+  const auto launch = [&] {
+    RunOptions one = options;
+    one.seed = seed_of(launched++);
+    running.push_back(
+        std::async(std::launch::async, [&s, one] { return RunOnce(s, one); }));
+  };
   for (int64_t i = 0; i < count; ++i) {
-    options.seed = from + static_cast<uint64_t>(i) * stride;
-    RunResult run = RunOnce(s, options);
+    options.seed = seed_of(i);
+    RunResult run;
+    if (args.jobs <= 1) {
+      run = RunOnce(s, options);
+    } else {
+      while (launched < count &&
+             running.size() < static_cast<size_t>(args.jobs)) {
+        launch();
+      }
+      run = running.front().get();
+      running.pop_front();
+    }
     ++e.runs;
     schedules.insert(ScheduleHash(run.schedule));
     e.distinct_schedules = static_cast<int64_t>(schedules.size());
@@ -243,10 +268,8 @@ int ExploreMode(const Scenario& s, const RunArgs& args, bool terminal,
   if (!e.failing.empty()) out << " (first: seed " << e.failing.front() << ")";
   out << "\n";
   // "7 distinct schedules; first failure after 3 runs; 1,234 seeds/s".
-  const int64_t rate =
-      e.seconds > 0
-          ? static_cast<int64_t>(static_cast<double>(count) / e.seconds)
-          : 0;
+  const double rate =
+      e.seconds > 0 ? static_cast<double>(count) / e.seconds : 0;
   out << s.file << ": " << Thousands(e.distinct_schedules)
       << " distinct schedule" << (e.distinct_schedules == 1 ? "" : "s") << "; ";
   if (e.failing.empty()) {
@@ -257,7 +280,7 @@ int ExploreMode(const Scenario& s, const RunArgs& args, bool terminal,
                                      1),
                  "run");
   }
-  out << "; " << Thousands(rate) << " seeds/s\n";
+  out << "; " << Rate(rate) << " seeds/s\n";
   ExploreResult r = ResultOf(s, args);
   r.seconds = e.seconds;
   r.seeds = range;

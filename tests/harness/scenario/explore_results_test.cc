@@ -54,6 +54,14 @@ TEST(SeedRange, AShardRunsEveryNthSeedFromItsOffset) {
   EXPECT_EQ((SeedRange{5, 9, 1, 1}.Text()), "5-9");
 }
 
+TEST(ExploreResults, RatesReadAsPeopleWriteThem) {
+  EXPECT_EQ(Rate(1234.4), "1,234");
+  EXPECT_EQ(Rate(10), "10");
+  EXPECT_EQ(Rate(2.54), "2.5");
+  EXPECT_EQ(Rate(0.333), "0.33");  // not "0 seeds/s"
+  EXPECT_EQ(Rate(0), "0.00");
+}
+
 TEST(ExploreResults, RoundTripThroughJson) {
   std::vector<ExploreResult> in = {Shard(1, 4, 3, 9)};
   ExploreResult e;

@@ -154,6 +154,19 @@ TEST(RunCommand, ExploreOfACorrectVariantHolds) {
   EXPECT_NE(ran.out, WithoutRate(ran.out));  // a rate was printed
 }
 
+// --jobs runs seeds at once and prints what one at a time prints.
+TEST(RunCommand, JobsRunSeedsAtOnceWithTheSameOutput) {
+  const std::string naive = Shipped("ordered_writes_sdk_retry_naive.json");
+  const std::string correct = Shipped("ordered_writes_sdk_retry_correct.json");
+  testing::Ran one = Command({naive, correct, "--explore", "12"});
+  testing::Ran three =
+      Command({naive, correct, "--explore", "12", "--jobs", "3"});
+  EXPECT_EQ(one.code, 0) << one.err;
+  EXPECT_EQ(three.code, 0) << three.err;
+  EXPECT_EQ(WithoutRate(three.out), WithoutRate(one.out));
+  EXPECT_NE(one.out.find(naive + ": seed 3: "), std::string::npos) << one.out;
+}
+
 TEST(RunCommand, ExploreSaysTheRunsUntilTheFirstFailure) {
   const std::string file = Shipped("ordered_writes_sdk_retry_naive.json");
   testing::Ran ran = Command({file, "--seeds", "2-21"});
@@ -439,8 +452,9 @@ TEST(RunCommand, BadArgumentsExitWithTwo) {
   const std::string usage =
       "usage: ddblab run FILE... [--backend emulator|http://HOST:PORT|aws] "
       "[--seed N] [--explore N] [--seeds A-B] [--shard I/N] [--strategy S] "
-      "[--max-preemptions K] [--budget N] [--no-reduction] [--json OUT] "
-      "[--replay TRACE] [--shrink] [--shrink-out PATH] [--trace OUT.jsonl] "
+      "[--max-preemptions K] [--budget N] [--no-reduction] [--jobs J] "
+      "[--json OUT] [--replay TRACE] [--shrink] [--shrink-out PATH] [--trace "
+      "OUT.jsonl] "
       "[--report OUT.html]\n"
       "       ddblab run --merge RESULT.json...\n";
   const std::string file = Shipped("ordered_writes_sdk_retry_naive.json");
@@ -508,6 +522,15 @@ TEST(RunCommand, BadArgumentsExitWithTwo) {
             "ddblab run: --strategy exhaustive runs every schedule of one "
             "seed: give --budget N (schedules) and --seed N, not --explore "
             "or --seeds\n"},
+           {{file, "--jobs", "0", "--explore", "4"},
+            "ddblab run: --jobs expects a number of seeds to run at once "
+            "from 1 to 64, got 0\n"},
+           {{file, "--jobs", "2"},
+            "ddblab run: --jobs applies to --explore and --seeds\n"},
+           {{file, "--jobs", "2", "--explore", "4", "--backend",
+             "http://127.0.0.1:1"},
+            "ddblab run: --jobs needs --backend emulator: seeds run at once "
+            "against one server or account would share its tables\n"},
            {{"--merge"},
             "ddblab run: --merge needs at least one result file\n"},
            {{"--merge", "a.json", "--explore", "3"},

@@ -58,7 +58,7 @@ inline std::string ReadFile(const std::filesystem::path& path) {
 // `ddblab run --explore` output with its seeds/s (wall time) replaced by
 // "N", so that two runs' outputs compare.
 inline std::string WithoutRate(const std::string& out) {
-  return std::regex_replace(out, std::regex("; [0-9,]+ seeds/s"),
+  return std::regex_replace(out, std::regex("; [0-9,.]+ seeds/s"),
                             "; N seeds/s");
 }
 
