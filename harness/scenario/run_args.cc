@@ -109,7 +109,6 @@ std::string LogsDirOf(const RunArgs& args) {
 }
 
 std::string CommandModeProblem(const RunArgs& args) {
-  if (args.shrink) return "--shrink";
   if (args.strategy.kind == StrategySpec::Kind::kExhaustive) {
     return "--strategy exhaustive";
   }

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "harness/scenario/command_actors.h"
+#include "harness/scenario/command_shrink.h"
 #include "harness/scenario/exhaustive.h"
 #include "harness/scenario/explore_results.h"
 #include "harness/scenario/report.h"
@@ -399,8 +400,60 @@ int ExhaustiveMode(const Scenario& s, const RunArgs& args, bool terminal,
   return Expectation(s, e.failing.has_value(), out);
 }
 
+// --shrink of command actors (command_shrink.h): the first failing seed of
+// --seed N or of --explore N (200) from --seed (1), its schedule with
+// fewer context switches, written as a trace for --replay.
+int CommandShrinkMode(const Scenario& s, const RunArgs& args, std::ostream& out,
+                      std::ostream& err) {
+  const uint64_t from = args.seed.value_or(1);
+  const int64_t count = args.explore.value_or(args.seed ? 1 : 200);
+  RunOptions options = BaseOptions(args);
+  options.trace = true;
+  std::optional<uint64_t> seed;
+  RunResult failing;
+  for (int64_t i = 0; i < count && !seed; ++i) {
+    options.seed = from + static_cast<uint64_t>(i);
+    failing = RunOnce(s, options);
+    if (failing.code != 0) {
+      err << failing.failure << "\n";
+      return failing.code;
+    }
+    if (failing.violation && !failing.stopped) seed = options.seed;
+  }
+  if (!seed) {
+    out << s.file << ": no seed of " << from << "-"
+        << from + static_cast<uint64_t>(count) - 1
+        << " broke an invariant; nothing to shrink\n";
+    return 1;
+  }
+  CommandShrinkResult shrunk =
+      ShrinkCommandRun(s, *seed, failing, BaseOptions(args));
+  std::string path = args.shrink_out;
+  if (path.empty()) {
+    path = std::filesystem::path(s.file).stem().string() + ".shrunk.jsonl";
+  }
+  if (!WriteLines(path, shrunk.run.trace, err)) return 2;
+  const auto switches = [](size_t n) {
+    return std::to_string(n) +
+           (n == 1 ? " context switch" : " context switches");
+  };
+  out << s.file << ": seed " << *seed << " broke " << Broken(*failing.violation)
+      << "\n";
+  out << s.file << ": shrunk in "
+      << Count(static_cast<size_t>(shrunk.runs), "run") << " from "
+      << switches(shrunk.switches_before) << " to "
+      << switches(shrunk.switches_after) << " ("
+      << Count(shrunk.schedule.size(), "step") << "); still "
+      << Broken(*shrunk.run.violation) << "\n";
+  out << s.file << ": wrote " << path << " (schedule:";
+  for (const std::string& key : shrunk.schedule) out << " " << key;
+  out << "); replay it: ddblab run " << s.file << " --replay " << path << "\n";
+  return 0;
+}
+
 int ShrinkMode(const Scenario& s, const RunArgs& args, bool terminal,
                std::ostream& out, std::ostream& err) {
+  if (HasCommandActors(s)) return CommandShrinkMode(s, args, out, err);
   // The failing run: the given seed, or the first of --explore N (200).
   uint64_t seed = 0;
   RunResult failing;

@@ -137,9 +137,8 @@ std::string Skeleton(const std::string& problem) {
   return out;
 }
 
-// True when `run` breaks invariant `id` with a problem of the same kind as
-// `first` (see Skeleton), so a cut that trades the failure for another
-// (an overcount for a record never delivered) is not kept.
+}  // namespace
+
 bool SameFailure(const RunResult& run, const std::string& id,
                  const std::string& first) {
   if (run.code != 0 || !run.violation || run.violation->id != id) return false;
@@ -149,6 +148,8 @@ bool SameFailure(const RunResult& run, const std::string& id,
   }
   return false;
 }
+
+namespace {
 
 // `faults` pinned to what they did in `run`: each fault chooses exactly the
 // keys it fired on, as often as it fired (no position, no draw), so cutting

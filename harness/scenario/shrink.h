@@ -64,6 +64,14 @@ struct ShrinkResult {
 Scenario SerialFaultFree(const Scenario& scenario);
 
 // `failing` is the run of `scenario` with `seed` that broke an invariant.
+// True when `run` breaks invariant `id` with a problem of the same kind as
+// `first` (the same text, digits aside: "TotalBytes is 700, expected 400"
+// and "... is 200, expected 100" are one kind), so a cut that trades the
+// failure for another (an overcount for a record never delivered) is not
+// kept.
+bool SameFailure(const RunResult& run, const std::string& id,
+                 const std::string& first);
+
 ShrinkResult Shrink(const Scenario& scenario, uint64_t seed,
                     const RunResult& failing, const RunOptions& options);
 

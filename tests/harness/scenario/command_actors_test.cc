@@ -149,7 +149,7 @@ TEST(CommandActorsTest, TheCommandRefusesRunsItCannotMakeWithExit2) {
       R"({"name": "w", "command": ["sh", "-c", "true"]})");
   for (const auto& [flag, value] :
        std::vector<std::pair<std::string, std::string>>{
-           {"--shrink", ""}, {"--strategy", "exhaustive"}}) {
+           {"--strategy", "exhaustive"}}) {
     std::vector<std::string> args = {path, flag};
     if (!value.empty()) args.push_back(value);
     std::ostringstream out, err;
