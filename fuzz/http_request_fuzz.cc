@@ -36,7 +36,7 @@ namespace http = boost::beast::http;
 using ddblab::server::WireRequest;
 
 // http_session.h's kMaxHeaderBytes (an internal header of the server).
-constexpr uint32_t kMaxHeaderBytes = 64 * 1024;
+constexpr uint32_t kMaxHeaderBytes = 32 * 1024 + 2;
 
 class EmptyHandler : public ddblab::server::RequestHandler {
  public:

@@ -275,7 +275,8 @@ std::string Signature(std::string_view signing_key,
   return HexEncode(HmacSha256(signing_key, string_to_sign));
 }
 
-std::optional<TimePoint> ParseAmzDate(std::string_view text) {
+std::optional<std::chrono::sys_seconds> ParseAmzDateSeconds(
+    std::string_view text) {
   if (text.size() != 16 || text[8] != 'T' || text[15] != 'Z') {
     return std::nullopt;
   }
@@ -293,17 +294,25 @@ std::optional<TimePoint> ParseAmzDate(std::string_view text) {
       second < 0 || hour > 23 || minute > 59 || second > 60) {
     return std::nullopt;
   }
-  // A TimePoint counts nanoseconds in 64 bits (years 1678..2262); the
-  // margin leaves room for the checks' arithmetic (15 minutes, 7 days).
-  if (year < kMinAmzYear || year > kMaxAmzYear) return std::nullopt;
   std::chrono::year_month_day ymd{
       std::chrono::year(year), std::chrono::month(static_cast<unsigned>(month)),
       std::chrono::day(static_cast<unsigned>(day))};
   if (!ymd.ok()) return std::nullopt;
-  auto t = std::chrono::sys_days(ymd) + std::chrono::hours(hour) +
-           std::chrono::minutes(minute) + std::chrono::seconds(second);
-  return TimePoint(std::chrono::duration_cast<std::chrono::nanoseconds>(
-      t.time_since_epoch()));
+  return std::chrono::sys_seconds(std::chrono::sys_days(ymd)) +
+         std::chrono::hours(hour) + std::chrono::minutes(minute) +
+         std::chrono::seconds(second);
+}
+
+std::optional<TimePoint> ParseAmzDate(std::string_view text) {
+  std::optional<std::chrono::sys_seconds> t = ParseAmzDateSeconds(text);
+  if (!t) return std::nullopt;
+  // A TimePoint counts nanoseconds in 64 bits (years 1678..2262); the
+  // margin leaves room for the checks' arithmetic (15 minutes, 7 days).
+  const int year = static_cast<int>(
+      std::chrono::year_month_day(std::chrono::floor<std::chrono::days>(*t))
+          .year());
+  if (year < kMinAmzYear || year > kMaxAmzYear) return std::nullopt;
+  return TimePoint(*t);
 }
 
 std::string FormatAmzDate(TimePoint t) {

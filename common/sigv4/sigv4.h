@@ -97,9 +97,13 @@ std::string SigningKey(std::string_view secret, std::string_view date,
 std::string Signature(std::string_view signing_key,
                       std::string_view string_to_sign);
 
-// Parses "YYYYMMDD'T'HHMMSS'Z'" (ISO-8601 basic format, UTC). Years outside
-// kMinAmzYear..kMaxAmzYear, which a TimePoint cannot hold with room to
-// spare, are refused like a malformed date.
+// Parses "YYYYMMDD'T'HHMMSS'Z'" (ISO-8601 basic format, UTC), any year
+// 0000..9999, to whole seconds (which hold every such year).
+std::optional<std::chrono::sys_seconds> ParseAmzDateSeconds(
+    std::string_view text);
+// The same as a TimePoint. Years outside kMinAmzYear..kMaxAmzYear, which a
+// TimePoint cannot hold with room to spare, are refused like a malformed
+// date.
 inline constexpr int kMinAmzYear = 1700;
 inline constexpr int kMaxAmzYear = 2200;
 std::optional<TimePoint> ParseAmzDate(std::string_view text);

@@ -10,6 +10,7 @@
 #include "emulator/expr/eval_update.h"
 #include "emulator/expr/legacy.h"
 #include "emulator/expr/legacy_internal.h"
+#include "emulator/value/attribute_name.h"
 #include "emulator/value/codec.h"
 #include "emulator/value/item_size.h"
 
@@ -56,6 +57,7 @@ Result<UpdateExpression> ConvertAttributeUpdates(const Json& updates) {
   if (!updates.is_object()) return WrongJsonType(updates);
   size_t running_size = 0;
   for (const auto& [attr, update] : updates.items()) {
+    DDBLAB_RETURN_IF_ERROR(value::CheckAttributeName(attr));
     if (update.is_null()) {
       return Error::Validation(
           "Supplied AttributeValueUpdate is empty, must contain one of the "
@@ -132,6 +134,7 @@ Result<ProjectionExpression> ConvertAttributesToGet(const Json& names) {
   for (const Json& name : names) {
     if (!name.is_string()) return WrongJsonType(name);
     const std::string& s = name.get_ref<const std::string&>();
+    DDBLAB_RETURN_IF_ERROR(value::CheckAttributeName(s));
     if (!seen.insert(s).second) {
       return Error::Validation(std::string(kInvalid) +
                                "Duplicate value in attribute name: " + s);

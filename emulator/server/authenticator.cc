@@ -288,30 +288,39 @@ Status Authenticator::CheckQuery(const WireRequest& request,
   return OkStatus();
 }
 
-Status Authenticator::CheckDate(const Parsed& parsed, TimePoint date) const {
+Status Authenticator::CheckDate(const Parsed& parsed,
+                                std::chrono::sys_seconds date) const {
+  using std::chrono::seconds;
   const Duration skew = *config_.max_skew;
   const TimePoint now = clock_.Now();
   const std::string now_text = sigv4::FormatAmzDate(now);
+  // Compared in whole seconds, where a date of any year fits (a TimePoint
+  // overflows past 2262): for a whole-second d and any t, d < t exactly
+  // when d < ceil(t), and d > t exactly when d > floor(t).
+  const std::chrono::sys_seconds earliest =
+      std::chrono::ceil<seconds>(now - skew);
+  const std::chrono::sys_seconds latest =
+      std::chrono::floor<seconds>(now + skew);
   // A presigned request is valid from X-Amz-Date for X-Amz-Expires seconds
   // (AWS: "Authenticating Requests: Using Query Parameters"), not only the
   // window a header-signed one gets; it may still not be dated more than
   // the window ahead.
-  std::optional<TimePoint> expiry;
+  std::optional<std::chrono::sys_seconds> expiry;
   if (parsed.presigned) {
-    DDBLAB_ASSIGN_OR_RETURN(long long seconds, ParseExpires(parsed.expires));
-    expiry = date + std::chrono::seconds(seconds);
+    DDBLAB_ASSIGN_OR_RETURN(long long expires, ParseExpires(parsed.expires));
+    expiry = date + seconds(expires);
   }
-  if (expiry && now > *expiry) {
+  if (expiry && std::chrono::ceil<seconds>(now) > *expiry) {
     // Amazon S3's answer to an expired presigned URL (AccessDenied,
     // "Request has expired"); DynamoDB publishes none of its own.
     return Error::Of(ErrorType::kAccessDenied, "Request has expired");
   }
-  if (!expiry && date < now - skew) {
+  if (!expiry && date < earliest) {
     return Invalid("Signature expired: " + std::string(parsed.date) +
                    " is now earlier than " + sigv4::FormatAmzDate(now - skew) +
                    " (" + now_text + " - " + SkewText(skew) + ")");
   }
-  if (date > now + skew) {
+  if (date > latest) {
     return Invalid("Signature not yet current: " + std::string(parsed.date) +
                    " is still later than " + sigv4::FormatAmzDate(now + skew) +
                    " (" + now_text + " + " + SkewText(skew) + ")");
@@ -322,7 +331,8 @@ Status Authenticator::CheckDate(const Parsed& parsed, TimePoint date) const {
 Result<Caller> Authenticator::CheckCommon(const WireRequest& request,
                                           const Parsed& parsed) const {
   const bool verify = config_.mode == AuthMode::kVerify;
-  std::optional<TimePoint> date = sigv4::ParseAmzDate(parsed.date);
+  std::optional<std::chrono::sys_seconds> date =
+      sigv4::ParseAmzDateSeconds(parsed.date);
   if (!date) {
     return Incomplete("Date must be in ISO-8601 'basic format'. Got '" +
                       std::string(parsed.date) +

@@ -73,8 +73,9 @@ class Authenticator {
   Status CheckQuery(const WireRequest& request, Parsed& parsed) const;
   Result<Caller> CheckCommon(const WireRequest& request,
                              const Parsed& parsed) const;
-  // The date window (and a presigned URL's expiry) against clock_.
-  Status CheckDate(const Parsed& parsed, TimePoint date) const;
+  // The date window (and a presigned URL's expiry) against clock_. `date`
+  // is in whole seconds, which hold any X-Amz-Date year (0000..9999).
+  Status CheckDate(const Parsed& parsed, std::chrono::sys_seconds date) const;
 
   AuthConfig config_;
   const Clock& clock_;

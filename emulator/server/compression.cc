@@ -32,7 +32,10 @@ std::string LowerCopy(std::string_view s) {
 }
 
 // The weight of one Accept-Encoding element's parameters ("q=0.5;x=y"):
-// the first q parameter; 1 when absent or not a number; capped at 1.
+// the first q parameter; 1 when absent or not a number; capped at 1. A
+// parameter's name is trimmed on the left only: "q =0" names "q ", not q
+// (no whitespace may precede "=", RFC 9110 section 5.6.6), so DynamoDB
+// passes over it to the next one.
 double Weight(std::string_view params) {
   while (!params.empty()) {
     size_t semi = params.find(';');
@@ -41,7 +44,11 @@ double Weight(std::string_view params) {
                                             : params.substr(semi + 1);
     size_t eq = param.find('=');
     if (eq == std::string_view::npos) continue;
-    if (LowerCopy(Trim(param.substr(0, eq))) != "q") continue;
+    std::string_view name = param.substr(0, eq);
+    while (!name.empty() && (name.front() == ' ' || name.front() == '\t')) {
+      name.remove_prefix(1);
+    }
+    if (name != "q" && name != "Q") continue;
     std::string value(Trim(param.substr(eq + 1)));
     if (value.empty()) return 1.0;
     char* end = nullptr;
@@ -156,12 +163,12 @@ std::optional<ContentCoding> ChooseResponseCoding(
 }
 
 std::optional<ContentCoding> ChooseResponseCoding(const HeaderList& headers) {
-  const std::string* last = nullptr;
   for (const auto& [name, value] : headers) {
-    if (HeaderNameEquals(name, "Accept-Encoding")) last = &value;
+    if (HeaderNameEquals(name, "Accept-Encoding")) {
+      return ChooseResponseCoding(value);
+    }
   }
-  if (last == nullptr) return std::nullopt;
-  return ChooseResponseCoding(*last);
+  return std::nullopt;
 }
 
 std::string CompressBody(ContentCoding coding, std::string_view body) {

@@ -2,7 +2,7 @@
 // protocol, independent of any HTTP library.
 //
 // Responses: ChooseResponseCoding() reads the request's Accept-Encoding the
-// way DynamoDB does (only the last header counts; gzip and deflate are the
+// way DynamoDB does (only the first header counts; gzip and deflate are the
 // codings it knows; q-weights; "*" stands for both; "identity" is ignored)
 // and CompressBody() produces the body. Protocol compresses a successful
 // response only when its body is at least kCompressMinBytes long.
@@ -38,7 +38,8 @@ std::string_view CodingName(ContentCoding coding);
 std::optional<ContentCoding> ChooseResponseCoding(
     std::string_view accept_encoding);
 
-// The same, over a request's headers: the last Accept-Encoding header counts.
+// The same, over a request's headers: the first Accept-Encoding header
+// counts (DynamoDB ignores the others).
 std::optional<ContentCoding> ChooseResponseCoding(const HeaderList& headers);
 
 // `body` compressed (gzip: RFC 1952 member; deflate: RFC 1950 zlib stream).

@@ -49,8 +49,13 @@ namespace http = boost::beast::http;
 using tcp = asio::ip::tcp;
 using error_code = boost::system::error_code;
 
-// Request headers (all of them) may take this many bytes.
-inline constexpr uint32_t kMaxHeaderBytes = 64 * 1024;
+// DynamoDB refuses a request line, or header fields (all of them), of more
+// than 16 KB each with a 400. The parser reads at most both together (with
+// room for the blank line); OnHeader then checks each.
+inline constexpr size_t kMaxRequestLineBytes = 16 * 1024;
+inline constexpr size_t kMaxHeaderFieldBytes = 16 * 1024;
+inline constexpr uint32_t kMaxHeaderBytes =
+    kMaxRequestLineBytes + kMaxHeaderFieldBytes + 2;
 // A connection's read buffer: most requests arrive in one read. A request
 // that does not doubles it, up to kMaxReadBufferBytes, so that the
 // connection's next one does (a BatchWriteItem of 25 small items is ~7 KB).
@@ -156,6 +161,7 @@ class Session final
   void OnHeader(const error_code& ec) {
     ++activity;
     if (ec) return OnReadError(ec);
+    if (!WithinHeaderLimits()) return Fail(400);
     if (!ReserveMemory()) return RefuseOverBudget();
     if (error_code parse_ec = ParseAvailableBody()) {
       return OnReadError(parse_ec);
@@ -173,6 +179,20 @@ class Session final
       return;
     }
     ReadBody();
+  }
+
+  // The request line ("POST / HTTP/1.1\r\n") and the header fields
+  // ("Name: value\r\n" each) within DynamoDB's 16 KB each.
+  bool WithinHeaderLimits() {
+    const auto& request = parser_->get();
+    const size_t line = request.method_string().size() + 1 +
+                        request.target().size() + 1 + 8 + 2;
+    if (line > kMaxRequestLineBytes) return false;
+    size_t fields = 0;
+    for (const auto& field : request) {
+      fields += field.name_string().size() + 2 + field.value().size() + 2;
+    }
+    return fields <= kMaxHeaderFieldBytes;
   }
 
   // Parses the body bytes already read with the header and, on plain TCP,

@@ -9,6 +9,8 @@
 #include <utility>
 #include <vector>
 
+#include "emulator/value/attribute_name.h"
+
 namespace ddblab::value {
 
 namespace {
@@ -39,14 +41,8 @@ constexpr char kNsDuplicates[] = "Input collection contains duplicates";
 constexpr char kNesting[] =
     "Nesting Levels have exceeded supported limits: Attributes in the item "
     "have nested levels beyond supported limit";
-// Measured on DynamoDB for a 65,536-byte name, top level or nested. The
-// empty-name text is DynamoDB Local's wording with the same prefix
-// (unverified against DynamoDB).
-constexpr char kNameTooLarge[] =
-    "1 validation error detected: Attribute name is too large, must be less "
-    "than 65536 bytes";
-constexpr char kEmptyName[] =
-    "1 validation error detected: Empty attribute name";
+constexpr const char* kNameTooLarge = kAttributeNameTooLargeText;
+constexpr const char* kEmptyName = kEmptyAttributeNameText;
 
 // SerializationException texts (DynamoDB's wire protocol,
 // "SerializationException messages").

@@ -240,9 +240,13 @@ Status CheckStartBounds(const KeySchema& key, bool base_table,
           "The provided starting key is outside query boundaries based on "
           "provided conditions");
     }
+    // A table keyed by its hash alone holds at most one item per hash: its
+    // Query has no page to resume, and DynamoDB refuses the start key as it
+    // refuses one that does not fit the schema.
     if (!key.range && base_table) {
       return Error::Validation(
-          "The query can return at most one row and cannot be restarted");
+          "The provided starting key is invalid: The provided key element "
+          "does not match the schema");
     }
     return OkStatus();
   }

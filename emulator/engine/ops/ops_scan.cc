@@ -44,10 +44,13 @@ Status CheckSegments(const std::optional<int64_t>& segment,
         "request when parameter TotalSegments is present");
   }
   if (segment && *segment >= *total) {
-    // DynamoDB's text names neither value (dynalite appended both).
+    // us-east-1's text (DynamoDB's default Region) names both values; some
+    // Regions now leave them out (docs/spec-notes/fidelity.md).
     return Error::Validation(
         "The Segment parameter is zero-based and must be less than parameter "
-        "TotalSegments");
+        "TotalSegments: Segment: " +
+        std::to_string(*segment) +
+        " is not less than TotalSegments: " + std::to_string(*total));
   }
   return OkStatus();
 }
@@ -77,7 +80,10 @@ Result<ScanRequest> ParseScan(const Json& request) {
   std::optional<int64_t> segment = p.Integer(request, "Segment");
   CheckSegment(p, segment);
   r.limit = p.Integer(request, "Limit");
-  CheckLimit(p, r.limit);
+  // us-east-1 words Scan's Limit below 1 the older way, with the value and
+  // the member's wire name ("Value '0' at 'limit' ..."); Query's is "Value
+  // at 'Limit' ..." (CheckLimit).
+  if (r.limit) p.Range(*r.limit, "limit", 1, std::nullopt);
   r.consistent = p.Bool(request, "ConsistentRead").value_or(false);
   std::optional<Error> start_key_error;
   r.start_key =

@@ -38,11 +38,12 @@ Result<Json> DescribeTableOp(EmulatorImpl& impl, const Json& request) {
   return Json{{"Table", DescribeTable(*entry->table, entry->stats)}};
 }
 
-// DeleteTable's TableDescription leaves out CreationDateTime, KeySchema and
-// AttributeDefinitions (DynamoDB's answer).
+// DeleteTable's TableDescription leaves out CreationDateTime, KeySchema,
+// AttributeDefinitions and the GSI and LSI lists (DynamoDB's answer).
 Json DeletedTableDescription(Json description) {
   for (const char* member :
-       {"CreationDateTime", "KeySchema", "AttributeDefinitions"}) {
+       {"CreationDateTime", "KeySchema", "AttributeDefinitions",
+        "GlobalSecondaryIndexes", "LocalSecondaryIndexes"}) {
     description.erase(member);
   }
   return description;

@@ -5,11 +5,13 @@
 // looked up (replay / IdempotentParameterMismatchException); every action's
 // table, key and key paths are checked (a plain error fails the call, but a
 // key that does not fit the table's schema cancels the transaction with a
-// ValidationError reason for that action, as DynamoDB does);
+// ValidationError reason for the first such action and None for the
+// others, as DynamoDB does);
 // "Transaction request cannot include multiple operations on one item";
 // then every item is read and every action evaluated — condition
 // (ConditionalCheckFailed, with the old Item for ALL_OLD), update
-// (ValidationError with the update's runtime message). Any failure cancels
+// (ValidationError with the update's runtime message, which stops the
+// evaluation: later actions get None). Any failure cancels
 // the whole transaction: TransactionCanceledException with one reason per
 // action in request order ({"Code": "None"} for the others) and the codes
 // listed in the message. Otherwise all writes go into ONE WriteBatch (one
@@ -243,7 +245,8 @@ Result<TransactWriteResult> ExecuteTransactWrite(
       if (!IsKeySchemaError(key.error())) {
         return TransactKeyError(key.error());
       }
-      errors[i] = key.error();
+      // Only the first such action is reported (see below).
+      if (!any_key_error) errors[i] = key.error();
       any_key_error = true;
     } else {
       p.key = std::move(*key);
@@ -261,12 +264,15 @@ Result<TransactWriteResult> ExecuteTransactWrite(
       DDBLAB_RETURN_IF_ERROR(CheckDistinct(seen, *p.table, p.key));
     }
   }
-  // Read and evaluate every action; any failure cancels everything (the
-  // reasons, one per action, are built only then).
+  // Read and evaluate the actions in request order; any failure cancels
+  // everything (the reasons, one per action, are built only then). A
+  // ValidationError (a key that does not fit, an update that cannot apply)
+  // stops there: DynamoDB reports it and None for every action after it
+  // ([ValidationError, None, None]); ConditionalCheckFailed does not stop.
   bool failed = any_key_error;
   for (size_t i = 0; i < plan.size(); ++i) {
     Planned& p = plan[i];
-    if (errors[i]) continue;
+    if (errors[i]) break;  // the first key that does not fit
     DDBLAB_ASSIGN_OR_RETURN(p.old,
                             ExistingItem::Read(impl.store(), *p.table, p.key));
     Status s = Evaluate(p);
@@ -274,6 +280,10 @@ Result<TransactWriteResult> ExecuteTransactWrite(
     if (s.error().type == ErrorType::kInternalServerError) return s.error();
     failed = true;
     errors[i] = std::move(s).error();
+    if (errors[i]->type != ErrorType::kConditionalCheckFailed) {
+      for (size_t j = i + 1; j < errors.size(); ++j) errors[j].reset();
+      break;
+    }
   }
   if (failed) {
     Json reasons = Json::array();

@@ -216,11 +216,11 @@ Status AdmitPage(CapacityLedger& capacity, const Table& table,
                  const IndexDef* index, const RawPage& page, bool consistent,
                  double min_units, const std::string& partition);
 
-// Query's and Scan's Limit below 1, and Scan's negative Segment, as
-// DynamoDB words them now: the API's member name and no value ("Value at
-// 'Limit' failed to satisfy constraint: Member must have value greater than
-// or equal to 1"). Other constraint errors keep the "Value '<v>' at
-// '<member>'" form.
+// Query's Limit below 1, and Scan's negative Segment, as DynamoDB words
+// them now: the API's member name and no value ("Value at 'Limit' failed to
+// satisfy constraint: Member must have value greater than or equal to 1").
+// Other constraint errors (Scan's Limit included: us-east-1 still words it
+// so) keep the "Value '<v>' at '<member>'" form.
 void CheckLimit(RequestParser& p, const std::optional<int64_t>& limit);
 void CheckSegment(RequestParser& p, const std::optional<int64_t>& segment);
 

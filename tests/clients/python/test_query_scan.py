@@ -186,7 +186,8 @@ class QueryScanTest(ClientTest, unittest.TestCase):
         self.assert_validation(
             self.client.scan,
             "The Segment parameter is zero-based and must be less than "
-            "parameter TotalSegments",
+            "parameter TotalSegments: Segment: 2 is not less than "
+            "TotalSegments: 2",
             TableName=TABLE, Segment=2, TotalSegments=2)
         self.assert_validation(
             self.client.scan,

@@ -145,5 +145,23 @@ TEST(SigV4Test, AmzDates) {
   }
 }
 
+// In whole seconds every four-digit year is a date (the authenticator
+// compares these with its window).
+TEST(SigV4Test, AmzDatesOfAnyYearInSeconds) {
+  auto far = ParseAmzDateSeconds("30200101T000000Z");
+  ASSERT_TRUE(far.has_value());
+  EXPECT_EQ(far->time_since_epoch().count(), 33134745600);
+  auto last = ParseAmzDateSeconds("99991231T235959Z");
+  ASSERT_TRUE(last.has_value());
+  EXPECT_EQ(last->time_since_epoch().count(), 253402300799);
+  auto first = ParseAmzDateSeconds("00000101T000000Z");
+  ASSERT_TRUE(first.has_value());
+  EXPECT_EQ(first->time_since_epoch().count(), -62167219200);
+  for (std::string_view bad :
+       {"30201301T000000Z", "30200101T240000Z", "", "3020-01-01T000000Z"}) {
+    EXPECT_FALSE(ParseAmzDateSeconds(bad).has_value()) << bad;
+  }
+}
+
 }  // namespace
 }  // namespace ddblab::sigv4

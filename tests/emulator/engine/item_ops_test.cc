@@ -332,6 +332,15 @@ TEST_F(ItemExprTest, GetItemProjection) {
             "ValidationException: 1 validation error detected: Value '[]' at "
             "'attributesToGet' failed to satisfy constraint: Member must have "
             "length greater than or equal to 1");
+  // The legacy list's names are checked like an item's: 1..65535 bytes.
+  EXPECT_EQ(fail({{"AttributesToGet", {"m", ""}}}),
+            "ValidationException: 1 validation error detected: Empty "
+            "attribute name");
+  EXPECT_EQ(fail({{"AttributesToGet", {std::string(65536, 'a')}}}),
+            "ValidationException: 1 validation error detected: Attribute name "
+            "is too large, must be less than 65536 bytes");
+  EXPECT_EQ(get({{"AttributesToGet", {std::string(65535, 'a')}}}),
+            Json({{"Item", Json::object()}}));
 }
 
 TEST_F(ItemExprTest, GetItemConsistentReadCapacity) {

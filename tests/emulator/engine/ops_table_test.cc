@@ -120,6 +120,38 @@ TEST_F(TableOpsTest, DeleteTable) {
       Json::object());
 }
 
+// Nor the index lists: a table with a GSI and an LSI is described without
+// either (DescribeTable lists both until then).
+TEST_F(TableOpsTest, DeleteTableLeavesOutTheIndexLists) {
+  Json schema = {{"AttributeName", "pk"}, {"KeyType", "HASH"}};
+  Json sort = {{"AttributeName", "sk"}, {"KeyType", "RANGE"}};
+  Json all = {{"ProjectionType", "ALL"}};
+  Ok("CreateTable",
+     {{"TableName", "indexed"},
+      {"BillingMode", "PAY_PER_REQUEST"},
+      {"AttributeDefinitions",
+       {{{"AttributeName", "pk"}, {"AttributeType", "S"}},
+        {{"AttributeName", "sk"}, {"AttributeType", "S"}},
+        {{"AttributeName", "g"}, {"AttributeType", "S"}}}},
+      {"KeySchema", {schema, sort}},
+      {"GlobalSecondaryIndexes",
+       {{{"IndexName", "gsi"},
+         {"KeySchema", {{{"AttributeName", "g"}, {"KeyType", "HASH"}}}},
+         {"Projection", all}}}},
+      {"LocalSecondaryIndexes",
+       {{{"IndexName", "lsi"},
+         {"KeySchema",
+          {schema, {{"AttributeName", "g"}, {"KeyType", "RANGE"}}}},
+         {"Projection", all}}}}});
+  Json described = Describe("indexed");
+  EXPECT_EQ(described["GlobalSecondaryIndexes"].size(), 1u);
+  EXPECT_EQ(described["LocalSecondaryIndexes"].size(), 1u);
+  Json out = Ok("DeleteTable", {{"TableName", "indexed"}})["TableDescription"];
+  EXPECT_EQ(out["TableStatus"], "DELETING");
+  EXPECT_FALSE(out.contains("GlobalSecondaryIndexes"));
+  EXPECT_FALSE(out.contains("LocalSecondaryIndexes"));
+}
+
 TEST_F(TableOpsTest, DeletionProtection) {
   Ok("CreateTable",
      {{"TableName", "safe"},

@@ -118,7 +118,8 @@ TEST_F(QueryTest, HashOnlyTable) {
                         {"KeyConditionExpression", "pk = :p"},
                         {"ExpressionAttributeValues", {{":p", S("a")}}},
                         {"ExclusiveStartKey", {{"pk", S("a")}}}}),
-            VE("The query can return at most one row and cannot be restarted"));
+            VE("The provided starting key is invalid: The provided key "
+               "element does not match the schema"));
   EXPECT_EQ(QueryError({{"TableName", "hash"},
                         {"KeyConditionExpression", "pk = :p"},
                         {"ExpressionAttributeValues", {{":p", S("a")}}},

@@ -182,9 +182,17 @@ TEST_F(ScanTest, SegmentErrors) {
   EXPECT_EQ(ScanError({{"TotalSegments", 2}}),
             VE("The Segment parameter is required but was not present in the "
                "request when parameter TotalSegments is present"));
+  // us-east-1's texts (DynamoDB's default Region): both values named, and
+  // Limit with its value ("Value at 'Limit'" and no values is the newer
+  // wording only some Regions give).
   EXPECT_EQ(ScanError({{"Segment", 1}, {"TotalSegments", 1}}),
             VE("The Segment parameter is zero-based and must be less than "
-               "parameter TotalSegments"));
+               "parameter TotalSegments: Segment: 1 is not less than "
+               "TotalSegments: 1"));
+  EXPECT_EQ(ScanError({{"Segment", 5}, {"TotalSegments", 5}}),
+            VE("The Segment parameter is zero-based and must be less than "
+               "parameter TotalSegments: Segment: 5 is not less than "
+               "TotalSegments: 5"));
   EXPECT_EQ(ScanError({{"Segment", -1}, {"TotalSegments", 1000001}}),
             VE("2 validation errors detected: Value '1000001' at "
                "'totalSegments' failed to satisfy constraint: Member must "
@@ -192,7 +200,11 @@ TEST_F(ScanTest, SegmentErrors) {
                "failed to satisfy constraint: Member must have value greater "
                "than or equal to 0"));
   EXPECT_EQ(ScanError({{"Limit", 0}}),
-            VE("1 validation error detected: Value at 'Limit' failed to "
+            VE("1 validation error detected: Value '0' at 'limit' failed to "
+               "satisfy constraint: Member must have value greater than or "
+               "equal to 1"));
+  EXPECT_EQ(ScanError({{"Limit", -3}}),
+            VE("1 validation error detected: Value '-3' at 'limit' failed to "
                "satisfy constraint: Member must have value greater than or "
                "equal to 1"));
   // Segment checks come before the expressions, and the table.
@@ -201,7 +213,8 @@ TEST_F(ScanTest, SegmentErrors) {
                        {"TotalSegments", 2},
                        {"FilterExpression", ""}}),
             VE("The Segment parameter is zero-based and must be less than "
-               "parameter TotalSegments"));
+               "parameter TotalSegments: Segment: 3 is not less than "
+               "TotalSegments: 2"));
 }
 
 TEST_F(ScanTest, SegmentsAreDisjointCoverAndKeepPartitionsWhole) {

@@ -116,6 +116,36 @@ TEST_F(TransactTest, ExactMessageForTwoActions) {
   EXPECT_TRUE(Get("tbl", Key("b")).is_null());
 }
 
+// Validation stops at the first invalid action: DynamoDB answers
+// [ValidationError, None, None] for three actions whose keys all fail, and
+// reports nothing for the actions after an update that cannot apply.
+TEST_F(TransactTest, ValidationStopsAtTheFirstInvalidAction) {
+  Put("tbl", {{"pk", S("a")}, {"s", S("x")}});
+  const Json before = Snapshot();
+  Error e = WriteFail(
+      Json::array({PutAction({{"pk", N("1")}}), PutAction({{"pk", N("2")}}),
+                   PutAction({{"other", S("3")}})}));
+  EXPECT_EQ(e.message,
+            "Transaction cancelled, please refer cancellation reasons for "
+            "specific reasons [ValidationError, None, None]");
+  EXPECT_EQ(e.extra, Json::parse(R"({"CancellationReasons": [
+      {"Code": "ValidationError",
+       "Message": "One or more parameter values were invalid: Type mismatch for key pk expected: S actual: N"},
+      {"Code": "None"}, {"Code": "None"}]})"));
+  // A failed condition before it is still reported; a key that does not
+  // fit after an update that cannot apply is not.
+  Error later = WriteFail(Json::array(
+      {KeyAction("ConditionCheck", "a",
+                 {{"ConditionExpression", "attribute_not_exists(pk)"}}),
+       KeyAction("Update", "a2", {{"UpdateExpression", "SET s = nope"}}),
+       PutAction({{"pk", N("3")}})}));
+  EXPECT_EQ(later.message,
+            "Transaction cancelled, please refer cancellation reasons for "
+            "specific reasons [ConditionalCheckFailed, ValidationError, "
+            "None]");
+  EXPECT_EQ(Snapshot(), before);
+}
+
 TEST_F(TransactTest, UpdateRuntimeErrorIsValidationErrorReason) {
   Put("tbl", {{"pk", S("a")}, {"s", S("x")}});
   const Json before = Snapshot();
@@ -127,13 +157,18 @@ TEST_F(TransactTest, UpdateRuntimeErrorIsValidationErrorReason) {
        KeyAction("Update", "c", {{"UpdateExpression", "SET s = nope"}})}));
   EXPECT_EQ(e.message,
             "Transaction cancelled, please refer cancellation reasons for "
-            "specific reasons [None, ValidationError, ValidationError]");
+            "specific reasons [None, ValidationError, None]");
   EXPECT_EQ(e.extra["CancellationReasons"][1],
             Json({{"Code", "ValidationError"},
                   {"Message",
                    "An operand in the update expression has an incorrect data "
                    "type"}}));
-  EXPECT_EQ(e.extra["CancellationReasons"][2]["Message"],
+  // The evaluation stopped there: the third update is not looked at.
+  EXPECT_EQ(e.extra["CancellationReasons"][2], Json({{"Code", "None"}}));
+  Error third = WriteFail(Json::array(
+      {PutAction({{"pk", S("b")}}),
+       KeyAction("Update", "c", {{"UpdateExpression", "SET s = nope"}})}));
+  EXPECT_EQ(third.extra["CancellationReasons"][1]["Message"],
             "The provided expression refers to an attribute that does not "
             "exist in the item");
   EXPECT_EQ(Snapshot(), before);

@@ -387,6 +387,20 @@ TEST_F(UpdateItemTest, LegacyAttributeUpdatesAndExpected) {
                        {{"x", {{"Action", "ADD"}, {"Value", S("s")}}}}}}),
             "ValidationException: One or more parameter values were invalid: "
             "ADD action is not supported for the type S");
+  // AttributeUpdates names are checked like an item's: 1..65535 bytes.
+  EXPECT_EQ(FailText("UpdateItem",
+                     {{"TableName", "tbl"},
+                      {"Key", Key("a")},
+                      {"AttributeUpdates", {{"", {{"Value", S("s")}}}}}}),
+            "ValidationException: 1 validation error detected: Empty "
+            "attribute name");
+  EXPECT_EQ(FailText("UpdateItem",
+                     {{"TableName", "tbl"},
+                      {"Key", Key("a")},
+                      {"AttributeUpdates",
+                       {{std::string(65536, 'a'), {{"Action", "DELETE"}}}}}}),
+            "ValidationException: 1 validation error detected: Attribute name "
+            "is too large, must be less than 65536 bytes");
   // Mixing styles.
   EXPECT_EQ(FailText("UpdateItem",
                      {{"TableName", "tbl"},

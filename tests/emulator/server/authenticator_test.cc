@@ -438,6 +438,30 @@ TEST_F(AuthenticatorTest, VerifyRejectsExpiredAndFutureDates) {
               "20240101T000100Z (20240101T001600Z - 15 min.)");
 }
 
+// Any four-digit year is a well-formed date: one a TimePoint cannot hold
+// (past 2262) is still simply later than the window, not wrapped round to
+// an expired one nor refused as malformed; one long past is expired.
+TEST_F(AuthenticatorTest, DatesOfAnyYearAreCheckedAgainstTheWindow) {
+  Authenticator auth = Make(AuthMode::kVerify);
+  SignOptions o;
+  o.date = "30200101T000000Z";
+  ExpectError(auth.Check(Signed(o)), ErrorType::kInvalidSignature,
+              "Signature not yet current: 30200101T000000Z is still later "
+              "than 20240101T001500Z (20240101T000000Z + 15 min.)");
+  o.date = "99991231T235959Z";
+  ExpectError(auth.Check(Signed(o)), ErrorType::kInvalidSignature,
+              "Signature not yet current: 99991231T235959Z is still later "
+              "than 20240101T001500Z (20240101T000000Z + 15 min.)");
+  o.date = "10200101T000000Z";
+  ExpectError(auth.Check(Signed(o)), ErrorType::kInvalidSignature,
+              "Signature expired: 10200101T000000Z is now earlier than "
+              "20231231T234500Z (20240101T000000Z - 15 min.)");
+  // --auth accept checks no date, only its form.
+  Authenticator accept = Make(AuthMode::kAccept);
+  o.date = "30200101T000000Z";
+  EXPECT_TRUE(accept.Check(Signed(o)).ok());
+}
+
 // The window is around the Authenticator's clock (ddblab serve's: the
 // emulator's), not the real time: it moves when the clock moves.
 TEST_F(AuthenticatorTest, WindowFollowsTheClock) {

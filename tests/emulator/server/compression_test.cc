@@ -70,11 +70,22 @@ TEST(AcceptEncodingTest, DynamoDbChoices) {
   }
 }
 
-TEST(AcceptEncodingTest, OnlyTheLastHeaderCounts) {
+// "q =0" is a parameter named "q " (no whitespace may come before "="), not
+// a weight: DynamoDB takes the next one, q=1, and compresses.
+TEST(AcceptEncodingTest, WhitespaceBeforeEqualsIsNotAWeight) {
+  EXPECT_EQ(Choice("gzip;q =0;q=1"), "gzip");
+  EXPECT_EQ(Choice("gzip;q =0"), "gzip");
+  EXPECT_EQ(Choice("gzip; q=0;q=1"), "none");
+  EXPECT_EQ(Choice("deflate;q=0.5, gzip;q =1;q=0.2"), "deflate");
+}
+
+TEST(AcceptEncodingTest, OnlyTheFirstHeaderCounts) {
   HeaderList a = {{"Accept-Encoding", "identity"}, {"accept-encoding", "gzip"}};
-  EXPECT_EQ(ChooseResponseCoding(a), ContentCoding::kGzip);
+  EXPECT_EQ(ChooseResponseCoding(a), std::nullopt);
   HeaderList b = {{"Accept-Encoding", "gzip"}, {"ACCEPT-ENCODING", "identity"}};
-  EXPECT_EQ(ChooseResponseCoding(b), std::nullopt);
+  EXPECT_EQ(ChooseResponseCoding(b), ContentCoding::kGzip);
+  HeaderList c = {{"Accept-Encoding", "deflate"}, {"Accept-Encoding", "gzip"}};
+  EXPECT_EQ(ChooseResponseCoding(c), ContentCoding::kDeflate);
   EXPECT_EQ(ChooseResponseCoding(HeaderList{}), std::nullopt);
 }
 

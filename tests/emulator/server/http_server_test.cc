@@ -202,6 +202,54 @@ TEST_F(HttpServerTest, MalformedRequestLineStillGetsRequestId) {
   ExpectStamped(*r);
 }
 
+// DynamoDB refuses header fields of more than 16 KB in all with a 400; one
+// 8 KB header is fine.
+TEST_F(HttpServerTest, HeaderFieldsOver16KBAre400) {
+  std::string request = SignedPost("DescribeTable", "{}");
+  const size_t end_of_line = request.find("\r\n") + 2;
+  std::string one = request;
+  one.insert(end_of_line, "X-A: " + std::string(8192, 'a') + "\r\n");
+  RawConnection ok(port_);
+  ASSERT_TRUE(ok.Send(one));
+  auto accepted = ok.Read();
+  ASSERT_TRUE(accepted.has_value());
+  EXPECT_EQ(accepted->status, 200);
+
+  std::string two = one;
+  two.insert(end_of_line, "X-B: " + std::string(8192, 'b') + "\r\n");
+  RawConnection conn(port_);
+  ASSERT_TRUE(conn.Send(two));
+  auto r = conn.Read();
+  ASSERT_TRUE(r.has_value());
+  EXPECT_EQ(r->status, 400);
+  EXPECT_EQ(r->body, "");
+  ExpectStamped(*r);
+  EXPECT_EQ(handler_.calls().size(), 1u);
+}
+
+// A request line of more than 16 KB is a 400, not a 404 for its path.
+TEST_F(HttpServerTest, RequestLineOver16KBIs400) {
+  const std::string head = "GET /";
+  const std::string tail = " HTTP/1.1\r\n";
+  const std::string line =
+      head + std::string(17000 - head.size() - tail.size(), 'a') + tail;
+  ASSERT_EQ(line.size(), 17000u);
+  RawConnection conn(port_);
+  ASSERT_TRUE(conn.Send(line + "Host: 127.0.0.1\r\n\r\n"));
+  auto r = conn.Read();
+  ASSERT_TRUE(r.has_value());
+  EXPECT_EQ(r->status, 400);
+  ExpectStamped(*r);
+
+  // Under the limit, the path is looked at (and not found).
+  RawConnection under(port_);
+  ASSERT_TRUE(under.Send("GET /" + std::string(16000, 'a') +
+                         " HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"));
+  auto found = under.Read();
+  ASSERT_TRUE(found.has_value());
+  EXPECT_EQ(found->status, 404);
+}
+
 // Shutdown returns only after the request in flight was answered. The
 // handler blocks until released; while it does, Shutdown must not return:
 // it is given 200 ms to (wrongly) return — a correct server never does, so
