@@ -134,9 +134,13 @@ class Emulator {
   // whose TTL deletion is due at clock().Now() (expiry + delay,
   // Options.ttl_delay), exactly as the background sweeper would, and returns
   // how many it deleted. With a ManualClock there is no background thread:
-  // Call/CallStreams run this first, so advancing the clock is enough.
+  // the deletions due run when the clock moves (advancing it is enough; the
+  // next call, or TtlStatus, sees them done) or on this explicit sweep —
+  // never because another call arrived, so between two moves an expired
+  // item stays readable, as on DynamoDB before its background deletion.
   Result<int64_t> SweepTtl();
-  // Every table with TTL enabled (by name): its scheduled deletions.
+  // Every table with TTL enabled (by name): its scheduled deletions (after
+  // the deletions due since the clock last moved).
   Result<std::vector<TtlTableStatus>> TtlStatus();
 
   // Streams (DynamoDB's TTL and Streams documentation Part 2). Splits the open

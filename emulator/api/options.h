@@ -46,7 +46,8 @@ struct Options {
   std::string ttl_delay = "0";
   // How often the background TTL sweeper runs; there is a sweeper thread
   // only on a SystemClock. With any other clock (ManualClock), due deletions
-  // run at the start of every call and on Emulator::SweepTtl().
+  // run when the clock moves and on Emulator::SweepTtl(), never because a
+  // call arrived: an expired item stays readable until then.
   Duration ttl_sweep_interval = std::chrono::seconds(1);
   // DynamoDB Streams: open shards per stream (items are spread over them by
   // partition-key hash) and how long a shard stays open before it is closed

@@ -170,6 +170,7 @@ Result<int64_t> Emulator::SweepTtl() {
 
 Result<std::vector<TtlTableStatus>> Emulator::TtlStatus() {
   SharedLock lock(reset_mu_);
+  impl_->RunDueWork();  // as if swept when the clock moved
   DDBLAB_ASSIGN_OR_RETURN(std::vector<engine::TtlTableReport> report,
                           impl_->ttl().StatusReport());
   std::vector<TtlTableStatus> out;
@@ -183,6 +184,8 @@ Result<std::vector<TtlTableStatus>> Emulator::TtlStatus() {
 Result<StreamShardSplit> Emulator::SplitStreamShards(
     std::string_view table, const std::optional<std::string>& shard_id) {
   SharedLock lock(reset_mu_);
+  // The TTL deletions due since the clock moved go to the parent shards.
+  impl_->RunDueWork();
   DDBLAB_ASSIGN_OR_RETURN(streams::SplitResult split,
                           engine::SplitStreamShards(*impl_, table, shard_id));
   return StreamShardSplit{std::move(split.closed), std::move(split.created)};
@@ -216,6 +219,7 @@ nlohmann::json Emulator::FaultStatus() const {
 
 nlohmann::json Emulator::ConsistencyStatus() const {
   SharedLock reset_lock(reset_mu_);
+  impl_->RunDueWork();  // TTL deletions due count among the pending changes
   auto lock = impl_->Lock();
   return engine::ConsistencyToJson(lock.consistency(), lock.catalog(),
                                    impl_->Now());
@@ -223,12 +227,14 @@ nlohmann::json Emulator::ConsistencyStatus() const {
 
 Status Emulator::SetConsistency(const nlohmann::json& settings) {
   SharedLock reset_lock(reset_mu_);
+  impl_->RunDueWork();  // TTL deletions due take the lags they were made with
   auto lock = impl_->Lock();
   return engine::ApplyConsistencyJson(lock.consistency(), settings);
 }
 
 int64_t Emulator::SettleConsistency() {
   SharedLock reset_lock(reset_mu_);
+  impl_->RunDueWork();  // TTL deletions due are settled too
   auto lock = impl_->Lock();
   return static_cast<int64_t>(lock.consistency().Settle(impl_->Now()));
 }

@@ -139,7 +139,7 @@ void EmulatorImpl::AddChangeSink(std::shared_ptr<ChangeSink> sink) {
 }
 
 void EmulatorImpl::RunDueWork() {
-  if (ttl_ && !ttl_->has_thread()) (void)ttl_->RunIfDue();
+  if (ttl_ && !ttl_->has_thread()) (void)ttl_->CatchUp();
 }
 
 std::optional<std::string> EmulatorImpl::TableNameOf(

@@ -126,7 +126,8 @@ class EmulatorImpl {
 
   // Background work due at clock().Now() (TTL deletions) when no thread
   // drives it, i.e. on any clock but a SystemClock: Call and CallStreams run
-  // it first. Errors are retried on the next call.
+  // it first, and it does something only if the clock has moved since the
+  // last sweep (TtlSweeper::CatchUp). Errors are retried on the next call.
   void RunDueWork() DDBLAB_EXCLUDES(mu_);
   // The TTL service (ttl_sweeper.h): queue, sweeps, status.
   TtlSweeper& ttl() { return *ttl_; }

@@ -79,10 +79,9 @@ class Run {
   // Checks `inv`; a broken one is traced and may become the violation.
   Status Check(const InvariantSpec& inv, int step, bool trace_holds);
   TimePoint Now() { return traced_->clock().Now(); }
-  // With stream consumers, TTL deletions due happen when the clock moves
-  // (as `ddblab serve`'s sweeper does), not at the next call (the
-  // in-process emulator's lazy sweep): their stream records then carry the
-  // same time on both backends.
+  // With stream consumers, the TTL deletions due at a clock move are made
+  // by an explicit sweep, which counts them (swept_items_); on a manual
+  // clock they run at the move either way.
   Status SweepAfterAdvance() {
     if (!sweep_on_advance_) return OkStatus();
     auto swept = traced_->SweepTtl();

@@ -22,9 +22,10 @@
 // ("<file>: reset before the run failed: <Type>: <message>"); a fault plan
 // the backend refuses as invalid is bad input (code 2). With a stream consumer
 // among the actors, the TTL deletions due are made after every clock move
-// (SweepTtl, where the backend can), as `ddblab serve`'s sweeper makes them,
-// rather than at the next call: their stream records carry the same time on
-// both backends.
+// by an explicit sweep (SweepTtl, where the backend can), which counts them
+// (a deletion after a consumer's drain round began is a new stream record
+// to wait for); on a manual clock they would run at the move anyway
+// (engine/ttl/ttl_sweeper.h), in process as over HTTP.
 //
 // The trace is JSONL, one event a line, with no wall-clock field: the same
 // scenario, seed and in-process backend give byte-identical traces.

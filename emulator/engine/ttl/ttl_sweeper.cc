@@ -59,7 +59,31 @@ Result<int64_t> TtlSweeper::RunIfDue() {
   return SweepDue();
 }
 
+Result<int64_t> TtlSweeper::CatchUp() {
+  auto ns = [](TimePoint t) { return t.time_since_epoch().count(); };
+  // The common case: the clock has not moved since the last sweep.
+  if (swept_at_.load(std::memory_order_acquire) == ns(impl_.Now())) {
+    return int64_t{0};
+  }
+  MutexLock lock(sweep_mu_);
+  // Read under the sweep lock: the times sweeps cover follow the clock.
+  const TimePoint now = impl_.Now();
+  if (swept_at_.load(std::memory_order_relaxed) == ns(now)) return int64_t{0};
+  int64_t earliest = queue_->earliest_hint();
+  if (earliest == TtlQueue::kEmpty || earliest > ToEpochSeconds(now)) {
+    swept_at_.store(ns(now), std::memory_order_release);
+    return int64_t{0};
+  }
+  return SweepThrough(now);
+}
+
 Result<int64_t> TtlSweeper::SweepDue() {
+  MutexLock lock(sweep_mu_);
+  return SweepThrough(impl_.Now());
+}
+
+Result<int64_t> TtlSweeper::SweepThrough(TimePoint now) {
+  const int64_t now_s = ToEpochSeconds(now);
   int64_t total = 0;
   bool first = true;
   bool more = true;
@@ -70,15 +94,16 @@ Result<int64_t> TtlSweeper::SweepDue() {
       DDBLAB_RETURN_IF_ERROR(impl_.SettleAll());
       first = false;
     }
-    DDBLAB_ASSIGN_OR_RETURN(int64_t deleted, SweepBatch(&more));
+    DDBLAB_ASSIGN_OR_RETURN(int64_t deleted, SweepBatch(now_s, &more));
     total += deleted;
     if (!more) DDBLAB_RETURN_IF_ERROR(queue_->RefreshEarliest());
   }
+  // Only a sweep that got through: a failed one is retried at the next call.
+  swept_at_.store(now.time_since_epoch().count(), std::memory_order_release);
   return total;
 }
 
-Result<int64_t> TtlSweeper::SweepBatch(bool* more) {
-  const int64_t now_s = ToEpochSeconds(impl_.Now());
+Result<int64_t> TtlSweeper::SweepBatch(int64_t now_s, bool* more) {
   DDBLAB_ASSIGN_OR_RETURN(std::vector<TtlQueueRow> rows,
                           queue_->Due(now_s, kBatch));
   *more = static_cast<int64_t>(rows.size()) == kBatch;

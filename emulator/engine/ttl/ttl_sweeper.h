@@ -18,17 +18,35 @@
 //
 // Driving: on a SystemClock, StartThread() runs a std::jthread that sweeps
 // every `interval` (Clock::SleepUntil with the thread's stop_token) and
-// stops in the destructor. On any other clock there is no thread:
-// EmulatorImpl::RunDueWork() calls RunIfDue() at the start of each call —
-// one atomic load of the earliest due time unless something is due.
+// stops in the destructor.
+//
+// On any other clock (a ManualClock) there is no thread, and the rule is:
+// due deletions run when the clock moves (Advance, Set, Reset — through
+// whatever path: the control endpoint, the in-process ManualClock, the
+// harness) or on an explicit sweep (SweepDue: Emulator::SweepTtl, POST
+// /_ddblab/ttl/sweep), never because another call arrived. Between two
+// clock moves an expired item stays readable, as on DynamoDB before its
+// background deletion: an item written at T already expired reads back at
+// T, and is gone once the clock reads anything else. How: every sweep
+// records the clock time it covered (swept_at_); EmulatorImpl::RunDueWork()
+// calls CatchUp() at the start of each call (and Emulator's TTL, shard and
+// consistency controls do), which sweeps only if the clock no longer reads
+// swept_at_ — one atomic load otherwise. No call can see the difference
+// from a sweep made at the move itself: nothing was read or written in
+// between. The first call after Create counts as a move (it sweeps what a
+// database file left due).
 //
 // Ownership: created and owned by EmulatorImpl; borrows it.
-// Thread-safety: SweepDue/RunIfDue/StatusReport take the engine lock
-// themselves and must be called without it; Create needs it (both
-// annotated, see emulator_impl.h).
+// Thread-safety: SweepDue/RunIfDue/CatchUp/StatusReport take the engine
+// lock themselves and must be called without it; Create needs it (both
+// annotated, see emulator_impl.h). Sweeps are serialised by their own
+// mutex (taken before the engine lock), so the time a sweep records is
+// never older than one already recorded.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
+#include <limits>
 #include <memory>
 #include <optional>
 #include <string>
@@ -36,6 +54,7 @@
 #include <vector>
 
 #include "emulator/api/clock.h"
+#include "emulator/api/mutex.h"
 #include "emulator/api/result.h"
 #include "emulator/api/thread_annotations.h"
 #include "emulator/engine/emulator_impl.h"
@@ -69,10 +88,16 @@ class TtlSweeper {
   void StartThread(Duration interval);
   bool has_thread() const { return thread_.joinable(); }
 
-  // Deletes every item due at the clock's now; returns how many.
-  Result<int64_t> SweepDue() DDBLAB_EXCLUDES(impl_.mu());
-  // SweepDue() if the earliest due time has come; else nothing.
-  Result<int64_t> RunIfDue() DDBLAB_EXCLUDES(impl_.mu());
+  // Deletes every item due at the clock's now; returns how many. Records
+  // that now as swept.
+  Result<int64_t> SweepDue() DDBLAB_EXCLUDES(impl_.mu(), sweep_mu_);
+  // SweepDue() if the earliest due time has come; else nothing (the
+  // thread's tick).
+  Result<int64_t> RunIfDue() DDBLAB_EXCLUDES(impl_.mu(), sweep_mu_);
+  // On a clock without the thread, at the start of each call: SweepDue()
+  // if the clock has moved since the last sweep (the earliest due time
+  // decides whether there is anything to delete); else nothing.
+  Result<int64_t> CatchUp() DDBLAB_EXCLUDES(impl_.mu(), sweep_mu_);
 
   // Every table with TTL enabled (by name): queue rows and earliest due.
   Result<std::vector<TtlTableReport>> StatusReport()
@@ -84,12 +109,22 @@ class TtlSweeper {
  private:
   TtlSweeper(EmulatorImpl& impl, TtlDelay delay,
              std::shared_ptr<TtlQueue> queue);
-  // One batch; sets *more when a full batch was taken.
-  Result<int64_t> SweepBatch(bool* more) DDBLAB_REQUIRES(impl_.mu());
+  // Every item due at `now` (which becomes swept_at_).
+  Result<int64_t> SweepThrough(TimePoint now) DDBLAB_REQUIRES(sweep_mu_)
+      DDBLAB_EXCLUDES(impl_.mu());
+  // One batch of the rows due at now_s; sets *more when a full batch was
+  // taken.
+  Result<int64_t> SweepBatch(int64_t now_s, bool* more)
+      DDBLAB_REQUIRES(impl_.mu());
 
   EmulatorImpl& impl_;
   TtlSchedule schedule_;
   std::shared_ptr<TtlQueue> queue_;
+  Mutex sweep_mu_;  // one sweep at a time; taken before the engine lock
+  // The clock time (ns since the epoch) the last sweep covered; kNever
+  // before the first.
+  static constexpr int64_t kNever = std::numeric_limits<int64_t>::min();
+  std::atomic<int64_t> swept_at_{kNever};
   std::jthread thread_;  // last: stopped and joined first
 };
 

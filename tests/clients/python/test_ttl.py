@@ -151,13 +151,15 @@ class TtlTest(ClientTest, unittest.TestCase):
         put(c, "ttl_items", "no_ttl")
         put(c, "ttl_items", "string", {"S": str(t - 10)})
         put(c, "ttl_items", "ancient", 162777600)  # 1975: over five years
-        self.assertFalse(present(c, "ttl_items", "past"))
+        # Expired at the write: readable until the clock moves.
+        self.assertTrue(present(c, "ttl_items", "past"))
         status, body = control("GET", "/_ddblab/ttl")
         self.assertEqual(status, 200)
         self.assertEqual(body["tables"]["ttl_items"],
-                         {"waiting": 3, "next_due": t + 60})
+                         {"waiting": 4, "next_due": t})
         self.assertEqual(body["delay"], "0")
-        self.assertEqual(advance("59s")["deleted"], 0)
+        self.assertEqual(advance("59s")["deleted"], 1)
+        self.assertFalse(present(c, "ttl_items", "past"))
         self.assertEqual(advance("1s")["deleted"], 1)
         self.assertFalse(present(c, "ttl_items", "fraction"))
         # DynamoDB deletes ttl < now: "soon" (ttl = now) stays a second more.
@@ -169,6 +171,32 @@ class TtlTest(ClientTest, unittest.TestCase):
         remaining = c.scan(TableName="ttl_items", ConsistentRead=True)["Items"]
         self.assertEqual(sorted(i["pk"]["S"] for i in remaining),
                          ["ancient", "no_ttl", "string"])
+
+    def test_expired_at_the_write_readable_until_the_clock_moves(self):
+        """The TTL rule: deletions run when the clock moves or on an
+        explicit sweep, never because another call arrived."""
+        c = self.client
+        create_table(c, "ttl_rule")
+        enable_ttl(c, "ttl_rule")
+        t = now()
+        put(c, "ttl_rule", "a", t - 10)
+        self.assertTrue(present(c, "ttl_rule", "a"))
+        put(c, "ttl_rule", "b", t - 10)  # another call: nothing deleted
+        self.assertTrue(present(c, "ttl_rule", "a"))
+        self.assertEqual(c.scan(TableName="ttl_rule")["Count"], 2)
+        _, body = control("GET", "/_ddblab/ttl")
+        self.assertEqual(body["tables"]["ttl_rule"],
+                         {"waiting": 2, "next_due": t})
+        self.assertEqual(advance("1s"), {"now": t + 1, "deleted": 2})
+        self.assertFalse(present(c, "ttl_rule", "a"))
+        self.assertFalse(present(c, "ttl_rule", "b"))
+        # An explicit sweep deletes without a move.
+        put(c, "ttl_rule", "c", t - 10)
+        self.assertTrue(present(c, "ttl_rule", "c"))
+        self.assertEqual(control("POST", "/_ddblab/ttl/sweep", {}),
+                         (200, {"deleted": 1}))
+        self.assertFalse(present(c, "ttl_rule", "c"))
+        self.assertEqual(now(), t + 1)
 
     def test_updates_reschedule_and_cancel(self):
         c = self.client
@@ -204,6 +232,8 @@ class TtlTest(ClientTest, unittest.TestCase):
         advance("1s")
         self.assertTrue(present(c, "ttl_existing", "old"))  # TTL not on yet
         enable_ttl(c, "ttl_existing")
+        self.assertTrue(present(c, "ttl_existing", "old"))  # until a move
+        self.assertEqual(advance("1s")["deleted"], 1)
         self.assertFalse(present(c, "ttl_existing", "old"))
         self.assertTrue(present(c, "ttl_existing", "new"))
         c.update_time_to_live(

@@ -22,11 +22,15 @@ TEST_F(TtlQueueTest, EnablingCoversItemsAlreadyInTheTable) {
   EXPECT_TRUE(Has("ttl", "past"));  // TTL is not on yet
   EXPECT_EQ(Waiting("ttl"), -1);
   EnableTtl("ttl");
+  // Due at once, deleted when the clock next moves.
+  EXPECT_TRUE(Has("ttl", "past"));
+  EXPECT_EQ(QueueDue("ttl", "past"), kT0 + 10);
+  Advance(1);
   EXPECT_FALSE(Has("ttl", "past"));
   EXPECT_TRUE(Has("ttl", "future"));
   EXPECT_EQ(Waiting("ttl"), 1);
   EXPECT_EQ(QueueDue("ttl", "future"), kT0 + 51);  // ttl < now from T0 + 51
-  Advance(40);
+  Advance(39);
   EXPECT_TRUE(Has("ttl", "future"));  // its ttl is now
   Advance(1);
   EXPECT_FALSE(Has("ttl", "future"));
@@ -158,8 +162,11 @@ TEST_F(TtlQueueTest, DisablingClearsTheQueue) {
   // Writes to a table without TTL are not queued.
   Put("ttl", "c", N(kT0));
   EXPECT_EQ(Waiting("ttl"), -1);
-  // Enabling again takes everything in: all three are expired by now.
+  // Enabling again takes everything in: all three are expired by now, and
+  // go when the clock moves.
   EnableTtl("ttl");
+  EXPECT_EQ(Waiting("ttl"), 3);
+  Advance(1);
   EXPECT_FALSE(Has("ttl", "a"));
   EXPECT_FALSE(Has("ttl", "b"));
   EXPECT_FALSE(Has("ttl", "c"));

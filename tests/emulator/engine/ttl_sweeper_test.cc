@@ -27,15 +27,15 @@ TEST_F(TtlSweeperTest, DeletesOnlyExpiredNumberTtls) {
   Put("ttl", "set", {{"NS", {std::to_string(kT0 - 10)}}});
   Put("ttl", "bool", {{"BOOL", true}});
   Put("ttl", "list", {{"L", {N(kT0 - 10)}}});
-  // Deletion of "past" is due at once; the next call sweeps first. "now"
-  // (ttl equal to now) is not expired: TTL deletes only ttl < now.
-  EXPECT_FALSE(Has("ttl", "past"));
+  // Deletion of "past" is due at once, and runs when the clock moves.
+  // "now" (ttl equal to now) is not expired: TTL deletes only ttl < now.
   for (const char* pk :
-       {"now", "future", "none", "string", "set", "bool", "list"}) {
+       {"past", "now", "future", "none", "string", "set", "bool", "list"}) {
     EXPECT_TRUE(Has("ttl", pk)) << pk;
   }
-  EXPECT_EQ(Waiting("ttl"), 2);  // "now" and "future"
+  EXPECT_EQ(Waiting("ttl"), 3);  // "past", "now" and "future"
   Advance(1);
+  EXPECT_FALSE(Has("ttl", "past"));
   EXPECT_FALSE(Has("ttl", "now"));
   Advance(99);
   EXPECT_TRUE(Has("ttl", "future"));  // its ttl is now
@@ -50,7 +50,8 @@ TEST_F(TtlSweeperTest, FiveYearRule) {
   Put("ttl", "five_years", N(kT0 - kTtlMaxAgeSeconds));
   Put("ttl", "older", N(kT0 - kTtlMaxAgeSeconds - 1));
   Put("ttl", "1975", N(162777600));
-  EXPECT_EQ(Sweep(), 0);  // "five_years" went at the first call after it
+  EXPECT_TRUE(Has("ttl", "five_years"));  // due, kept until a move or sweep
+  EXPECT_EQ(Sweep(), 1);
   EXPECT_FALSE(Has("ttl", "five_years"));
   EXPECT_TRUE(Has("ttl", "older"));
   EXPECT_TRUE(Has("ttl", "1975"));
@@ -66,15 +67,17 @@ TEST_F(TtlSweeperTest, FractionalAndExponentNumbers) {
   Put("ttl", "exp", N("170406719e1"));                // T0 - 10: expired
   Put("ttl", "exp1", N("170406720e1"));               // exactly T0: not yet
   Put("ttl", "exp2", N("1.704067201E9"));             // T0 + 1
-  EXPECT_FALSE(Has("ttl", "exp"));
+  EXPECT_TRUE(Has("ttl", "exp"));  // due at once, kept until the clock moves
   EXPECT_TRUE(Has("ttl", "exp1"));
   EXPECT_TRUE(Has("ttl", "half"));
   EXPECT_TRUE(Has("ttl", "exp2"));
+  EXPECT_EQ(QueueDue("ttl", "exp"), kT0);
   EXPECT_EQ(QueueDue("ttl", "half"), kT0 + 1);
   EXPECT_EQ(QueueDue("ttl", "exp1"), kT0 + 1);
   EXPECT_EQ(QueueDue("ttl", "exp2"), kT0 + 2);
   Advance(1);
-  EXPECT_EQ(Sweep(), 2);
+  EXPECT_EQ(Sweep(), 3);
+  EXPECT_FALSE(Has("ttl", "exp"));
   EXPECT_FALSE(Has("ttl", "half"));
   EXPECT_FALSE(Has("ttl", "exp1"));
   EXPECT_TRUE(Has("ttl", "exp2"));
@@ -98,6 +101,81 @@ TEST_F(TtlSweeperTest, ExpiredItemsStayReadableAndWritableUntilDeleted) {
   EXPECT_TRUE(Has("ttl", "a"));
   Advance(1);
   EXPECT_FALSE(Has("ttl", "a"));
+}
+
+// The TTL rule on a manual clock: due deletions run when the clock moves
+// or on an explicit sweep, never because a call arrived. An item written
+// already expired reads back at the same clock time, and is gone after a
+// move (of a millisecond: any move).
+TEST_F(TtlSweeperTest, ExpiredAtTheWriteReadableUntilTheClockMoves) {
+  CreateTtlTable();
+  auto recorder = AddRecorder();
+  Put("ttl", "a", N(kT0 - 10));
+  EXPECT_EQ(QueueDue("ttl", "a"), kT0);  // due at the write
+  EXPECT_TRUE(Has("ttl", "a"));
+  EXPECT_TRUE(Has("ttl", "a"));
+  EXPECT_EQ(Ok("Scan", {{"TableName", "ttl"}})["Count"], 1);
+  EXPECT_EQ(Waiting("ttl"), 1);
+  clock_->Advance(std::chrono::milliseconds(1));
+  EXPECT_FALSE(Has("ttl", "a"));
+  EXPECT_EQ(Waiting("ttl"), 0);
+  ASSERT_EQ(recorder->events.size(), 2u);
+  EXPECT_EQ(recorder->events[1].origin, Origin::kTtl);
+  EXPECT_EQ(recorder->events[1].now, kT0);  // dated when it fell due
+}
+
+// Calls of every kind at one clock time delete nothing, however many.
+TEST_F(TtlSweeperTest, CallsWithoutAClockMoveDeleteNothing) {
+  CreateTtlTable();
+  auto recorder = AddRecorder();
+  Put("ttl", "a", N(kT0 - 10));
+  for (int i = 0; i < 3; ++i) {
+    Put("ttl", "other" + std::to_string(i), N(kT0 - 10));
+    EXPECT_TRUE(Has("ttl", "a"));
+    Ok("Query", {{"TableName", "ttl"},
+                 {"KeyConditionExpression", "pk = :a"},
+                 {"ExpressionAttributeValues", {{":a", {{"S", "a"}}}}}});
+    Ok("DescribeTimeToLive", {{"TableName", "ttl"}});
+    ASSERT_TRUE(emu_->CallStreams("ListStreams", Json::object()).ok());
+  }
+  EXPECT_EQ(Ok("Scan", {{"TableName", "ttl"}})["Count"], 4);
+  EXPECT_EQ(Waiting("ttl"), 4);
+  EXPECT_EQ(ToEpochSeconds(clock_->Now()), kT0);
+  for (const RecordingSink::Event& e : recorder->events) {
+    EXPECT_NE(e.origin, Origin::kTtl) << e.pk;
+  }
+}
+
+// An explicit sweep deletes what is due without a clock move.
+TEST_F(TtlSweeperTest, ExplicitSweepDeletesWithoutAClockMove) {
+  CreateTtlTable();
+  Put("ttl", "a", N(kT0 - 10));
+  Put("ttl", "b", N(kT0 + 10));
+  EXPECT_TRUE(Has("ttl", "a"));
+  EXPECT_EQ(Sweep(), 1);
+  EXPECT_EQ(clock_->Now(), FromEpochSeconds(kT0));
+  EXPECT_FALSE(Has("ttl", "a"));
+  EXPECT_TRUE(Has("ttl", "b"));
+  EXPECT_EQ(Waiting("ttl"), 1);
+}
+
+// A set moves the clock as an advance does; the first call after a move
+// sweeps before it runs, so a write it makes waits for the next move.
+TEST_F(TtlSweeperTest, AWriteAfterAMoveWaitsForTheNextMove) {
+  CreateTtlTable();
+  Put("ttl", "a", N(kT0 - 10));
+  ASSERT_TRUE(clock_->Set(FromEpochSeconds(kT0 + 5)));
+  Put("ttl", "b", N(kT0 - 10));  // sweeps "a" first
+  EXPECT_EQ(QueueDue("ttl", "a"), std::nullopt);
+  EXPECT_EQ(QueueDue("ttl", "b"), kT0 + 5);
+  EXPECT_FALSE(Has("ttl", "a"));
+  EXPECT_TRUE(Has("ttl", "b"));
+  EXPECT_EQ(Sweep(), 1);  // an explicit sweep at the same time
+  EXPECT_FALSE(Has("ttl", "b"));
+  Put("ttl", "c", N(kT0 - 10));
+  EXPECT_TRUE(Has("ttl", "c"));  // the sweep covered this time already
+  Advance(1);
+  EXPECT_FALSE(Has("ttl", "c"));
 }
 
 TEST_F(TtlSweeperTest, IndexEntriesGoLikeDeleteItem) {

@@ -45,6 +45,39 @@ TEST(BackendTest, EmulatorWithManualClockHasEveryControl) {
   EXPECT_EQ(*swept, 0);
 }
 
+// The TTL rule through the harness' in-process backend: its AdvanceClock
+// moves the emulator's ManualClock, and only a move (or a sweep) deletes.
+TEST(BackendTest, EmulatorTtlDeletionsWaitForAClockMove) {
+  auto backend = OpenBackend("emulator?clock=manual=1800000000");
+  ASSERT_TRUE(backend.ok()) << ToString(backend.error());
+  Backend& b = **backend;
+  ASSERT_TRUE(
+      b.Call("CreateTable", nlohmann::json::parse(R"({"TableName":"ttl_rule",
+        "KeySchema":[{"AttributeName":"pk","KeyType":"HASH"}],
+        "AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"}],
+        "BillingMode":"PAY_PER_REQUEST"})"))
+          .ok());
+  ASSERT_TRUE(b.Call("UpdateTimeToLive", nlohmann::json::parse(R"({
+        "TableName":"ttl_rule", "TimeToLiveSpecification":
+        {"Enabled":true, "AttributeName":"exp"}})"))
+                  .ok());
+  ASSERT_TRUE(
+      b.Call("PutItem", nlohmann::json::parse(R"({"TableName":"ttl_rule",
+        "Item":{"pk":{"S":"a"},"exp":{"N":"1799999990"}}})"))
+          .ok());
+  const nlohmann::json get = nlohmann::json::parse(
+      R"({"TableName":"ttl_rule","Key":{"pk":{"S":"a"}}})");
+  for (int i = 0; i < 2; ++i) {
+    auto got = b.Call("GetItem", get);
+    ASSERT_TRUE(got.ok()) << ToString(got.error());
+    EXPECT_TRUE(got->contains("Item"));  // expired, not yet deleted
+  }
+  ASSERT_TRUE(b.AdvanceClock(seconds(1)).ok());
+  auto got = b.Call("GetItem", get);
+  ASSERT_TRUE(got.ok()) << ToString(got.error());
+  EXPECT_EQ(*got, nlohmann::json::object());
+}
+
 TEST(BackendTest, EmulatorStreamShardsAndSplit) {
   auto backend = OpenBackend("emulator?clock=manual&stream_shards=2");
   ASSERT_TRUE(backend.ok());

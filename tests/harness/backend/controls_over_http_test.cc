@@ -201,6 +201,62 @@ TEST(DdblabControlsOverHttpTest, ManualClockAndTtlSweep) {
   EXPECT_EQ(back.error().type, ErrorType::kValidation);
 }
 
+// The TTL rule over HTTP (`ddblab serve --clock manual`, `--ttl-delay 0`):
+// an item written already expired reads back while the clock stands, however
+// many calls come, and is gone once POST /_ddblab/clock moves it; POST
+// /_ddblab/ttl/sweep deletes what is due without a move.
+TEST(DdblabControlsOverHttpTest, ExpiredItemReadableUntilTheClockMoves) {
+  std::string skip;
+  auto opened = OpenManualClockServer(&skip);
+  if (!opened) GTEST_FAIL() << skip;
+  ASSERT_TRUE(opened->ok()) << ToString(opened->error());
+  Backend& b = ***opened;
+  const std::string table = "ttl_rule_over_http";
+  auto created =
+      b.Call("CreateTable",
+             {{"TableName", table},
+              {"KeySchema", {{{"AttributeName", "pk"}, {"KeyType", "HASH"}}}},
+              {"AttributeDefinitions",
+               {{{"AttributeName", "pk"}, {"AttributeType", "S"}}}},
+              {"BillingMode", "PAY_PER_REQUEST"}});
+  ASSERT_TRUE(created.ok()) << ToString(created.error());
+  ASSERT_TRUE(b.Call("UpdateTimeToLive",
+                     {{"TableName", table},
+                      {"TimeToLiveSpecification",
+                       {{"Enabled", true}, {"AttributeName", "exp"}}}})
+                  .ok());
+  // The server's clock starts at 1800000000 and only moves forward.
+  auto put = [&](const std::string& pk) {
+    json item = {{"pk", {{"S", pk}}}, {"exp", {{"N", "1799999990"}}}};
+    auto out = b.Call("PutItem", {{"TableName", table}, {"Item", item}});
+    ASSERT_TRUE(out.ok()) << ToString(out.error());
+  };
+  auto present = [&](const std::string& pk) {
+    auto got = b.Call("GetItem", {{"TableName", table},
+                                  {"Key", {{"pk", {{"S", pk}}}}},
+                                  {"ConsistentRead", true}});
+    EXPECT_TRUE(got.ok()) << ToString(got.error());
+    return got.ok() && got->contains("Item");
+  };
+  put("a");
+  EXPECT_TRUE(present("a"));
+  put("b");  // another write: no move, nothing deleted
+  EXPECT_TRUE(present("a"));
+  auto scanned = b.Call("Scan", {{"TableName", table}});
+  ASSERT_TRUE(scanned.ok()) << ToString(scanned.error());
+  EXPECT_EQ((*scanned)["Count"], 2);
+  ASSERT_TRUE(b.AdvanceClock(std::chrono::seconds(1)).ok());
+  EXPECT_FALSE(present("a"));
+  EXPECT_FALSE(present("b"));
+  // Written after the move: kept until the explicit sweep.
+  put("c");
+  EXPECT_TRUE(present("c"));
+  auto swept = b.SweepTtl();
+  ASSERT_TRUE(swept.ok()) << ToString(swept.error());
+  EXPECT_EQ(*swept, 1);
+  EXPECT_FALSE(present("c"));
+}
+
 // The consistency model over HTTP: settings through POST
 // /_ddblab/consistency (a refused one keeps its type and message), and
 // settle's count.
