@@ -2,8 +2,10 @@
 // DescribeBackup, ListBackups, DeleteBackup and RestoreTableFromBackup —
 // shapes, statuses on the clock, restore contents and overrides, errors.
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <chrono>
+#include <filesystem>
 #include <regex>
 #include <string>
 
@@ -322,6 +324,29 @@ TEST_F(OnDemandBackupsTest, StatusesOnTheClock) {
                {{"BackupArn",
                  arn}})["BackupDescription"]["BackupDetails"]["BackupStatus"],
             "DELETED");
+}
+
+TEST_F(OnDemandBackupsTest, SurviveReopenAndResetDropsThem) {
+  const std::string dir =
+      ::testing::TempDir() + "ondemand_" + std::to_string(::getpid());
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  Options options;
+  options.db_path = dir + "/ddb.sqlite";
+  Open(options);
+  MakeSource();
+  const std::string arn = Backup("src", "kept");
+  Json before = Ok("DescribeBackup", {{"BackupArn", arn}});
+  Open(options);
+  EXPECT_EQ(Ok("DescribeBackup", {{"BackupArn", arn}}), before);
+  Ok("RestoreTableFromBackup",
+     {{"TargetTableName", "dst"}, {"BackupArn", arn}});
+  EXPECT_EQ(Describe("dst")["ItemCount"], 2);
+  ASSERT_TRUE(emu_->Reset(ResetOptions{}).ok());
+  EXPECT_EQ(Ok("ListBackups", Json::object()),
+            Json({{"BackupSummaries", Json::array()}}));
+  emu_.reset();
+  std::filesystem::remove_all(dir);
 }
 
 TEST_F(OnDemandBackupsTest, ListFiltersAndPages) {
