@@ -52,6 +52,14 @@ std::string_view ErrorTypeName(ErrorType type) {
       return "UnrecognizedClientException";
     case ErrorType::kTableNotFound:
       return "TableNotFoundException";
+    case ErrorType::kTableAlreadyExists:
+      return "TableAlreadyExistsException";
+    case ErrorType::kTableInUse:
+      return "TableInUseException";
+    case ErrorType::kBackupNotFound:
+      return "BackupNotFoundException";
+    case ErrorType::kBackupInUse:
+      return "BackupInUseException";
     case ErrorType::kAccessDenied:
       return "AccessDeniedException";
     case ErrorType::kInternalServerError:

@@ -39,6 +39,11 @@ enum class ErrorType {
   kUnrecognizedClient,
   kAccessDenied,
   kTableNotFound,
+  // On-demand backups (CreateBackup .. RestoreTableFromBackup).
+  kTableAlreadyExists,
+  kTableInUse,
+  kBackupNotFound,
+  kBackupInUse,
   kInternalServerError,
   // HTTP 503 (a `unavailable` fault).
   kServiceUnavailable,

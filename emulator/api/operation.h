@@ -2,9 +2,9 @@
 //
 // Every operation of the DynamoDB API and of the DynamoDB Streams API that
 // ddblab knows — the ones the engine serves (engine/op_table.cc pairs each
-// with its handler) and the few more a fault plan may name (CreateBackup,
-// ...) — is one row of the table in operation.cc: its name, its API and the
-// traits that code outside the handlers needs:
+// with its handler) and the few more a fault plan may name (the replica
+// auto scaling ones) — is one row of the table in operation.cc: its name, its
+// API and the traits that code outside the handlers needs:
 //   write           ThrottlingReasons say "Write" (else "Read")
 //   data_plane      an item operation: its throttles are capacity throttles
 //   batch           BatchGetItem / BatchWriteItem: may answer partly, with

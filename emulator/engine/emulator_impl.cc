@@ -41,6 +41,7 @@ Result<std::unique_ptr<EmulatorImpl>> EmulatorImpl::Open(
       new EmulatorImpl(std::move(options), std::move(clock), std::move(base)));
   {
     auto lock = impl->Lock();
+    DDBLAB_RETURN_IF_ERROR(impl->store_->backups().EnsureSchema());
     DDBLAB_RETURN_IF_ERROR(impl->catalog_.Load(*impl->store_));
   }
   if (impl->options_.capacity == Capacity::kEnforce) {
@@ -301,6 +302,7 @@ Status EmulatorImpl::DropEverything() {
   for (const storage::StreamRow& stream : streams) {
     DDBLAB_RETURN_IF_ERROR(txn->streams().DeleteStream(stream.id));
   }
+  DDBLAB_RETURN_IF_ERROR(txn->backups().DeleteAll());
   DDBLAB_RETURN_IF_ERROR(txn->Commit());
   std::vector<std::string> names;
   for (const auto& [name, entry] : catalog_.entries()) names.push_back(name);

@@ -158,9 +158,9 @@ class EmulatorImpl {
                                     TableLookup lookup) DDBLAB_REQUIRES(mu_);
   // Applies due status transitions to every table.
   Status SettleAll() DDBLAB_REQUIRES(mu_);
-  // Drops every table (items, indexes, TTL queue rows) and every stream
-  // from the store, and empties the catalog: what Emulator::Reset leaves of
-  // a file database. Takes the lock.
+  // Drops every table (items, indexes, TTL queue rows), every stream and
+  // every on-demand backup from the store, and empties the catalog: what
+  // Emulator::Reset leaves of a file database. Takes the lock.
   Status DropEverything() DDBLAB_EXCLUDES(mu_);
 
   // The table name in a name-or-ARN parameter (an ARN of another region or

@@ -52,6 +52,12 @@ const std::vector<OpEntry>& OperationTable() {
       {Operation::kListTagsOfResource, HandleListTagsOfResource},
       {Operation::kDescribeContinuousBackups, HandleDescribeContinuousBackups},
       {Operation::kUpdateContinuousBackups, HandleUpdateContinuousBackups},
+      // ---- DynamoDB: on-demand backups.
+      {Operation::kCreateBackup, HandleCreateBackup},
+      {Operation::kDescribeBackup, HandleDescribeBackup},
+      {Operation::kListBackups, HandleListBackups},
+      {Operation::kDeleteBackup, HandleDeleteBackup},
+      {Operation::kRestoreTableFromBackup, HandleRestoreTableFromBackup},
       {Operation::kDescribeLimits, HandleDescribeLimits},
       {Operation::kDescribeEndpoints, HandleDescribeEndpoints},
       // ---- DynamoDB Streams.

@@ -82,6 +82,17 @@ Result<Json> HandleDescribeContinuousBackups(EmulatorImpl& impl,
 Result<Json> HandleUpdateContinuousBackups(EmulatorImpl& impl,
                                            CallContext& call,
                                            const Json& request);
+// On-demand backups (ops_on_demand_backups.cc).
+Result<Json> HandleCreateBackup(EmulatorImpl& impl, CallContext& call,
+                                const Json& request);
+Result<Json> HandleDescribeBackup(EmulatorImpl& impl, CallContext& call,
+                                  const Json& request);
+Result<Json> HandleListBackups(EmulatorImpl& impl, CallContext& call,
+                               const Json& request);
+Result<Json> HandleDeleteBackup(EmulatorImpl& impl, CallContext& call,
+                                const Json& request);
+Result<Json> HandleRestoreTableFromBackup(EmulatorImpl& impl, CallContext& call,
+                                          const Json& request);
 // SearchVectors (ops_search_vectors.cc).
 Result<Json> HandleSearchVectors(EmulatorImpl& impl, CallContext& call,
                                  const Json& request);

@@ -204,6 +204,10 @@ struct Table {
   int64_t pitr_recovery_days = 35;
   std::string table_class;  // "" if never given
   Json sse_description;     // null unless SSE was requested
+  // RestoreTableFromBackup: {SourceBackupArn, SourceTableArn,
+  // RestoreDateTime} of the backup the table was restored from (null if
+  // none). DescribeTable adds RestoreInProgress (true while CREATING).
+  Json restore_summary;
   int64_t next_index_id = 1;
 
   const IndexDef* FindIndex(std::string_view index_name) const;

@@ -155,6 +155,11 @@ Json DescribeTable(const Table& table, const TableStats& stats,
   if (!table.sse_description.is_null()) {
     out["SSEDescription"] = table.sse_description;
   }
+  if (!table.restore_summary.is_null()) {
+    Json restore = table.restore_summary;
+    restore["RestoreInProgress"] = status == TableStatus::kCreating;
+    out["RestoreSummary"] = std::move(restore);
+  }
   if (!table.table_class.empty()) {
     out["TableClassSummary"] = Json{{"TableClass", table.table_class}};
   }

@@ -194,6 +194,7 @@ class ForwardingWriteTransaction : public WriteTransaction {
   void Rollback() override { base_->Rollback(); }
   TtlQueueStore& ttl_queue() override { return base_->ttl_queue(); }
   StreamStore& streams() override { return base_->streams(); }
+  BackupStore& backups() override { return base_->backups(); }
 
  protected:
   WriteTransaction& base() { return *base_; }
@@ -228,6 +229,7 @@ class ForwardingItemStore : public ItemStore {
   }
   TtlQueueStore& ttl_queue() override { return base_->ttl_queue(); }
   StreamStore& streams() override { return base_->streams(); }
+  BackupStore& backups() override { return base_->backups(); }
 
  protected:
   // Called by Begin with each new transaction: return it wrapped (in a

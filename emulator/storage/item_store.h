@@ -4,7 +4,8 @@
 // items keyed by (pk, sk) and secondary-index entries keyed by
 // (index_id, ipk, isk, pk, sk), plus the table catalog (name -> metadata
 // text). Two typed sub-stores hang off it and off each WriteTransaction:
-// the TTL queue (ttl_queue_store.h) and the stream log (stream_store.h).
+// the TTL queue (ttl_queue_store.h), the stream log (stream_store.h) and
+// on-demand backups (backup_store.h).
 // Every SQL statement lives in storage/: no layer above sees a connection.
 //
 // Decorating: every call is virtual, so a store that wraps another and
@@ -34,6 +35,7 @@
 #include <vector>
 
 #include "emulator/api/result.h"
+#include "emulator/storage/backup_store.h"
 #include "emulator/storage/stream_store.h"
 #include "emulator/storage/ttl_queue_store.h"
 
@@ -146,6 +148,7 @@ class WriteTransaction {
   // roll back with the items.
   virtual TtlQueueStore& ttl_queue() = 0;
   virtual StreamStore& streams() = 0;
+  virtual BackupStore& backups() = 0;
 };
 
 class ItemStore {
@@ -171,6 +174,7 @@ class ItemStore {
   // which runs its own). Writes go through WriteTransaction's.
   virtual TtlQueueStore& ttl_queue() = 0;
   virtual StreamStore& streams() = 0;
+  virtual BackupStore& backups() = 0;
 };
 
 }  // namespace ddblab::storage

@@ -147,6 +147,7 @@ class SqliteWriteTransaction final : public WriteTransaction {
 
   TtlQueueStore& ttl_queue() override { return *store_->ttl_queue_; }
   StreamStore& streams() override { return *store_->streams_; }
+  BackupStore& backups() override { return *store_->backups_; }
 
  private:
   Database& db() { return *store_->db_; }
@@ -161,7 +162,8 @@ class SqliteWriteTransaction final : public WriteTransaction {
 SqliteItemStore::SqliteItemStore(std::unique_ptr<Database> db)
     : db_(std::move(db)),
       ttl_queue_(std::make_unique<SqliteTtlQueueStore>(*db_)),
-      streams_(std::make_unique<SqliteStreamStore>(*db_)) {}
+      streams_(std::make_unique<SqliteStreamStore>(*db_)),
+      backups_(std::make_unique<SqliteBackupStore>(*db_)) {}
 
 SqliteItemStore::~SqliteItemStore() = default;
 

@@ -4,8 +4,8 @@
 //
 // Opens the database (see sqlite.h for durability), creates or upgrades the
 // core schema (schema.h) and prepares the hot statements once. The store owns
-// the Database and its two sub-stores (TTL queue, stream log), which run on
-// the same connection, so they join every WriteTransaction. database() is
+// the Database and its sub-stores (TTL queue, stream log, backups), which run
+// on the same connection, so they join every WriteTransaction. database() is
 // for storage's own tests: it is not part of ItemStore, and no layer above
 // storage/ uses it.
 //
@@ -17,6 +17,7 @@
 
 #include "emulator/storage/item_store.h"
 #include "emulator/storage/sqlite.h"
+#include "emulator/storage/sqlite_backup_store.h"
 #include "emulator/storage/sqlite_stream_store.h"
 #include "emulator/storage/sqlite_ttl_queue_store.h"
 
@@ -36,6 +37,7 @@ class SqliteItemStore final : public ItemStore {
   Result<Stats> ComputeStats(int64_t table_id, int64_t index_id) override;
   TtlQueueStore& ttl_queue() override { return *ttl_queue_; }
   StreamStore& streams() override { return *streams_; }
+  BackupStore& backups() override { return *backups_; }
   Database& database() { return *db_; }
 
  private:
@@ -63,6 +65,7 @@ class SqliteItemStore final : public ItemStore {
   std::unique_ptr<Database> db_;
   std::unique_ptr<SqliteTtlQueueStore> ttl_queue_;
   std::unique_ptr<SqliteStreamStore> streams_;
+  std::unique_ptr<SqliteBackupStore> backups_;
   Slots slots_;
   bool in_transaction_ = false;
 };

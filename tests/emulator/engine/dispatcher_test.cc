@@ -34,7 +34,7 @@ TEST(OperationTable, EveryRowIsAnOperationOfItsApi) {
       EXPECT_NE(dynamo.Find(info.operation), nullptr) << info.name;
     }
   }
-  EXPECT_EQ(dynamo.Find(Operation::kCreateBackup), nullptr);
+  EXPECT_EQ(dynamo.Find(Operation::kDescribeTableReplicaAutoScaling), nullptr);
   EXPECT_EQ(streams.Operations(),
             (std::vector<std::string>{"DescribeStream", "GetRecords",
                                       "GetShardIterator", "ListStreams"}));
@@ -45,7 +45,8 @@ TEST(OperationTable, EveryRowIsAnOperationOfItsApi) {
 using DispatchTest = EngineTest;
 
 TEST_F(DispatchTest, NamesOutsideTheApiAreUnknown) {
-  for (const char* name : {"GetRecords", "CreateBackup", "getItem", "Nope"}) {
+  for (const char* name :
+       {"GetRecords", "UpdateTableReplicaAutoScaling", "getItem", "Nope"}) {
     Result<Json> r = emu_->Call(name, Json::object());
     ASSERT_FALSE(r.ok()) << name;
     EXPECT_EQ(r.error().Name(), "UnknownOperationException") << name;
