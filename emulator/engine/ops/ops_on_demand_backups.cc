@@ -33,11 +33,13 @@
 //                                DescribeContinuousBackups)
 //   TableInUseException          "Table is being created: <name>" /
 //                                "Table is being deleted: <name>"
-//   BackupNotFoundException      "Backup not found: <arn>"
 //   BackupInUseException         "Backup is being created: <arn>" /
 //                                "Backup is being restored: <arn>"
 //   TableAlreadyExistsException  "Table already exists: <name>"
 //   ValidationException          override checks, see below.
+// Verified: BackupNotFoundException "Backup not found: <arn>" (DynamoDB's
+// answer to a DescribeBackup of a missing backup, as a user's log quotes
+// it).
 //
 // Thread-safety: the handlers take the engine lock.
 #include <algorithm>
