@@ -52,6 +52,8 @@ std::string_view ErrorTypeName(ErrorType type) {
       return "UnrecognizedClientException";
     case ErrorType::kTableNotFound:
       return "TableNotFoundException";
+    case ErrorType::kPolicyNotFound:
+      return "PolicyNotFoundException";
     case ErrorType::kAccessDenied:
       return "AccessDeniedException";
     case ErrorType::kInternalServerError:

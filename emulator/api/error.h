@@ -39,6 +39,7 @@ enum class ErrorType {
   kUnrecognizedClient,
   kAccessDenied,
   kTableNotFound,
+  kPolicyNotFound,
   kInternalServerError,
   // HTTP 503 (a `unavailable` fault).
   kServiceUnavailable,

@@ -230,6 +230,7 @@ Result<Table> ParseMeta(const Json& m) {
   t.table_class = m.at("table_class").get<std::string>();
   t.sse_description = m.value("sse", Json());
   t.next_index_id = m.at("next_index_id").get<int64_t>();
+  t.policies = ResourcePolicies::FromJson(m.value("policies", Json()));
   return t;
 }
 
@@ -433,6 +434,7 @@ Json Table::ToMeta() const {
       {"sse", sse_description},
       {"next_index_id", next_index_id},
   };
+  if (!policies.empty()) meta["policies"] = policies.ToJson();
   if (!vector_indexes.empty()) {
     Json vj = Json::array();
     for (const VectorIndexDef& v : vector_indexes) {

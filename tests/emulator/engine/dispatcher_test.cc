@@ -57,5 +57,44 @@ TEST_F(DispatchTest, NamesOutsideTheApiAreUnknown) {
   EXPECT_TRUE(emu_->CallStreams("ListStreams", Json::object()).ok());
 }
 
+// The operations of DynamoDB's API that ddblab does not serve
+// (docs/operations.md) answer what DynamoDB answers for an operation it does
+// not know: UnknownOperationException without a message.
+TEST_F(DispatchTest, RefusedOperationsAreUnknown) {
+  for (const char* name : {"CreateBackup",
+                           "DescribeBackup",
+                           "ListBackups",
+                           "DeleteBackup",
+                           "RestoreTableFromBackup",
+                           "RestoreTableToPointInTime",
+                           "ExportTableToPointInTime",
+                           "DescribeExport",
+                           "ListExports",
+                           "ImportTable",
+                           "DescribeImport",
+                           "ListImports",
+                           "EnableKinesisStreamingDestination",
+                           "DisableKinesisStreamingDestination",
+                           "DescribeKinesisStreamingDestination",
+                           "UpdateKinesisStreamingDestination",
+                           "CreateGlobalTable",
+                           "UpdateGlobalTable",
+                           "DescribeGlobalTable",
+                           "ListGlobalTables",
+                           "DescribeGlobalTableSettings",
+                           "UpdateGlobalTableSettings",
+                           "DescribeTableReplicaAutoScaling",
+                           "UpdateTableReplicaAutoScaling",
+                           "DescribeContributorInsights",
+                           "UpdateContributorInsights",
+                           "ListContributorInsights"}) {
+    Result<Json> r = emu_->Call(name, {{"TableName", "t"}});
+    ASSERT_FALSE(r.ok()) << name;
+    EXPECT_EQ(r.error(), Error::Of(ErrorType::kUnknownOperation, "")) << name;
+  }
+  // 58 operations in DynamoDB's API: 27 refused, 31 served.
+  EXPECT_EQ(impl().dispatcher().Operations().size(), 31u);
+}
+
 }  // namespace
 }  // namespace ddblab::engine::testing
