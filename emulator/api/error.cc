@@ -60,6 +60,8 @@ std::string_view ErrorTypeName(ErrorType type) {
       return "BackupNotFoundException";
     case ErrorType::kBackupInUse:
       return "BackupInUseException";
+    case ErrorType::kPolicyNotFound:
+      return "PolicyNotFoundException";
     case ErrorType::kAccessDenied:
       return "AccessDeniedException";
     case ErrorType::kInternalServerError:

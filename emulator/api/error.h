@@ -44,6 +44,7 @@ enum class ErrorType {
   kTableInUse,
   kBackupNotFound,
   kBackupInUse,
+  kPolicyNotFound,
   kInternalServerError,
   // HTTP 503 (a `unavailable` fault).
   kServiceUnavailable,

@@ -9,6 +9,7 @@
 #include "emulator/engine/fault_seam.h"
 #include "emulator/engine/ops/transact_tokens.h"
 #include "emulator/engine/streams_glue/stream_sink.h"
+#include "emulator/engine/table_arn.h"
 #include "emulator/engine/ttl/ttl_sweeper.h"
 #include "emulator/storage/sqlite_item_store.h"
 
@@ -91,6 +92,13 @@ DeferredAnswer EmulatorImpl::Run(const Dispatcher& dispatcher, Api api,
   const std::optional<Operation> operation = OperationByName(name);
   if (!operation || InfoOf(*operation).api != api) {
     return {Error::Of(ErrorType::kUnknownOperation, ""), std::nullopt};
+  }
+  // A table ARN of another account or Region (table_arn.h) is refused
+  // before the handler, which then only ever sees ARNs of this one.
+  if (api == Api::kDynamoDb) {
+    Status scope = CheckRequestTableArns(*operation, request, options_.region,
+                                         options_.account_id);
+    if (!scope.ok()) return {scope.error(), std::nullopt};
   }
   CallContext call(*operation, Now());
   auto run = [&]() -> Result<nlohmann::json> {

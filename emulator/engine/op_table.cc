@@ -50,6 +50,9 @@ const std::vector<OpEntry>& OperationTable() {
       {Operation::kTagResource, HandleTagResource},
       {Operation::kUntagResource, HandleUntagResource},
       {Operation::kListTagsOfResource, HandleListTagsOfResource},
+      {Operation::kPutResourcePolicy, HandlePutResourcePolicy},
+      {Operation::kGetResourcePolicy, HandleGetResourcePolicy},
+      {Operation::kDeleteResourcePolicy, HandleDeleteResourcePolicy},
       {Operation::kDescribeContinuousBackups, HandleDescribeContinuousBackups},
       {Operation::kUpdateContinuousBackups, HandleUpdateContinuousBackups},
       // ---- DynamoDB: on-demand backups.

@@ -93,6 +93,13 @@ Result<Json> HandleDeleteBackup(EmulatorImpl& impl, CallContext& call,
                                 const Json& request);
 Result<Json> HandleRestoreTableFromBackup(EmulatorImpl& impl, CallContext& call,
                                           const Json& request);
+// Resource-based policies (ops_resource_policy.cc).
+Result<Json> HandlePutResourcePolicy(EmulatorImpl& impl, CallContext& call,
+                                     const Json& request);
+Result<Json> HandleGetResourcePolicy(EmulatorImpl& impl, CallContext& call,
+                                     const Json& request);
+Result<Json> HandleDeleteResourcePolicy(EmulatorImpl& impl, CallContext& call,
+                                        const Json& request);
 // SearchVectors (ops_search_vectors.cc).
 Result<Json> HandleSearchVectors(EmulatorImpl& impl, CallContext& call,
                                  const Json& request);

@@ -4,6 +4,8 @@
 #include <limits>
 #include <utility>
 
+#include "emulator/engine/table_arn.h"
+
 namespace ddblab::engine {
 namespace {
 
@@ -325,8 +327,13 @@ void RequestParser::CheckTableNameOrArn(const std::optional<std::string>& name,
     Length(*name, path, 1, 1024);
     return;
   }
-  if (name->rfind("arn:", 0) == 0) {
+  if (LooksLikeArn(*name)) {
     Length(*name, path, 1, 1024);
+    if (name->size() <= 1024) {
+      if (std::optional<std::string> bad = TableArnShapeError(*name)) {
+        AddConstraint(*name, path, *bad);
+      }
+    }
     return;
   }
   NamePattern(*name, path);

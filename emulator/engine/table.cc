@@ -231,6 +231,7 @@ Result<Table> ParseMeta(const Json& m) {
   t.sse_description = m.value("sse", Json());
   t.restore_summary = m.value("restore", Json());
   t.next_index_id = m.at("next_index_id").get<int64_t>();
+  t.policies = ResourcePolicies::FromJson(m.value("policies", Json()));
   return t;
 }
 
@@ -435,6 +436,7 @@ Json Table::ToMeta() const {
       {"next_index_id", next_index_id},
   };
   if (!restore_summary.is_null()) meta["restore"] = restore_summary;
+  if (!policies.empty()) meta["policies"] = policies.ToJson();
   if (!vector_indexes.empty()) {
     Json vj = Json::array();
     for (const VectorIndexDef& v : vector_indexes) {

@@ -24,6 +24,7 @@
 #include "emulator/api/clock.h"
 #include "emulator/api/result.h"
 #include "emulator/engine/capacity/on_demand_settings.h"
+#include "emulator/engine/resource_policy.h"
 #include "emulator/value/attribute_value.h"
 
 namespace ddblab::engine {
@@ -209,6 +210,9 @@ struct Table {
   // none). DescribeTable adds RestoreInProgress (true while CREATING).
   Json restore_summary;
   int64_t next_index_id = 1;
+  // Resource-based policies of the table and its streams (stored, not
+  // enforced).
+  ResourcePolicies policies;
 
   const IndexDef* FindIndex(std::string_view index_name) const;
   const VectorIndexDef* FindVectorIndex(std::string_view index_name) const;

@@ -37,6 +37,7 @@ struct CreateTableRequest {
   bool stream_present = false;
   Json sse;  // SSESpecification if Enabled
   std::vector<Tag> tags;
+  std::optional<std::string> resource_policy;  // as given
   std::string table_class;
   bool deletion_protection = false;
 };
@@ -98,6 +99,7 @@ Result<CreateTableRequest> Parse(const Json& req) {
   }
   bool tags_present = false;
   r.tags = ParseTags(p, req, "tags", &tags_present);
+  r.resource_policy = p.String(req, "ResourcePolicy");
   std::optional<std::string> table_class = p.String(req, "TableClass");
   if (table_class) {
     p.Enum(*table_class, "tableClass",
@@ -209,6 +211,13 @@ Status Validate(const CreateTableRequest& r, Table* table) {
   }
   DDBLAB_RETURN_IF_ERROR(CheckTags(r.tags, {}));
   DDBLAB_RETURN_IF_ERROR(ApplyOnDemandSettings(r.on_demand, &table->on_demand));
+  // ResourcePolicy: checked like PutResourcePolicy's Policy (stored with the
+  // table, revision id = creation time, set in CreateTable).
+  if (r.resource_policy) {
+    DDBLAB_ASSIGN_OR_RETURN(std::string document,
+                            CanonicalPolicy(*r.resource_policy));
+    table->policies.table.policy = StoredPolicy{std::move(document), ""};
+  }
   return OkStatus();
 }
 
@@ -257,6 +266,11 @@ Result<Json> CreateTable(EmulatorImpl& impl, const Json& request) {
     table.stream.arn = table.arn + "/stream/" + table.stream.label;
   }
   table.tags = r.tags;
+  if (table.policies.table.policy) {
+    table.policies.table.last_revision =
+        NextRevision(now, table.policies.table);
+    table.policies.table.policy->revision = table.policies.table.last_revision;
+  }
   table.deletion_protection = r.deletion_protection;
   table.table_class = r.table_class;
   table.sse_description = r.sse;

@@ -58,5 +58,39 @@ TEST_F(DispatchTest, NamesOutsideTheApiAreUnknown) {
   EXPECT_TRUE(emu_->CallStreams("ListStreams", Json::object()).ok());
 }
 
+// The operations of DynamoDB's API that ddblab does not serve
+// (docs/operations.md) answer what DynamoDB answers for an operation it does
+// not know: UnknownOperationException without a message.
+TEST_F(DispatchTest, RefusedOperationsAreUnknown) {
+  for (const char* name : {"RestoreTableToPointInTime",
+                           "ExportTableToPointInTime",
+                           "DescribeExport",
+                           "ListExports",
+                           "ImportTable",
+                           "DescribeImport",
+                           "ListImports",
+                           "EnableKinesisStreamingDestination",
+                           "DisableKinesisStreamingDestination",
+                           "DescribeKinesisStreamingDestination",
+                           "UpdateKinesisStreamingDestination",
+                           "CreateGlobalTable",
+                           "UpdateGlobalTable",
+                           "DescribeGlobalTable",
+                           "ListGlobalTables",
+                           "DescribeGlobalTableSettings",
+                           "UpdateGlobalTableSettings",
+                           "DescribeTableReplicaAutoScaling",
+                           "UpdateTableReplicaAutoScaling",
+                           "DescribeContributorInsights",
+                           "UpdateContributorInsights",
+                           "ListContributorInsights"}) {
+    Result<Json> r = emu_->Call(name, {{"TableName", "t"}});
+    ASSERT_FALSE(r.ok()) << name;
+    EXPECT_EQ(r.error(), Error::Of(ErrorType::kUnknownOperation, "")) << name;
+  }
+  // 58 operations in DynamoDB's API: 22 refused, 36 served.
+  EXPECT_EQ(impl().dispatcher().Operations().size(), 36u);
+}
+
 }  // namespace
 }  // namespace ddblab::engine::testing

@@ -21,8 +21,8 @@ TEST_F(TableOpsTest, DescribeTableByNameOrArnAndMissing) {
   EXPECT_EQ(FailText("DescribeTable",
                      {{"TableName",
                        "arn:aws:dynamodb:eu-west-1:000000000000:table/desc"}}),
-            "ResourceNotFoundException: Requested resource not found: Table: "
-            "arn:aws:dynamodb:eu-west-1:000000000000:table/desc not found");
+            "ValidationException: 1 validation error detected: Invalid AWS "
+            "region in 'arn:aws:dynamodb:eu-west-1:000000000000:table/desc'");
   EXPECT_EQ(FailText("DescribeTable", Json::object()),
             "ValidationException: 1 validation error detected: Value null at "
             "'tableName' failed to satisfy constraint: Member must not be "

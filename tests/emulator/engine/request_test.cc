@@ -149,7 +149,7 @@ TEST(RequestParserTest, MissingOrEmptyTableNameIsAConstraintError) {
 TEST(RequestParserTest, TableNameOrArn) {
   Json req = Json::object();
   RequestParser p(req);
-  p.CheckTableNameOrArn(std::string("arn:aws:dynamodb:us-east-1:1:table/x"),
+  p.CheckTableNameOrArn(std::string("arn:aws:dynamodb:us-east-1:1:table/xyz"),
                         "tableName");
   p.CheckTableNameOrArn(std::string("good_name-1.0"), "tableName");
   EXPECT_TRUE(p.Finish().ok());
