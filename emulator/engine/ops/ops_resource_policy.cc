@@ -187,21 +187,13 @@ Status CheckExpectedRevision(const std::optional<std::string>& expected,
 Status SaveSlot(EmulatorImpl& impl, Catalog::Entry* entry,
                 const PolicyTarget& target, PolicySlot slot)
     DDBLAB_REQUIRES(impl.mu()) {
-  std::shared_ptr<const Table> current = entry->table;
-  Table next = *current;
+  Table next = *entry->table;
   if (target.stream_label.empty()) {
     next.policies.table = std::move(slot);
   } else {
     next.policies.streams[target.arn] = std::move(slot);
   }
-  DDBLAB_ASSIGN_OR_RETURN(auto txn, impl.store().Begin());
-  DDBLAB_RETURN_IF_ERROR(EmulatorImpl::SaveTable(next, *txn));
-  for (const auto& sink : impl.sinks()) {
-    DDBLAB_RETURN_IF_ERROR(sink->OnTableUpdated(*current, next, *txn));
-  }
-  DDBLAB_RETURN_IF_ERROR(txn->Commit());
-  entry->table = std::make_shared<const Table>(std::move(next));
-  return OkStatus();
+  return CommitTableChange(impl, entry, std::move(next));
 }
 
 Result<Json> PutPolicy(EmulatorImpl& impl, const Json& request) {

@@ -1,5 +1,7 @@
 // DescribeTable, DeleteTable, ListTables, DescribeLimits, DescribeEndpoints
-// (the DynamoDB API reference).
+// (the DynamoDB API reference); CommitTableChange for the other control
+// operations.
+#include <memory>
 #include <utility>
 
 #include "emulator/engine/operations.h"
@@ -24,6 +26,19 @@ std::optional<Error> TableBusyError(const Table& table) {
       break;
   }
   return std::nullopt;
+}
+
+Status CommitTableChange(EmulatorImpl& impl, Catalog::Entry* entry,
+                         Table next) {
+  std::shared_ptr<const Table> current = entry->table;
+  DDBLAB_ASSIGN_OR_RETURN(auto txn, impl.store().Begin());
+  DDBLAB_RETURN_IF_ERROR(EmulatorImpl::SaveTable(next, *txn));
+  for (const auto& sink : impl.sinks()) {
+    DDBLAB_RETURN_IF_ERROR(sink->OnTableUpdated(*current, next, *txn));
+  }
+  DDBLAB_RETURN_IF_ERROR(txn->Commit());
+  entry->table = std::make_shared<const Table>(std::move(next));
+  return OkStatus();
 }
 
 namespace {

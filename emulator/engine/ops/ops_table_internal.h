@@ -30,6 +30,12 @@ Status CheckTags(const std::vector<Tag>& tags,
 // Adds or overwrites tags (same key overwrites the value).
 void MergeTags(std::vector<Tag>* into, const std::vector<Tag>& tags);
 
+// Saves `next` as the new version of `entry`'s table: its store row and
+// every sink's OnTableUpdated in one storage transaction, then, once that
+// committed, publishes it in the catalog (a failure changes neither).
+Status CommitTableChange(EmulatorImpl& impl, Catalog::Entry* entry, Table next)
+    DDBLAB_REQUIRES(impl.mu());
+
 // "Attempt to change a resource which is still in use: Table is being
 // created: <name>" and friends, for a table not ready for a change.
 std::optional<Error> TableBusyError(const Table& table);

@@ -90,17 +90,9 @@ std::optional<std::string> ReadArn(RequestParser& p, const Json& request) {
 
 Status SaveTags(EmulatorImpl& impl, Catalog::Entry* entry,
                 std::vector<Tag> tags) DDBLAB_REQUIRES(impl.mu()) {
-  std::shared_ptr<const Table> current = entry->table;
-  Table next = *current;
+  Table next = *entry->table;
   next.tags = std::move(tags);
-  DDBLAB_ASSIGN_OR_RETURN(auto txn, impl.store().Begin());
-  DDBLAB_RETURN_IF_ERROR(EmulatorImpl::SaveTable(next, *txn));
-  for (const auto& sink : impl.sinks()) {
-    DDBLAB_RETURN_IF_ERROR(sink->OnTableUpdated(*current, next, *txn));
-  }
-  DDBLAB_RETURN_IF_ERROR(txn->Commit());
-  entry->table = std::make_shared<const Table>(std::move(next));
-  return OkStatus();
+  return CommitTableChange(impl, entry, std::move(next));
 }
 
 Result<Json> TagResource(EmulatorImpl& impl, const Json& request) {

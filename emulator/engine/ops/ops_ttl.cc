@@ -69,13 +69,7 @@ Result<Json> UpdateTimeToLive(EmulatorImpl& impl, const Json& request) {
   next.ttl.enabled = *enabled;
   next.ttl.attribute = *enabled ? *attribute : std::string();
   next.ttl.last_change = now;
-  DDBLAB_ASSIGN_OR_RETURN(auto txn, impl.store().Begin());
-  DDBLAB_RETURN_IF_ERROR(EmulatorImpl::SaveTable(next, *txn));
-  for (const auto& sink : impl.sinks()) {
-    DDBLAB_RETURN_IF_ERROR(sink->OnTableUpdated(*current, next, *txn));
-  }
-  DDBLAB_RETURN_IF_ERROR(txn->Commit());
-  entry->table = std::make_shared<const Table>(std::move(next));
+  DDBLAB_RETURN_IF_ERROR(CommitTableChange(impl, entry, std::move(next)));
   return Json{{"TimeToLiveSpecification",
                Json{{"Enabled", *enabled}, {"AttributeName", *attribute}}}};
 }
