@@ -126,11 +126,13 @@ Status CheckRequestTableArns(Operation operation, const nlohmann::json& request,
   if (!request.is_object() || operation == Operation::kCreateTable) {
     return OkStatus();
   }
+  auto check_name = [&](const std::string& name) -> Status {
+    if (!LooksLikeArn(name)) return OkStatus();
+    return CheckTableArnScope(operation, name, region, account);
+  };
   auto check = [&](const nlohmann::json& name) -> Status {
     if (!name.is_string()) return OkStatus();
-    const std::string& s = name.get_ref<const std::string&>();
-    if (!LooksLikeArn(s)) return OkStatus();
-    return CheckTableArnScope(operation, s, region, account);
+    return check_name(name.get_ref<const std::string&>());
   };
   if (auto it = request.find("TableName"); it != request.end()) {
     DDBLAB_RETURN_IF_ERROR(check(*it));
@@ -138,7 +140,7 @@ Status CheckRequestTableArns(Operation operation, const nlohmann::json& request,
   if (auto it = request.find("RequestItems");
       it != request.end() && it->is_object()) {
     for (auto entry = it->begin(); entry != it->end(); ++entry) {
-      DDBLAB_RETURN_IF_ERROR(check(nlohmann::json(entry.key())));
+      DDBLAB_RETURN_IF_ERROR(check_name(entry.key()));
     }
   }
   if (auto it = request.find("TransactItems");
