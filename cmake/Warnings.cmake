@@ -16,6 +16,7 @@ function(ddblab_library name)
     $<BUILD_INTERFACE:${PROJECT_SOURCE_DIR}> $<INSTALL_INTERFACE:include>)
   target_compile_options(${name} PRIVATE ${DDBLAB_WARNINGS})
   target_link_libraries(${name} PUBLIC ${ARG_DEPS})
+  ddblab_use_pch(${name} ddblab_pch_lib)
 endfunction()
 
 # ddblab_test(name SOURCES ... DEPS ...): one GoogleTest binary; each TEST is
@@ -28,6 +29,7 @@ function(ddblab_test name)
   add_executable(${name} ${ARG_SOURCES})
   target_compile_options(${name} PRIVATE ${DDBLAB_WARNINGS} -O0)
   target_link_libraries(${name} PRIVATE ${ARG_DEPS} GTest::gmock GTest::gtest_main)
+  ddblab_use_pch(${name} ddblab_pch_test)
   gtest_discover_tests(${name} DISCOVERY_TIMEOUT 60
                        PROPERTIES LABELS unit)
 endfunction()

@@ -1,0 +1,2 @@
+// The one source of the precompiled-header holders (cmake/Pch.cmake): the
+// header itself is what they build.
