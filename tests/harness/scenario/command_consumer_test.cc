@@ -146,7 +146,7 @@ TEST(CommandConsumerTest, BadEntriesNameTheirPath) {
   EXPECT_EQ(Refusal(consumer(R"({"TableName": "src", "BatchSize": 0,
                                 "Function": {"Command": ["sh"]}})"))
                 .substr(0, 64),
-            "actors[1].consumer: InvalidParameterValueException: 1 validati");
+            "actors[1].consumer: ValidationException: 1 validation error dete");
   EXPECT_EQ(Refusal(File(R"({"name": "rollup", "count": 2, "consumer":
                             {"TableName": "src", "Function": {"Command": ["sh"]}}})")),
             "actors[1].count: a consumer actor has no count (one mapping per "
