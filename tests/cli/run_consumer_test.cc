@@ -201,7 +201,7 @@ TEST_F(RunConsumerTest, AConsumerThatCannotCatchUpIsAViolation) {
   EXPECT_EQ(Run({file, "--seed", "1"}), 1) << err_.str();
   EXPECT_EQ(out_.str(),
             file +
-                ": seed 1, 0 steps: actors[1] (consumer): actor rollup: its "
+                ": seed 1, 207 steps: actors[1] (consumer): actor rollup: its "
                 "event source mapping had not caught up after 100 polling "
                 "rounds past the programs' end (each round still invoked the "
                 "function, failed or left records pending)\n" +
