@@ -94,6 +94,18 @@ std::vector<std::string> EventSourceMapping::Shards() const {
   return shard_order_;
 }
 
+bool EventSourceMapping::HasOutstanding() const {
+  for (const auto& [id, shard] : shards_) {
+    if (!shard.outstanding.empty()) return true;
+    for (const Lane& lane : shard.lanes) {
+      if (!lane.pending.empty() || !lane.stack.empty() || lane.tw_start) {
+        return true;
+      }
+    }
+  }
+  return false;
+}
+
 Status EventSourceMapping::Start() {
   if (stream_arn_.empty()) {
     DDBLAB_ASSIGN_OR_RETURN(

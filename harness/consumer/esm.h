@@ -120,6 +120,11 @@ class EventSourceMapping {
   std::optional<std::string> Checkpoint(const std::string& shard_id) const;
   // Shard ids in the order they were discovered.
   std::vector<std::string> Shards() const;
+  // True while records read are neither processed, filtered nor discarded
+  // (pending a batch, in a failed batch waiting to be retried, or in an open
+  // tumbling window): a round that invoked nothing is caught up only
+  // without them.
+  bool HasOutstanding() const;
 
   struct Record {
     json event;  // as delivered

@@ -4,6 +4,7 @@
 
 #include <stdlib.h>
 
+#include <algorithm>
 #include <chrono>
 #include <filesystem>
 #include <optional>
@@ -16,6 +17,8 @@
 #include "harness/patterns/common.h"
 #include "harness/scenario/actors.h"
 #include "harness/scenario/command_actors.h"
+#include "harness/scenario/command_consumer.h"
+#include "harness/scenario/consumer_faults.h"
 #include "harness/scenario/fields.h"
 #include "harness/scenario/invariants.h"
 #include "harness/scenario/process.h"
@@ -136,11 +139,13 @@ class Control {
   std::string token_;
 };
 
-// One running copy of a command actor.
+// One running copy of a command actor, or a consumer actor (`status` is
+// set once it ended and the server was told).
 struct Running {
   const ActorSpec* spec = nullptr;
   std::string key;
   std::unique_ptr<Process> process;
+  std::unique_ptr<CommandConsumer> consumer;
   std::optional<ExitStatus> status;
   bool killed = false;
 };
@@ -167,7 +172,9 @@ class CommandRun {
   Status StartActors(const LogsDir& logs);
   // Waits for the programs; the schedule's problem when it stopped.
   Result<std::optional<std::string>> Wait(Control& control);
-  void KillAll();
+  // Kills the programs and stops the consumers (the server is told they are
+  // done, which releases a request of theirs it holds).
+  void KillAll(Control& control);
   size_t LiveCount() const {
     size_t n = 0;
     for (const Running& r : running_) n += r.status ? 0 : 1;
@@ -186,6 +193,7 @@ class CommandRun {
   const RunOptions& options_;
   RunResult result_;
   std::unique_ptr<RunServer> server_;
+  std::unique_ptr<ConsumerBoard> board_;
   std::vector<Running> running_;
 };
 
@@ -218,10 +226,40 @@ Status CommandRun::SetUp(Backend& backend) {
 }
 
 Status CommandRun::StartActors(const LogsDir& logs) {
+  size_t programs = 0;
+  for (const ActorSpec& actor : s_.actors) {
+    programs += actor.pattern == kCommand ? 1 : 0;
+  }
+  board_ = std::make_unique<ConsumerBoard>(programs);
   for (const ActorSpec& actor : s_.actors) {
     Running r;
     r.spec = &actor;
     r.key = ActorKey(actor.name);
+    if (actor.pattern == kConsumer) {
+      ConsumerSetup setup;
+      setup.actor = &actor;
+      setup.key = r.key;
+      setup.endpoint = server_->endpoint();
+      setup.control_token = server_->control_token();
+      setup.folder = s_.folder;
+      setup.env = EnvironmentWith(
+          CommandEnvironment(server_->endpoint(), server_->control_token(),
+                             r.key, actor.name, options_.seed, actor.env),
+          kUnsetVariables);
+      setup.files = logs.File(r.key);
+      setup.seed = options_.seed;
+      for (const ConsumerFault& f : s_.consumer_faults) {
+        if (AppliesTo(f, actor.name)) setup.faults.push_back(f);
+      }
+      setup.idle = s_.idle;
+      auto started = CommandConsumer::Start(std::move(setup), *board_);
+      if (!started.ok()) {
+        return Error::Internal(actor.path + ": " + started.error().message);
+      }
+      r.consumer = std::move(*started);
+      running_.push_back(std::move(r));
+      continue;
+    }
     ProcessSpec spec;
     spec.argv = actor.command;
     DDBLAB_ASSIGN_OR_RETURN(spec.program,
@@ -243,11 +281,21 @@ Status CommandRun::StartActors(const LogsDir& logs) {
   return OkStatus();
 }
 
-void CommandRun::KillAll() {
+void CommandRun::KillAll(Control& control) {
+  for (Running& r : running_) {
+    if (!r.status && r.consumer) r.consumer->RequestStop();
+  }
   for (Running& r : running_) {
     if (r.status) continue;
-    r.process->Kill();
     r.killed = true;
+    if (r.consumer) {
+      (void)control.Send("POST", "/_ddblab/schedule/actors/" + r.key + "/done",
+                         json::object());
+      r.consumer->Stop();
+      r.status = ExitStatus{};
+      continue;
+    }
+    r.process->Kill();
     r.status = r.process->Wait();
   }
 }
@@ -261,10 +309,22 @@ Result<std::optional<std::string>> CommandRun::Wait(Control& control) {
     bool live = false;
     for (Running& r : running_) {
       if (r.status) continue;
-      r.status = r.process->Poll();
-      if (!r.status) {
-        live = true;
-        continue;
+      if (r.consumer) {
+        if (!r.consumer->Finished()) {
+          live = true;
+          continue;
+        }
+        if (r.consumer->error()) return *r.consumer->error();
+        r.status = ExitStatus{};
+      } else {
+        r.status = r.process->Poll();
+        if (!r.status) {
+          live = true;
+          continue;
+        }
+        // Before the server hears of it: a consumer that then steps sees
+        // it ended.
+        board_->ProgramEnded();
       }
       last_progress = real.Now();
       auto done =
@@ -276,7 +336,7 @@ Result<std::optional<std::string>> CommandRun::Wait(Control& control) {
     DDBLAB_ASSIGN_OR_RETURN(json state,
                             control.Json("GET", "/_ddblab/schedule"));
     if (state.value("state", "") == "stopped") {
-      KillAll();
+      KillAll(control);
       return std::optional<std::string>(
           state.value("problem", std::string("the schedule stopped")));
     }
@@ -295,7 +355,7 @@ Result<std::optional<std::string>> CommandRun::Wait(Control& control) {
         if (r.status) continue;
         names += (names.empty() ? "" : ", ") + r.key;
       }
-      KillAll();
+      KillAll(control);
       return std::optional<std::string>(
           "actor " + names + " made no request for " + Seconds(s_.idle) +
           " and did not end: does it wait on something outside DynamoDB?");
@@ -307,6 +367,19 @@ Result<std::optional<std::string>> CommandRun::Wait(Control& control) {
 void CommandRun::TraceExits(const LogsDir& logs) {
   for (size_t i = 0; i < running_.size(); ++i) {
     const Running& r = running_[i];
+    if (r.consumer) {
+      ojson line = r.consumer->Summary();
+      if (r.killed) line["killed"] = true;
+      if (options_.trace) {
+        result_.trace.push_back(
+            line.dump(-1, ' ', false, ojson::error_handler_t::replace));
+      }
+      if (r.consumer->problem() && !r.killed) {
+        SetViolation(
+            Violation{r.spec->path, "consumer", {*r.consumer->problem()}, 0});
+      }
+      continue;
+    }
     ojson line = {{"event", "exit"}, {"actor", r.spec->name}};
     if (r.status->signal != 0) {
       line["signal"] = r.status->signal;
@@ -463,16 +536,36 @@ RunResult CommandRun::Go() {
   Emit(start);
 
   if (Status ok = StartActors(*logs); !ok.ok()) {
-    KillAll();
+    KillAll(*control);
     return Fail(1, ok.error().message);
   }
   auto waited = Wait(*control);
   if (!waited.ok()) {
-    KillAll();
+    KillAll(*control);
     return Fail(1, waited.error().message);
   }
   const std::optional<std::string>& problem = *waited;
   result_.stopped = problem.has_value();
+
+  // The consumers' lines, by the step after which each happened.
+  std::vector<std::pair<int64_t, ojson>> consumed;
+  for (Running& r : running_) {
+    if (!r.consumer) continue;
+    for (auto& event : r.consumer->TakeEvents()) {
+      consumed.push_back(std::move(event));
+    }
+  }
+  std::stable_sort(
+      consumed.begin(), consumed.end(),
+      [](const auto& a, const auto& b) { return a.first < b.first; });
+  size_t next_consumed = 0;
+  const auto consumed_until = [&](std::optional<int64_t> step) {
+    for (; next_consumed < consumed.size() &&
+           (!step || consumed[next_consumed].first < *step);
+         ++next_consumed) {
+      Emit(consumed[next_consumed].second);
+    }
+  };
 
   // The schedule's steps, as the server recorded them.
   auto trace = control->Send("GET", "/_ddblab/schedule/trace");
@@ -493,6 +586,9 @@ RunResult CommandRun::Go() {
     if (kind == "stopped") gate_stopped = true;
     if (kind.empty() && event.contains("step") && event.contains("actor") &&
         event["actor"].is_string() && !event.value("after_done", false)) {
+      if (event["step"].is_number_integer()) {
+        consumed_until(event["step"].get<int64_t>());
+      }
       const std::string key = event["actor"].get<std::string>();
       for (size_t i = 0; i < running_.size(); ++i) {
         if (running_[i].key != key) continue;
@@ -502,6 +598,7 @@ RunResult CommandRun::Go() {
     }
     if (options_.trace) result_.trace.push_back(line);
   }
+  consumed_until(std::nullopt);
   (void)control->Send("DELETE", "/_ddblab/schedule");
 
   TraceExits(*logs);

@@ -142,7 +142,7 @@ Status CheckConsumerFaultActors(const Scenario& scenario) {
     if (fault.actor.empty()) continue;
     bool found = false;
     for (const ActorSpec& a : scenario.actors) {
-      bool consumer = false;
+      bool consumer = a.pattern == kConsumer;
       for (const json& op : a.ops) {
         consumer = consumer || (op.is_object() && op.contains("poll"));
       }
@@ -186,7 +186,17 @@ FaultyFunction::FaultyFunction(Handler handler,
                                std::vector<ConsumerFault> faults, Rng rng,
                                std::vector<ojson>* events, std::string actor,
                                std::vector<ConsumerFiring>* firings)
-    : handler_(std::move(handler)),
+    : FaultyFunction(
+          std::make_unique<consumer::CallableFunction>(std::move(handler)),
+          std::move(faults), std::move(rng), events, std::move(actor),
+          firings) {}
+
+FaultyFunction::FaultyFunction(std::unique_ptr<consumer::Function> inner,
+                               std::vector<ConsumerFault> faults, Rng rng,
+                               std::vector<ojson>* events, std::string actor,
+                               std::vector<ConsumerFiring>* firings)
+    : handler_([inner = std::shared_ptr<consumer::Function>(std::move(inner))](
+                   const json& event) { return inner->Invoke(event); }),
       faults_(std::move(faults)),
       fired_(faults_.size(), 0),
       rng_(std::move(rng)),
@@ -253,32 +263,27 @@ consumer::Invocation FaultyFunction::Run(const json& event) {
       prefix["Records"] =
           json(records.begin(),
                records.begin() + static_cast<std::ptrdiff_t>(*error_at));
-      Result<json> out = handler_(prefix);
-      if (!out.ok()) {
-        return consumer::Invocation::FunctionError(
-            std::string(out.error().Name()), out.error().message);
-      }
+      consumer::Invocation out = handler_(prefix);
+      if (out.kind != consumer::Invocation::Kind::kOk) return out;
       // The handler stopped by itself and reported a failure.
-      if (out->is_object() && out->contains("batchItemFailures") &&
-          !(*out)["batchItemFailures"].empty()) {
-        return consumer::Invocation::Ok(std::move(*out));
+      if (out.response.is_object() &&
+          out.response.contains("batchItemFailures") &&
+          !out.response["batchItemFailures"].empty()) {
+        return out;
       }
     }
     return consumer::Invocation::FunctionError(
         "Error", "ddblab consumer fault: the function failed on record " +
                      SequenceOf(records[*error_at]));
   }
-  Result<json> out = handler_(event);
-  if (!out.ok()) {
-    return consumer::Invocation::FunctionError(std::string(out.error().Name()),
-                                               out.error().message);
-  }
+  consumer::Invocation out = handler_(event);
+  if (out.kind != consumer::Invocation::Kind::kOk) return out;
   if (timeout) {
     // Lambda's text for a function that ran past its timeout (3 s default).
     return consumer::Invocation::FunctionError(
         "Sandbox.Timedout", "Task timed out after 3.00 seconds");
   }
-  json response = std::move(*out);
+  json response = std::move(out.response);
   if (!reported.empty()) {
     if (!response.is_object()) response = json::object();
     if (!response.contains("batchItemFailures") ||

@@ -30,6 +30,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
@@ -59,12 +60,19 @@ bool AppliesTo(const ConsumerFault& fault, const std::string& actor);
 std::string RecordKey(const json& record);
 
 // The function a consumer actor's mapping invokes: the pattern's handler
-// with the actor's consumer faults applied. Trace events go to `events`.
+// (or, for a consumer actor of a command run, the user's function: a
+// function error or "not delivered" of its own is the invocation's) with
+// the actor's consumer faults applied. Trace events go to `events`.
 class FaultyFunction final : public consumer::Function {
  public:
   using Handler = std::function<Result<json>(const json& event)>;
   // `firings` (may be null) gets every firing, named for `actor`.
   FaultyFunction(Handler handler, std::vector<ConsumerFault> faults, Rng rng,
+                 std::vector<nlohmann::ordered_json>* events,
+                 std::string actor = "",
+                 std::vector<ConsumerFiring>* firings = nullptr);
+  FaultyFunction(std::unique_ptr<consumer::Function> inner,
+                 std::vector<ConsumerFault> faults, Rng rng,
                  std::vector<nlohmann::ordered_json>* events,
                  std::string actor = "",
                  std::vector<ConsumerFiring>* firings = nullptr);
@@ -80,7 +88,7 @@ class FaultyFunction final : public consumer::Function {
   std::vector<Decision> Decide(const json& records);
   consumer::Invocation Run(const json& event);
 
-  Handler handler_;
+  std::function<consumer::Invocation(const json& event)> handler_;
   std::vector<ConsumerFault> faults_;
   std::vector<int64_t> fired_;
   Rng rng_;

@@ -62,6 +62,10 @@ Result<std::unique_ptr<Process>> Process::Start(const ProcessSpec& spec) {
       return Error::Internal(spec.argv[0] + ": " + problem);
     }
   }
+  if (!spec.stdin_path.empty() && access(spec.stdin_path.c_str(), R_OK) != 0) {
+    return Error::Internal(spec.argv[0] + ": cannot read " + spec.stdin_path +
+                           ": " + std::strerror(errno));
+  }
   if (access(spec.cwd.c_str(), X_OK) != 0) {
     return Error::Internal(spec.argv[0] + ": cannot enter " + spec.cwd + ": " +
                            std::strerror(errno));
@@ -76,9 +80,11 @@ Result<std::unique_ptr<Process>> Process::Start(const ProcessSpec& spec) {
   const std::string out_path = absolute(spec.stdout_path);
   const std::string err_path = absolute(spec.stderr_path);
   const std::string program = absolute(spec.program);
+  const std::string in_path =
+      spec.stdin_path.empty() ? "/dev/null" : absolute(spec.stdin_path);
   posix_spawn_file_actions_t actions;
   posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null",
+  posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, in_path.c_str(),
                                    O_RDONLY, 0);
   posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, out_path.c_str(),
                                    O_WRONLY | O_CREAT | O_TRUNC, 0644);

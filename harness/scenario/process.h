@@ -10,8 +10,9 @@
 //   ExitStatus status = (*p)->Wait();
 //
 // The child runs in `cwd` with exactly `env` (EnvironmentWith builds the
-// parent's with overrides), stdin from /dev/null, stdout and stderr to the
-// two files (created or truncated), in a process group of its own so that
+// parent's with overrides), stdin from /dev/null (or `stdin_path`), stdout
+// and stderr to the two files (created or truncated), in a process group
+// of its own so that
 // Kill() ends what it started too. posix_spawn, not fork: the parent has
 // server threads running.
 //
@@ -41,6 +42,7 @@ struct ProcessSpec {
   std::vector<std::string> env;  // "NAME=value" entries, the whole set
   std::string stdout_path;
   std::string stderr_path;
+  std::string stdin_path;  // "": /dev/null
 };
 
 struct ExitStatus {

@@ -137,6 +137,20 @@ Status ParseActor(const json& entry, const std::string& path,
   DDBLAB_ASSIGN_OR_RETURN(Fields f, Fields::Of(entry, path));
   DDBLAB_ASSIGN_OR_RETURN(std::string name, f.String("name"));
   if (name.empty()) return At(f.PathOf("name"), "expected a non-empty name");
+  if (f.Has("consumer")) {
+    for (const char* other : {"command", "pattern"}) {
+      if (f.Has(other)) {
+        return At(path, std::string("an actor has a consumer or a ") + other +
+                            ", not both");
+      }
+    }
+    DDBLAB_RETURN_IF_ERROR(
+        ParseConsumerCommandActor(f, name, s->folder, s->tables, &s->actors));
+    if (!names->insert(s->actors.back().name).second) {
+      return At(f.PathOf("name"), "another actor is named " + name);
+    }
+    return OkStatus();
+  }
   if (f.Has("command")) {
     if (f.Has("pattern")) {
       return At(path, "an actor has a pattern or a command, not both");
@@ -461,6 +475,12 @@ nlohmann::ordered_json ScenarioToJson(const Scenario& s) {
   if (!s.tables.empty()) out["tables"] = o(s.tables);
   ojson actors = ojson::array();
   for (const ActorSpec& a : s.actors) {
+    if (a.pattern == kConsumer) {
+      ojson actor = {{"name", a.name}, {"consumer", o(a.params)}};
+      if (!a.env.empty()) actor["env"] = a.env;
+      actors.push_back(std::move(actor));
+      continue;
+    }
     if (a.pattern == kCommand) {
       ojson actor = {{"name", a.name}, {"command", a.command}};
       if (!a.env.empty()) actor["env"] = a.env;

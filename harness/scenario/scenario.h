@@ -45,6 +45,9 @@ inline constexpr const char* kTtlExpiryListener = "ttl_expiry_listener";
 // A user's program (harness/scenario/command_actors.h): "command" in the
 // file, in place of "pattern".
 inline constexpr const char* kCommand = "command";
+// A stream consumer running the user's function, in a file of command
+// actors (command_actors.h): "consumer" in the file.
+inline constexpr const char* kConsumer = "consumer";
 
 struct ActorSpec {
   std::string name;     // unique; "<name>#<n>" for copies
@@ -60,6 +63,9 @@ struct ActorSpec {
   std::vector<std::string> command;
   std::map<std::string, std::string> env;
   bool exit_any = false;
+  // kConsumer: the mapping (a hosted mapping's create body with its
+  // "Function", as written) is in `params`; `command` is its Function's
+  // Command (empty for a Url); `env` as for kCommand.
 };
 
 struct TimelineEvent {
