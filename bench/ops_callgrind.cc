@@ -5,6 +5,10 @@
 //   get put cput del add  GetItem / PutItem / conditional PutItem /
 //                         DeleteItem / UpdateItem ADD on a hash-key table
 //                         of 1,000 items (200-byte items)
+//   query                 Query with KeyConditionExpression `#p = :pk` and
+//                         FilterExpression `#n >= :min` (a different :pk each
+//                         call, names for both), on the same table
+//   pget                  GetItem with ProjectionExpression `pk, #n`
 //   bdel                  BatchWriteItem of 25 DeleteRequests on a table
 //                         with a GSI (ALL projection), as the TTL-window
 //                         sweeper (harness/patterns) deletes; 6,000 items,
@@ -48,6 +52,21 @@ ddblab::Result<Json> One(ddblab::Emulator& e, const std::string& op, long i) {
   if (op == "get") {
     return e.Call("GetItem", {{"TableName", "bench"},
                               {"Key", {{"pk", {{"S", Key(i % 1000)}}}}}});
+  }
+  if (op == "pget") {
+    return e.Call("GetItem", {{"TableName", "bench"},
+                              {"Key", {{"pk", {{"S", Key(i % 1000)}}}}},
+                              {"ProjectionExpression", "pk, #n"},
+                              {"ExpressionAttributeNames", {{"#n", "n"}}}});
+  }
+  if (op == "query") {
+    return e.Call(
+        "Query", {{"TableName", "bench"},
+                  {"KeyConditionExpression", "#p = :pk"},
+                  {"FilterExpression", "#n >= :min"},
+                  {"ExpressionAttributeNames", {{"#p", "pk"}, {"#n", "n"}}},
+                  {"ExpressionAttributeValues",
+                   {{":pk", {{"S", Key(i % 1000)}}}, {":min", {{"N", "0"}}}}}});
   }
   if (op == "put") {
     return e.Call("PutItem",
@@ -125,7 +144,8 @@ bool Load(ddblab::Emulator& e, const std::string& op) {
 int main(int argc, char** argv) {
   if (argc != 3 && argc != 4) {
     std::fprintf(stderr,
-                 "usage: ops_callgrind get|put|cput|del|add|bdel N [LAG]\n");
+                 "usage: ops_callgrind get|pget|put|cput|del|add|query|bdel N "
+                 "[LAG]\n");
     return 2;
   }
   const std::string op = argv[1];
@@ -152,7 +172,8 @@ int main(int argc, char** argv) {
   }
   for (long i = 0; i < n; ++i) {
     ddblab::Result<Json> r = One(**emu, op, i);
-    if (!r.ok() || (op == "bdel" && !(*r)["UnprocessedItems"].empty())) {
+    if (!r.ok() || (op == "bdel" && !(*r)["UnprocessedItems"].empty()) ||
+        (op == "query" && (*r)["Count"] != 1)) {
       std::fprintf(stderr, "call %ld failed\n", i);
       return 1;
     }

@@ -7,6 +7,7 @@
 #include "emulator/engine/call_context.h"
 #include "emulator/engine/capacity/capacity_model.h"
 #include "emulator/engine/fault_seam.h"
+#include "emulator/engine/operations.h"
 #include "emulator/engine/ops/transact_tokens.h"
 #include "emulator/engine/streams_glue/stream_sink.h"
 #include "emulator/engine/table_arn.h"
@@ -345,6 +346,10 @@ Result<Catalog::Entry*> EmulatorImpl::FindTable(std::string_view name_or_arn,
     return not_found();
   }
   return entry;
+}
+
+ExpressionCache* ExpressionCacheOf(EmulatorImpl& impl) {
+  return &impl.expression_cache();
 }
 
 }  // namespace ddblab::engine

@@ -2,7 +2,8 @@
 //
 // Owns the Options, the clock (a SystemClock unless Options.clock is set),
 // the seeded Rng, the ItemStore (SQLite), the table Catalog, the two
-// dispatchers (DynamoDB and DynamoDB Streams APIs) and the ChangeSinks.
+// dispatchers (DynamoDB and DynamoDB Streams APIs), the ChangeSinks and the
+// cache of parsed expressions (expression_cache.h, its own lock).
 //
 // Locking: one engine mutex serialises every access to the store, the
 // catalog, the Rng and the sinks. Lock() returns an EngineLock guard that
@@ -53,6 +54,7 @@
 #include "emulator/engine/change_event.h"
 #include "emulator/engine/consistency/consistency.h"
 #include "emulator/engine/dispatcher.h"
+#include "emulator/engine/expression_cache.h"
 #include "emulator/fault/injector.h"
 #include "emulator/storage/item_store.h"
 
@@ -123,6 +125,10 @@ class EmulatorImpl {
 
   // The fault plan, its counters and log (fault_seam.h). Thread-safe.
   fault::Injector& faults() { return faults_; }
+
+  // Parsed expressions of this emulator's requests (expression_cache.h).
+  // Thread-safe; independent of the engine lock.
+  ExpressionCache& expression_cache() { return expression_cache_; }
 
   // Background work due at clock().Now() (TTL deletions) when no thread
   // drives it, i.e. on any clock but a SystemClock: Call and CallStreams run
@@ -201,6 +207,7 @@ class EmulatorImpl {
   Dispatcher streams_dispatcher_{Api::kStreams};
   std::vector<std::shared_ptr<ChangeSink>> sinks_ DDBLAB_GUARDED_BY(mu_);
   fault::Injector faults_;
+  ExpressionCache expression_cache_;
   std::unique_ptr<CapacityModel> capacity_;  // null: not enforced
   std::unique_ptr<TransactTokens> transact_tokens_ DDBLAB_PT_GUARDED_BY(mu_);
   std::unique_ptr<TtlSweeper> ttl_;  // reset first by ~EmulatorImpl (thread)

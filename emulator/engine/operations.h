@@ -4,7 +4,8 @@
 //
 // Data-plane operations are typed, in three steps:
 //
-//   Result<XRequest> ParseX(const Json& request);          // no lock
+//   Result<XRequest> ParseX(const Json& request,           // no lock
+//                           ExpressionCache* = nullptr);
 //   Result<XResult>  ExecuteX(EmulatorImpl&, CallContext&,
 //                             XRequest);                   // takes the lock
 //   Result<Json>     RenderX(const XRequest&, XResult&);   // no lock
@@ -13,9 +14,11 @@
 // bad request fails before the lock is taken); Execute looks the table up,
 // makes the remaining checks, reads and writes under the engine lock and
 // returns what it found as values; Render builds the response body from the
-// request and the result (decoding stored items outside the lock). The dispatch
-// table composes the three; a caller that already has typed values builds
-// the XRequest itself and calls Execute (ops_partiql.cc does). The
+// request and the result (decoding stored items outside the lock). The Parse
+// steps that read expressions take the emulator's ExpressionCache
+// (expression_cache.h; RunTyped passes it, nullptr parses every time). The
+// dispatch table composes the three; a caller that already has typed values
+// builds the XRequest itself and calls Execute (ops_partiql.cc does). The
 // CallContext (call_context.h) is the call's: its operation, clock time,
 // fault decision (batch items left unprocessed, GetRecords' visibility
 // delay) and capacity ledger, passed explicitly to every step that needs
@@ -32,6 +35,8 @@
 // WITHOUT the engine lock (Execute and the handlers take it themselves).
 #pragma once
 
+#include <type_traits>
+
 #include "emulator/api/result.h"
 #include "emulator/engine/call_context.h"
 #include "emulator/engine/dispatcher.h"
@@ -44,6 +49,11 @@
 namespace ddblab::engine {
 
 class EmulatorImpl;
+class ExpressionCache;
+
+// The emulator's cache of parsed expressions (expression_cache.h), which
+// the typed Parse steps that read expressions take.
+ExpressionCache* ExpressionCacheOf(EmulatorImpl& impl);
 
 // A JSON handler (dispatcher.h's OpHandler): the call's context and the
 // request body (a JSON object, or null for an empty body) -> the response
@@ -121,11 +131,20 @@ Result<Json> HandleGetShardIterator(EmulatorImpl& impl, CallContext& call,
 Result<Json> HandleGetRecords(EmulatorImpl& impl, CallContext& call,
                               const Json& request);
 
-// A typed operation as a JSON handler: Parse, Execute, Render.
+// A typed operation as a JSON handler: Parse (given the emulator's
+// expression cache if it takes one), Execute, Render.
 template <auto Parse, auto Execute, auto Render>
 Result<Json> RunTyped(EmulatorImpl& impl, CallContext& call,
                       const Json& request) {
-  DDBLAB_ASSIGN_OR_RETURN(auto r, Parse(request));
+  auto parse = [&] {
+    if constexpr (std::is_invocable_v<decltype(Parse), const Json&,
+                                      ExpressionCache*>) {
+      return Parse(request, ExpressionCacheOf(impl));
+    } else {
+      return Parse(request);
+    }
+  };
+  DDBLAB_ASSIGN_OR_RETURN(auto r, parse());
   DDBLAB_ASSIGN_OR_RETURN(auto result, Execute(impl, call, r));
   return Render(r, result);
 }

@@ -2,6 +2,8 @@
 #include "emulator/expr/placeholders.h"
 
 #include <algorithm>
+#include <cstdint>
+#include <cstring>
 #include <optional>
 
 #include "emulator/value/codec.h"
@@ -189,6 +191,64 @@ const value::AttributeValue* Placeholders::FindValue(std::string_view key) {
   if (e == nullptr) return nullptr;
   e->used = true;
   return &e->value;
+}
+
+namespace {
+
+// Writes a 4-byte length, then the bytes.
+char* WriteLength(char* out, size_t n) {
+  const uint32_t v = static_cast<uint32_t>(n);
+  std::memcpy(out, &v, sizeof v);
+  return out + sizeof v;
+}
+
+char* WriteString(char* out, std::string_view s) {
+  out = WriteLength(out, s.size());
+  if (!s.empty()) std::memcpy(out, s.data(), s.size());
+  return out + s.size();
+}
+
+template <class Entries>
+int IndexOf(const Entries& entries, std::string_view key) {
+  auto it = std::lower_bound(
+      entries.begin(), entries.end(), key,
+      [](const auto& e, std::string_view k) { return e.key < k; });
+  if (it == entries.end() || it->key != key) return -1;
+  return static_cast<int>(it - entries.begin());
+}
+
+}  // namespace
+
+void Placeholders::AppendShape(std::string* out) const {
+  // One resize and plain copies: this is on every cached parse's path.
+  size_t size = 2 * sizeof(uint32_t);
+  for (const NameEntry& e : names_) {
+    size += 2 * sizeof(uint32_t) + e.key.size() + e.name.size();
+  }
+  for (const ValueEntry& e : values_) {
+    size += sizeof(uint32_t) + e.key.size() + 1;
+  }
+  const size_t start = out->size();
+  out->resize(start + size);
+  char* p = out->data() + start;
+  p = WriteLength(p, names_.size());
+  for (const NameEntry& e : names_) {
+    p = WriteString(p, e.key);
+    p = WriteString(p, e.name);
+  }
+  p = WriteLength(p, values_.size());
+  for (const ValueEntry& e : values_) {
+    p = WriteString(p, e.key);
+    *p++ = static_cast<char>(e.value.type());
+  }
+}
+
+int Placeholders::NameIndex(std::string_view key) const {
+  return IndexOf(names_, key);
+}
+
+int Placeholders::ValueIndex(std::string_view key) const {
+  return IndexOf(values_, key);
 }
 
 Status Placeholders::CheckAllUsed() const {

@@ -58,6 +58,27 @@ class Placeholders {
   bool has_names() const { return !names_.empty(); }
   bool has_values() const { return !values_.empty(); }
 
+  // ---- For the expression cache (engine/expression_cache.h).
+  // Appends to *out what decides how an expression parses against these
+  // maps: every name key with its name, every value key with its value's
+  // type (not the value). Lengths are written before strings, so different
+  // maps never append the same bytes.
+  void AppendShape(std::string* out) const;
+  // The position of `key` among the names / values (in key order), or -1
+  // if it is undefined. Marks nothing.
+  int NameIndex(std::string_view key) const;
+  int ValueIndex(std::string_view key) const;
+  // The value at a position from ValueIndex, unmarked / marked used; marks
+  // the name at a position from NameIndex used.
+  const value::AttributeValue& ValueAt(size_t index) const {
+    return values_[index].value;
+  }
+  const value::AttributeValue& UseValueAt(size_t index) {
+    values_[index].used = true;
+    return values_[index].value;
+  }
+  void UseNameAt(size_t index) { names_[index].used = true; }
+
  private:
   struct NameEntry {
     std::string key;

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <utility>
 
+#include "emulator/engine/expression_cache.h"
 #include "emulator/engine/ops/index_key_types.h"
 #include "emulator/expr/legacy.h"
 
@@ -127,7 +128,8 @@ Status CheckExpressionStyles(const ExpressionInput& in) {
   return OkStatus();
 }
 
-Result<ExpressionParams> ParseExpressions(ExpressionInput in) {
+Result<ExpressionParams> ParseExpressions(ExpressionInput in,
+                                          ExpressionCache* cache) {
   ExpressionParams e;
   // 1. Legacy conversions.
   if (in.attribute_updates != nullptr) {
@@ -162,28 +164,27 @@ Result<ExpressionParams> ParseExpressions(ExpressionInput in) {
   expr::Placeholders& ph = e.placeholders;
   // 3. The expressions, in DynamoDB's order.
   if (in.update_text) {
-    DDBLAB_ASSIGN_OR_RETURN(e.update, expr::ParseUpdate(*in.update_text, ph));
+    DDBLAB_ASSIGN_OR_RETURN(e.update, ParseUpdate(cache, *in.update_text, ph));
   }
   if (in.condition_text) {
     DDBLAB_ASSIGN_OR_RETURN(
-        e.condition,
-        expr::ParseCondition(*in.condition_text,
-                             expr::ExpressionKind::kCondition, ph));
+        e.condition, ParseCondition(cache, *in.condition_text,
+                                    expr::ExpressionKind::kCondition, ph));
   }
   if (in.key_condition_text) {
     DDBLAB_ASSIGN_OR_RETURN(
         e.key_condition,
-        expr::ParseCondition(*in.key_condition_text,
-                             expr::ExpressionKind::kKeyCondition, ph));
+        ParseCondition(cache, *in.key_condition_text,
+                       expr::ExpressionKind::kKeyCondition, ph));
   }
   if (in.filter_text) {
-    DDBLAB_ASSIGN_OR_RETURN(
-        e.filter, expr::ParseCondition(*in.filter_text,
-                                       expr::ExpressionKind::kFilter, ph));
+    DDBLAB_ASSIGN_OR_RETURN(e.filter,
+                            ParseCondition(cache, *in.filter_text,
+                                           expr::ExpressionKind::kFilter, ph));
   }
   if (in.projection_text) {
     DDBLAB_ASSIGN_OR_RETURN(e.projection,
-                            expr::ParseProjection(*in.projection_text, ph));
+                            ParseProjection(cache, *in.projection_text, ph));
   }
   // 4. Unused names / values.
   DDBLAB_RETURN_IF_ERROR(ph.CheckAllUsed());

@@ -68,6 +68,8 @@
 
 namespace ddblab::engine {
 
+class ExpressionCache;  // expression_cache.h
+
 // What a request may carry. `operation` selects the legacy members and the
 // style-check texts: "GetItem", "PutItem", "DeleteItem", "UpdateItem",
 // "Query", "Scan"; a transaction action sets `operation` empty and
@@ -176,8 +178,11 @@ ExpressionInput ReadExpressionInput(RequestParser& p, const Json& request,
 
 Status CheckExpressionStyles(const ExpressionInput& in);
 
-// Consumes `in` (moves the placeholders into the result).
-Result<ExpressionParams> ParseExpressions(ExpressionInput in);
+// Consumes `in` (moves the placeholders into the result). With a cache
+// (the emulator's, expression_cache.h), the expressions are looked up there
+// first: same results, same errors.
+Result<ExpressionParams> ParseExpressions(ExpressionInput in,
+                                          ExpressionCache* cache = nullptr);
 
 // Key checks that need the table (see the header comment).
 Status CheckExpressionKeys(const ExpressionParams& e, const Table& table);

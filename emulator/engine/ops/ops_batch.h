@@ -59,7 +59,8 @@ struct BatchGetResult {
   std::vector<TableRead> reads;  // per request table
 };
 
-Result<BatchGetRequest> ParseBatchGet(const Json& request);
+Result<BatchGetRequest> ParseBatchGet(const Json& request,
+                                      ExpressionCache* cache = nullptr);
 Result<BatchGetResult> ExecuteBatchGet(EmulatorImpl& impl, CallContext& call,
                                        const BatchGetRequest& r);
 Result<Json> RenderBatchGet(const BatchGetRequest& r, BatchGetResult& result);

@@ -122,7 +122,8 @@ void ReadTable(RequestParser& p, const std::string& name, const Json& value,
 
 }  // namespace
 
-Result<BatchGetRequest> ParseBatchGet(const Json& request) {
+Result<BatchGetRequest> ParseBatchGet(const Json& request,
+                                      ExpressionCache* cache) {
   RequestParser p(request);
   BatchGetRequest r;
   ReadCapacityMode(p, request, &r.capacity);
@@ -159,7 +160,8 @@ Result<BatchGetRequest> ParseBatchGet(const Json& request) {
     }
     DDBLAB_RETURN_IF_ERROR(expr::CheckParameterStyles(styles, "BatchGetItem"));
     TableGet t;
-    DDBLAB_ASSIGN_OR_RETURN(t.expr, ParseExpressions(std::move(*raw.expr)));
+    DDBLAB_ASSIGN_OR_RETURN(t.expr,
+                            ParseExpressions(std::move(*raw.expr), cache));
     t.keys.reserve(raw.keys.size());
     for (size_t k = 0; k < raw.keys.size(); ++k) {
       if (raw.key_errors[k]) return *std::move(raw.key_errors[k]);

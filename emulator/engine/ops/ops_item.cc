@@ -30,7 +30,8 @@ namespace {
 
 // `member` is "Item" (PutItem) or "Key" (DeleteItem).
 Result<WriteRequest> ParseWrite(const Json& request, const char* member,
-                                const ExpressionSpec& spec) {
+                                const ExpressionSpec& spec,
+                                ExpressionCache* cache) {
   const bool put = std::string_view(member) == "Item";
   RequestParser p(request);
   WriteRequest r;
@@ -52,7 +53,7 @@ Result<WriteRequest> ParseWrite(const Json& request, const char* member,
   if (put && value::ItemSize(*item) > value::kMaxItemSize) {
     return Error::Validation("Item size has exceeded the maximum allowed size");
   }
-  DDBLAB_ASSIGN_OR_RETURN(r.expr, ParseExpressions(std::move(in)));
+  DDBLAB_ASSIGN_OR_RETURN(r.expr, ParseExpressions(std::move(in), cache));
   r.table_name = std::move(*name);
   r.item = std::move(*item);
   r.return_old = return_values == "ALL_OLD";
@@ -61,12 +62,13 @@ Result<WriteRequest> ParseWrite(const Json& request, const char* member,
 
 }  // namespace
 
-Result<WriteRequest> ParsePutItem(const Json& request) {
-  return ParseWrite(request, "Item", kPutItemSpec);
+Result<WriteRequest> ParsePutItem(const Json& request, ExpressionCache* cache) {
+  return ParseWrite(request, "Item", kPutItemSpec, cache);
 }
 
-Result<WriteRequest> ParseDeleteItem(const Json& request) {
-  return ParseWrite(request, "Key", kDeleteItemSpec);
+Result<WriteRequest> ParseDeleteItem(const Json& request,
+                                     ExpressionCache* cache) {
+  return ParseWrite(request, "Key", kDeleteItemSpec, cache);
 }
 
 // The response of PutItem / DeleteItem. `metrics_item` carries the key.
@@ -153,7 +155,8 @@ Result<WriteResult> ExecuteDeleteItem(EmulatorImpl& impl, CallContext& call,
 // ---------------------------------------------------------------------------
 // GetItem
 
-Result<GetItemRequest> ParseGetItem(const Json& request) {
+Result<GetItemRequest> ParseGetItem(const Json& request,
+                                    ExpressionCache* cache) {
   RequestParser p(request);
   GetItemRequest r;
   std::optional<std::string> name = p.TableNameOrArn(request);
@@ -167,7 +170,7 @@ Result<GetItemRequest> ParseGetItem(const Json& request) {
   DDBLAB_RETURN_IF_ERROR(p.Finish());
   DDBLAB_RETURN_IF_ERROR(CheckExpressionStyles(in));
   if (deferred) return *std::move(deferred);
-  DDBLAB_ASSIGN_OR_RETURN(r.expr, ParseExpressions(std::move(in)));
+  DDBLAB_ASSIGN_OR_RETURN(r.expr, ParseExpressions(std::move(in), cache));
   r.table_name = std::move(*name);
   r.key = std::move(*key);
   return r;

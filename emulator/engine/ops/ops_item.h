@@ -50,7 +50,8 @@ struct GetItemResult {
   std::optional<storage::StoredItem> item;  // as stored; nullopt if missing
 };
 
-Result<GetItemRequest> ParseGetItem(const Json& request);
+Result<GetItemRequest> ParseGetItem(const Json& request,
+                                    ExpressionCache* cache = nullptr);
 Result<GetItemResult> ExecuteGetItem(EmulatorImpl& impl, CallContext& call,
                                      const GetItemRequest& r);
 // The item as a JSON AttributeValue map (projected), or null if missing.
@@ -79,8 +80,10 @@ struct WriteResult {
   Consumed used;
 };
 
-Result<WriteRequest> ParsePutItem(const Json& request);
-Result<WriteRequest> ParseDeleteItem(const Json& request);
+Result<WriteRequest> ParsePutItem(const Json& request,
+                                  ExpressionCache* cache = nullptr);
+Result<WriteRequest> ParseDeleteItem(const Json& request,
+                                     ExpressionCache* cache = nullptr);
 Result<WriteResult> ExecutePutItem(EmulatorImpl& impl, CallContext& call,
                                    WriteRequest& r);
 Result<WriteResult> ExecuteDeleteItem(EmulatorImpl& impl, CallContext& call,
@@ -107,7 +110,8 @@ struct UpdateItemResult {
   Consumed used;
 };
 
-Result<UpdateItemRequest> ParseUpdateItem(const Json& request);
+Result<UpdateItemRequest> ParseUpdateItem(const Json& request,
+                                          ExpressionCache* cache = nullptr);
 Result<UpdateItemResult> ExecuteUpdateItem(EmulatorImpl& impl,
                                            CallContext& call,
                                            const UpdateItemRequest& r);

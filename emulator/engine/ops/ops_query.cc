@@ -113,7 +113,7 @@ Result<std::vector<KeyTerm>> LegacyTerms(const Json& key_conditions) {
 
 }  // namespace
 
-Result<QueryRequest> ParseQuery(const Json& request) {
+Result<QueryRequest> ParseQuery(const Json& request, ExpressionCache* cache) {
   RequestParser p(request);
   QueryRequest r;
   r.select = p.String(request, "Select");
@@ -164,7 +164,7 @@ Result<QueryRequest> ParseQuery(const Json& request) {
     return OkStatus();
   };
   if (!legacy) DDBLAB_RETURN_IF_ERROR(early_checks());
-  DDBLAB_ASSIGN_OR_RETURN(r.expr, ParseExpressions(std::move(in)));
+  DDBLAB_ASSIGN_OR_RETURN(r.expr, ParseExpressions(std::move(in), cache));
   if (legacy) DDBLAB_RETURN_IF_ERROR(early_checks());
 
   // The key condition's structure; the schema checks come with the table.

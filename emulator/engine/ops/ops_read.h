@@ -63,12 +63,14 @@ struct ReadResult {
   RawPage page;
 };
 
-Result<QueryRequest> ParseQuery(const Json& request);
+Result<QueryRequest> ParseQuery(const Json& request,
+                                ExpressionCache* cache = nullptr);
 Result<ReadResult> ExecuteQuery(EmulatorImpl& impl, CallContext& call,
                                 const QueryRequest& r);
 Result<Json> RenderQuery(const QueryRequest& r, ReadResult& result);
 
-Result<ScanRequest> ParseScan(const Json& request);
+Result<ScanRequest> ParseScan(const Json& request,
+                              ExpressionCache* cache = nullptr);
 Result<ReadResult> ExecuteScan(EmulatorImpl& impl, CallContext& call,
                                const ScanRequest& r);
 Result<Json> RenderScan(const ScanRequest& r, ReadResult& result);

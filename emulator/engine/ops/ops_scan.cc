@@ -57,7 +57,7 @@ Status CheckSegments(const std::optional<int64_t>& segment,
 
 }  // namespace
 
-Result<ScanRequest> ParseScan(const Json& request) {
+Result<ScanRequest> ParseScan(const Json& request, ExpressionCache* cache) {
   RequestParser p(request);
   ScanRequest r;
   r.select = p.String(request, "Select");
@@ -106,7 +106,7 @@ Result<ScanRequest> ParseScan(const Json& request) {
     return CheckSegments(segment, total);
   };
   if (!legacy) DDBLAB_RETURN_IF_ERROR(early_checks());
-  DDBLAB_ASSIGN_OR_RETURN(r.expr, ParseExpressions(std::move(in)));
+  DDBLAB_ASSIGN_OR_RETURN(r.expr, ParseExpressions(std::move(in), cache));
   if (legacy) DDBLAB_RETURN_IF_ERROR(early_checks());
   if (segment) r.segment = ScanSegment{*segment, *total};
   r.table_name = std::move(*name);

@@ -190,9 +190,10 @@ Status Evaluate(Planned& p) {
 
 }  // namespace
 
-Result<TransactWriteRequest> ParseTransactWrite(const Json& request) {
+Result<TransactWriteRequest> ParseTransactWrite(const Json& request,
+                                                ExpressionCache* cache) {
   DDBLAB_ASSIGN_OR_RETURN(TransactWriteRequest r,
-                          ParseTransactWriteItems(request));
+                          ParseTransactWriteItems(request, cache));
   if (r.token) r.items_json = request.at("TransactItems");
   return r;
 }
@@ -350,8 +351,9 @@ Result<TransactWriteResult> ExecuteTransactWrite(
   return TransactWriteResult{std::move(out)};
 }
 
-Result<TransactGetRequest> ParseTransactGet(const Json& request) {
-  return ParseTransactGetItems(request);
+Result<TransactGetRequest> ParseTransactGet(const Json& request,
+                                            ExpressionCache* cache) {
+  return ParseTransactGetItems(request, cache);
 }
 
 Result<TransactGetResult> ExecuteTransactGet(EmulatorImpl& impl,

@@ -32,7 +32,8 @@ struct TransactWriteResult {
 
 // ParseTransactWriteItems, plus the TransactItems JSON kept for the
 // ClientRequestToken check when a token is given.
-Result<TransactWriteRequest> ParseTransactWrite(const Json& request);
+Result<TransactWriteRequest> ParseTransactWrite(
+    const Json& request, ExpressionCache* cache = nullptr);
 Result<TransactWriteResult> ExecuteTransactWrite(EmulatorImpl& impl,
                                                  CallContext& call,
                                                  const TransactWriteRequest& r);
@@ -47,7 +48,8 @@ struct TransactGetResult {
   std::vector<Read> reads;  // one per action, in request order
 };
 
-Result<TransactGetRequest> ParseTransactGet(const Json& request);
+Result<TransactGetRequest> ParseTransactGet(const Json& request,
+                                            ExpressionCache* cache = nullptr);
 Result<TransactGetResult> ExecuteTransactGet(EmulatorImpl& impl,
                                              CallContext& call,
                                              const TransactGetRequest& r);

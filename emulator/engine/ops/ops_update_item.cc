@@ -22,7 +22,8 @@
 
 namespace ddblab::engine {
 
-Result<UpdateItemRequest> ParseUpdateItem(const Json& request) {
+Result<UpdateItemRequest> ParseUpdateItem(const Json& request,
+                                          ExpressionCache* cache) {
   RequestParser p(request);
   UpdateItemRequest r;
   std::optional<std::string> name = p.TableNameOrArn(request);
@@ -39,7 +40,7 @@ Result<UpdateItemRequest> ParseUpdateItem(const Json& request) {
   DDBLAB_RETURN_IF_ERROR(p.Finish());
   DDBLAB_RETURN_IF_ERROR(CheckExpressionStyles(in));
   if (deferred) return *std::move(deferred);
-  DDBLAB_ASSIGN_OR_RETURN(r.expr, ParseExpressions(std::move(in)));
+  DDBLAB_ASSIGN_OR_RETURN(r.expr, ParseExpressions(std::move(in), cache));
   r.table_name = std::move(*name);
   r.key = std::move(*key);
   return r;

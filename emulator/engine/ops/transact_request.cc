@@ -94,7 +94,8 @@ RawWriteAction ReadWriteAction(RequestParser& p, const Json& element,
 
 }  // namespace
 
-Result<TransactWriteRequest> ParseTransactWriteItems(const Json& request) {
+Result<TransactWriteRequest> ParseTransactWriteItems(const Json& request,
+                                                     ExpressionCache* cache) {
   RequestParser p(request);
   TransactWriteRequest r;
   const Json* list = p.List(request, "TransactItems");
@@ -136,7 +137,8 @@ Result<TransactWriteRequest> ParseTransactWriteItems(const Json& request) {
     } else {
       a.key = std::move(*raw.item_or_key);
     }
-    DDBLAB_ASSIGN_OR_RETURN(a.expr, ParseExpressions(std::move(*raw.expr)));
+    DDBLAB_ASSIGN_OR_RETURN(a.expr,
+                            ParseExpressions(std::move(*raw.expr), cache));
     a.table_name = std::move(*raw.table_name);
     a.old_on_condition_failure = raw.old_on_condition_failure;
     r.actions.push_back(std::move(a));
@@ -151,7 +153,8 @@ Result<TransactWriteRequest> ParseTransactWriteItems(const Json& request) {
   return r;
 }
 
-Result<TransactGetRequest> ParseTransactGetItems(const Json& request) {
+Result<TransactGetRequest> ParseTransactGetItems(const Json& request,
+                                                 ExpressionCache* cache) {
   RequestParser p(request);
   TransactGetRequest r;
   const Json* list = p.List(request, "TransactItems");
@@ -187,7 +190,8 @@ Result<TransactGetRequest> ParseTransactGetItems(const Json& request) {
     TransactGetAction a;
     DDBLAB_RETURN_IF_ERROR(CheckExpressionStyles(*raw.expr));
     if (raw.deferred) return *std::move(raw.deferred);
-    DDBLAB_ASSIGN_OR_RETURN(a.expr, ParseExpressions(std::move(*raw.expr)));
+    DDBLAB_ASSIGN_OR_RETURN(a.expr,
+                            ParseExpressions(std::move(*raw.expr), cache));
     a.table_name = std::move(*raw.table_name);
     a.key = std::move(*raw.key);
     r.actions.push_back(std::move(a));

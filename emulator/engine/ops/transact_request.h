@@ -57,7 +57,9 @@ struct TransactGetRequest {
   CapacityMode capacity = CapacityMode::kNone;
 };
 
-Result<TransactWriteRequest> ParseTransactWriteItems(const Json& request);
-Result<TransactGetRequest> ParseTransactGetItems(const Json& request);
+Result<TransactWriteRequest> ParseTransactWriteItems(
+    const Json& request, ExpressionCache* cache = nullptr);
+Result<TransactGetRequest> ParseTransactGetItems(
+    const Json& request, ExpressionCache* cache = nullptr);
 
 }  // namespace ddblab::engine

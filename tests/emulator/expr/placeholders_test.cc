@@ -164,5 +164,44 @@ TEST(PlaceholdersTest, UseAcrossSeveralExpressionsCounts) {
   EXPECT_TRUE(ph.CheckAllUsed().ok());
 }
 
+// The expression cache's key part: names with their names, values by type.
+TEST(PlaceholdersTest, ShapeHasNamesAndValueTypesButNotValues) {
+  auto shape = [](std::string_view names, std::string_view values) {
+    std::string out;
+    testing::Ph(names, values).AppendShape(&out);
+    return out;
+  };
+  const std::string base = shape(R"({"#a": "x"})", R"({":v": {"N": "1"}})");
+  EXPECT_EQ(shape(R"({"#a": "x"})", R"({":v": {"N": "2"}})"), base);
+  EXPECT_NE(shape(R"({"#a": "y"})", R"({":v": {"N": "1"}})"), base);
+  EXPECT_NE(shape(R"({"#b": "x"})", R"({":v": {"N": "1"}})"), base);
+  EXPECT_NE(shape(R"({"#a": "x"})", R"({":v": {"S": "1"}})"), base);
+  EXPECT_NE(shape(R"({"#a": "x"})", R"({":w": {"N": "1"}})"), base);
+  EXPECT_NE(shape(R"({"#a": "x"})", ""), base);
+  // Lengths keep the parts apart: "#a"->"b#c" is not "#ab"->"#c".
+  EXPECT_NE(shape(R"({"#a": "b#c"})", ""), shape(R"({"#ab": "#c"})", ""));
+}
+
+TEST(PlaceholdersTest, IndexesFindWithoutMarking) {
+  Placeholders ph = testing::Ph(R"({"#b": "y", "#a": "x"})",
+                                R"({":v": {"N": "1"}, ":u": {"S": "s"}})");
+  EXPECT_EQ(ph.NameIndex("#a"), 0);
+  EXPECT_EQ(ph.NameIndex("#b"), 1);
+  EXPECT_EQ(ph.NameIndex("#c"), -1);
+  EXPECT_EQ(ph.ValueIndex(":u"), 0);
+  EXPECT_EQ(ph.ValueIndex(":v"), 1);
+  EXPECT_EQ(ph.ValueIndex(":w"), -1);
+  EXPECT_EQ(ph.ValueAt(1), N("1"));
+  EXPECT_EQ(ToString(ph.CheckAllUsed().error()),
+            "ValidationException: Value provided in ExpressionAttributeNames "
+            "unused in expressions: keys: {#a, #b}");
+  ph.UseNameAt(0);
+  ph.UseNameAt(1);
+  EXPECT_EQ(ph.UseValueAt(0), testing::S("s"));
+  EXPECT_EQ(ToString(ph.CheckAllUsed().error()),
+            "ValidationException: Value provided in ExpressionAttributeValues "
+            "unused in expressions: keys: {:v}");
+}
+
 }  // namespace
 }  // namespace ddblab::expr
