@@ -452,8 +452,9 @@ TEST(RunCommand, BadArgumentsExitWithTwo) {
   const std::string usage =
       "usage: ddblab run FILE... [--backend emulator|http://HOST:PORT|aws] "
       "[--seed N] [--explore N] [--seeds A-B] [--shard I/N] [--strategy S] "
-      "[--max-preemptions K] [--budget N] [--no-reduction] [--jobs J] "
-      "[--json OUT] [--replay TRACE] [--shrink] [--shrink-out PATH] [--trace "
+      "[--max-preemptions K] [--max-faults F] [--budget N] [--no-reduction] "
+      "[--jobs J] [--json OUT] [--replay TRACE] [--shrink] [--shrink-out PATH] "
+      "[--trace "
       "OUT.jsonl] "
       "[--report OUT.html]\n"
       "       ddblab run --merge RESULT.json...\n";
@@ -485,8 +486,11 @@ TEST(RunCommand, BadArgumentsExitWithTwo) {
             "seed: give --budget N (schedules) and --seed N, not "
             "--explore\n"},
            {{file, "--budget", "5"},
-            "ddblab run: --max-preemptions, --budget and --no-reduction apply "
-            "to --strategy exhaustive only\n"},
+            "ddblab run: --max-preemptions, --max-faults, --budget and "
+            "--no-reduction apply to --strategy exhaustive only\n"},
+           {{file, "--strategy", "exhaustive", "--max-faults", "1001"},
+            "ddblab run: --max-faults expects a number from 0 to 1000, got "
+            "1001\n"},
            {{file, "--backend", "emulator?clock=system"},
             "ddblab run: --backend emulator takes no options (the scenario's "
             "backend member sets the clock, TTL delay and stream shards), got "
