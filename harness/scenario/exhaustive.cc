@@ -183,7 +183,7 @@ class ProbeScheduler final : public Scheduler {
   }
 
   size_t Pick(const std::vector<size_t>& ready, int) override {
-    const Choice here{ready, 0, last_, {}};
+    const Choice here{false, ready, 0, last_, {}, "", false};
     std::vector<size_t> allowed;
     for (size_t actor : ready) {
       if (preemptions_ + Cost(here, actor) <= max_preemptions_) {

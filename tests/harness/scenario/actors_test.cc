@@ -53,10 +53,9 @@ TEST(ActorRetries, ACorrectCounterUnderThrottlingHoldsOverSeeds) {
                   "effect": "throttle"})"));
   testing::Ran ran = Command({file, "--explore", "20"});
   EXPECT_EQ(ran.code, 0) << ran.err;
-  EXPECT_EQ(testing::WithoutRate(ran.out).substr(0, ran.out.find('(') + 6),
-            file + ": explored 20 seeds (1-20)")
-      << ran.out;
-  EXPECT_NE(ran.out.find(": 0 broke an invariant, 20 held"), std::string::npos)
+  EXPECT_NE(ran.out.find(file + ": explored 20 seeds (1-20): 0 broke an "
+                                "invariant, 20 held\n"),
+            std::string::npos)
       << ran.out;
 }
 
@@ -86,7 +85,9 @@ TEST(ActorRetries, TheRetryIsAStepOfItsOwnAndCanBeTurnedOff) {
             "ThrottlingException: Throughput exceeds the current capacity of "
             "your table or index. DynamoDB is automatically scaling your "
             "table or index so please try again shortly. If exceptions "
-            "persist, check if you have a hot partition.; retried later\"}");
+            "persist, check if you have a hot key: "
+            "https://docs.aws.amazon.com/amazondynamodb/latest/"
+            "developerguide/bp-partition-key-design.html; retried later\"}");
   EXPECT_EQ(steps[1],
             "{\"step\":2,\"t\":\"2024-01-01T00:00:00.000Z\",\"actor\":"
             "\"client#1\",\"op\":\"add c client-1-1 +1 (attempt 2)\","
