@@ -247,6 +247,10 @@ ExhaustiveResult ExploreExhaustive(
   options.trace = false;
   options.strategy.kind = StrategySpec::Kind::kExhaustive;
   bool first_complete = true;
+  // Pass F runs the tree within F flips and counts the leaves of exactly F
+  // (those of fewer were counted by an earlier pass, and run again).
+  int pass = 0;
+  bool cut = false;  // this pass left out a draw's outcome (its bound)
   while (true) {
     PrefixScheduler scheduler(prefix, path, limits.reduce);
     options.scheduler = &scheduler;
@@ -280,7 +284,11 @@ ExhaustiveResult ExploreExhaustive(
           ": the scenario does not run the same way twice on one schedule";
       return result;
     }
-    if (run.stopped) {
+    int flips = 0;
+    for (const Choice& c : choices) flips += Flip(c, c.pick);
+    if (flips < pass) {
+      // A leaf of an earlier pass, run again on the way.
+    } else if (run.stopped) {
       ++result.stopped;
     } else {
       ++result.schedules;
@@ -311,10 +319,10 @@ ExhaustiveResult ExploreExhaustive(
       for (size_t branch : node.choice.ready) {
         if (branch == node.choice.pick) continue;
         if (node.choice.draw) {
-          if (limits.max_fault_flips < 0 ||
-              node.flips_before + Flip(node.choice, branch) <=
-                  limits.max_fault_flips) {
+          if (node.flips_before + Flip(node.choice, branch) <= pass) {
             node.todo.push_back(branch);
+          } else {
+            cut = true;
           }
         } else if (!Asleep(node.choice.asleep, branch) &&
                    node.preemptions_before + Cost(node.choice, branch) <=
@@ -335,8 +343,14 @@ ExhaustiveResult ExploreExhaustive(
     }
     while (!path.empty() && path.back().todo.empty()) path.pop_back();
     if (path.empty()) {
-      result.complete = true;
-      return result;
+      if (!cut || pass == limits.max_fault_flips || pass == kMaxFaultFlips) {
+        result.complete = true;
+        return result;
+      }
+      ++pass;  // the same tree again, one more flip allowed
+      cut = false;
+      prefix.clear();
+      if (result.runs < limits.budget) continue;
     }
     if (result.runs >= limits.budget) {
       const int probes = static_cast<int>(

@@ -12,18 +12,24 @@
 // lowest-numbered ready one; the seed's outcome of a draw. The next run
 // backtracks to the deepest choice with an untried branch (ready actors in
 // ascending order; the other outcome of a draw). Schedule 1 is thus the
-// plain run of the seed. Everything but the choices (the clock, rules
-// without a probability or with 0 or 1, nth / times counts) is as in a
-// normal run of the seed, so a run is the same every time. A schedule
-// counts as one leaf of the tree: an order of steps and an outcome of each
-// of its draws ("distinct schedules and fault outcomes"). A backend
+// plain run of the seed. A flip is a draw whose outcome goes against the
+// seed's; the tree is walked in passes of growing flips: pass 0 keeps the
+// seed's draws (every interleaving of the seed's run first), pass F allows
+// F flips and counts the leaves of exactly F (it runs those of fewer again
+// on its way: runs, not schedules), until a pass cuts no draw, or F
+// reaches `max_fault_flips`. So a race of the interleaving alone is found
+// as soon as without fault branches, and one that needs a fault the seed
+// does not draw in the first pass that allows it. Everything but the choices
+// (the clock, rules without a probability or with 0 or 1, nth / times counts)
+// is as in a normal run of the seed, so a run is the same every time. A
+// schedule counts as one leaf of the tree: an order of steps and an outcome of
+// each of its draws ("distinct schedules and fault outcomes"). A backend
 // without Capability::kFaultDraws (a server) keeps the seed's draws.
 //
 // A preemption is a pick, at a step, of another actor than the one that
 // moved last while that one is still ready. Schedules with more than
-// `max_preemptions` are not run; draws cost none. A flip is a draw whose
-// outcome goes against the seed's; schedules with more than
-// `max_fault_flips` are not run (-1, the default: no bound). The
+// `max_preemptions` are not run; draws cost none. Schedules with more
+// than `max_fault_flips` flips are not run (-1, the default: no bound). The
 // exploration stops at the first schedule that breaks an invariant, or
 // after `budget` runs.
 //
@@ -106,7 +112,9 @@ struct ExhaustiveResult {
   // deterministic under a fixed schedule).
   int code = 0;
   std::string failure;
-  int64_t runs = 0;       // runs made: schedules + stopped
+  // Runs made: schedules + stopped + the leaves a pass of more flips ran
+  // again.
+  int64_t runs = 0;
   int64_t schedules = 0;  // distinct schedules run to their end
   int64_t stopped = 0;    // runs stopped as redundant (sleep sets)
   // Every schedule within the bound was run (no violation, budget not hit).

@@ -354,8 +354,9 @@ TEST(ExhaustiveFaults, TwoActorsAndOneProbabilisticRuleAreCountedByHand) {
 
 // A counter without idempotency keys, one increment, its UpdateItem's
 // answer lost with probability 0.01: seed 1 draws no fault and holds.
-// Exhaustive flips the draw at schedule 2: the answer is lost, the retry
-// (the actor's next step) counts again. The trace records the forced
+// Exhaustive's first pass (the seed's draws) has that one schedule; the
+// second runs it again, then flips the draw (run 3): the answer is lost,
+// the retry (the actor's next step) counts again. The trace records the forced
 // outcome, and --replay forces it again.
 TEST(ExhaustiveFaults, FindsARaceThatOnlyAFaultTheSeedDoesNotDrawShows) {
   const std::string text = R"({"name": "lost-once",
@@ -377,7 +378,7 @@ TEST(ExhaustiveFaults, FindsARaceThatOnlyAFaultTheSeedDoesNotDrawShows) {
       Command({file, "--strategy", "exhaustive", "--trace", trace});
   EXPECT_EQ(found.code, 0) << found.err;
   EXPECT_EQ(found.out.substr(0, found.out.find(" broke ")),
-            file + ": schedule 2 of the exploration (K=2)")
+            file + ": schedule 3 of the exploration (K=2)")
       << found.out;
   const std::vector<std::string> lines = Lines(ReadFile(trace));
   std::vector<std::string> draws;
