@@ -63,8 +63,9 @@ TEST(RunCommand, ReplayOfAnUnchangedTraceIsIdentical) {
   Command({file, "--seed", "3", "--trace", trace});
   testing::Ran ran = Command({file, "--replay", trace});
   EXPECT_EQ(ran.code, 0) << ran.err;
+  // 10 adds and 3 retries of a lost answer, each a step.
   EXPECT_EQ(ran.out, trace +
-                         ": replayed 10 steps of seed 3; every response "
+                         ": replayed 13 steps of seed 3; every response "
                          "identical\n");
 }
 
@@ -393,7 +394,7 @@ INSTANTIATE_TEST_SUITE_P(
                      "\"pattern\": \"idempotent_counter\", \"params\": "
                      "{\"windw\": \"5m\"},"),
                 "actors[0].params.windw: unknown field (expected "
-                "max_attempts, max_trim, table, window)"},
+                "max_attempts, max_trim, sdk_retries, table, window)"},
         BadFile{"bad_op", Edit("{\"add\":", "{\"sub\":"),
                 "actors[0].ops[0].sub: unknown operation (expected add)"},
         BadFile{"op_missing_key", Edit(", \"key\": \"k\"", ""),
