@@ -28,6 +28,7 @@
 
 #include "emulator/api/clock.h"
 #include "emulator/api/deferred_answer.h"
+#include "emulator/api/fault_draw.h"
 #include "emulator/api/options.h"
 #include "emulator/api/result.h"
 
@@ -158,6 +159,12 @@ class Emulator {
   // counters; a bad plan is a ValidationException naming the path
   // (`rules[2].effect: unknown effect "thorttle"`) and the old plan stays.
   Status SetFaultPlan(const nlohmann::json& plan);
+  // Decides the draws of the plan's rules with 0 < probability < 1 in
+  // place of the seeded generator (emulator/api/fault_draw.h); null: the
+  // generator again. Kept across Reset. For a harness exploring both
+  // outcomes of each draw; the hook runs with the fault layer's lock held
+  // and must not call the emulator.
+  void SetFaultDrawHook(FaultDrawHook hook);
   // Every fault fired so far (the newest 100000), oldest first.
   std::vector<FaultLogEntry> FaultLog() const;
   // The plan in force with, per rule, "matched" and "fired" counts.
@@ -196,6 +203,7 @@ class Emulator {
   std::unique_ptr<engine::EmulatorImpl> impl_;
   std::shared_ptr<Clock> clock_;   // the same across resets
   std::stop_source stop_waiting_;  // StopWaiting(), across resets too
+  FaultDrawHook draw_hook_;        // SetFaultDrawHook, across resets too
 };
 
 }  // namespace ddblab

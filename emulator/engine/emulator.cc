@@ -156,10 +156,12 @@ Status Emulator::Reset(const ResetOptions& reset) {
     }
     impl_ = std::move(again).value();
     if (stop_waiting_.stop_requested()) impl_->StopWaiting();
+    impl_->faults().SetDrawHook(draw_hook_);
     return error;
   }
   impl_ = std::move(fresh).value();
   if (stop_waiting_.stop_requested()) impl_->StopWaiting();
+  impl_->faults().SetDrawHook(draw_hook_);
   return OkStatus();
 }
 
@@ -199,6 +201,12 @@ Status Emulator::SetFaultPlan(const nlohmann::json& plan) {
   SharedLock lock(reset_mu_);
   impl_->faults().SetPlan(std::move(parsed));
   return OkStatus();
+}
+
+void Emulator::SetFaultDrawHook(FaultDrawHook hook) {
+  std::unique_lock lock(reset_mu_);  // not during a Reset
+  draw_hook_ = std::move(hook);
+  impl_->faults().SetDrawHook(draw_hook_);
 }
 
 std::vector<FaultLogEntry> Emulator::FaultLog() const {

@@ -123,6 +123,11 @@ void Injector::SetPlan(Plan plan) {
   active_.store(!plan_.rules.empty(), std::memory_order_release);
 }
 
+void Injector::SetDrawHook(FaultDrawHook hook) {
+  std::lock_guard<std::mutex> lock(mu_);
+  draw_hook_ = std::move(hook);
+}
+
 Plan Injector::plan() const {
   std::lock_guard<std::mutex> lock(mu_);
   return plan_;
@@ -175,7 +180,11 @@ std::optional<Decision> Injector::Decide(const CallView& call, TimePoint now,
     if (rule.until && now >= *rule.until) continue;
     if (rule.probability) {
       Rng draw(Rng::Hash(seed_, rule.id + "#" + std::to_string(n)));
-      if (!(draw.UniformDouble() < *rule.probability)) continue;
+      bool fires = draw.UniformDouble() < *rule.probability;
+      if (draw_hook_ && *rule.probability > 0 && *rule.probability < 1) {
+        fires = draw_hook_(FaultDraw{rule.id, n, *rule.probability, fires});
+      }
+      if (!fires) continue;
     }
     ++c.fired;
     any = true;

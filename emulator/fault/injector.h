@@ -11,7 +11,9 @@
 // (later rules that would have fired count the call but do not fire);
 // `latency` (durations add up, to at most kMaxLatency), `visibility_delay`
 // and `stale_read` (the longest wins) and `index_lag` (per table and index,
-// the longest wins) combine with it. Every fired rule is logged.
+// the longest wins) combine with it. Every fired rule is logged. A draw
+// hook (SetDrawHook, emulator/api/fault_draw.h) decides a probability's
+// draw in place of the generator, when 0 < probability < 1.
 //
 // Thread-safety: all methods are safe to call concurrently; active() is a
 // lock-free check so that an empty plan costs one atomic load per call.
@@ -29,6 +31,7 @@
 #include <vector>
 
 #include "emulator/api/clock.h"
+#include "emulator/api/fault_draw.h"
 #include "emulator/api/result.h"
 #include "emulator/fault/call.h"
 #include "emulator/fault/plan.h"
@@ -89,6 +92,9 @@ class Injector {
   // Replaces the plan and resets every rule's counters (the log stays).
   void SetPlan(Plan plan);
   Plan plan() const;
+  // Decides each draw of a rule with 0 < probability < 1 from now on (null:
+  // the seeded generator again). Called with the injector's lock held.
+  void SetDrawHook(FaultDrawHook hook);
   // False for an empty plan: callers skip Decide entirely.
   bool active() const { return active_.load(std::memory_order_acquire); }
   // The longest `duration` of the plan's stale_read rules (zero if none):
@@ -123,6 +129,7 @@ class Injector {
   mutable std::mutex mu_;
   Plan plan_;
   std::vector<Counters> counters_;
+  FaultDrawHook draw_hook_;
   std::deque<LogEntry> log_;
   int64_t next_seq_ = 1;
 };

@@ -21,6 +21,8 @@ std::string_view CapabilityName(Capability capability) {
       return "reset";
     case Capability::kConsistency:
       return "consistency";
+    case Capability::kFaultDraws:
+      return "fault draw";
   }
   return "unknown";
 }
@@ -36,6 +38,9 @@ Status Backend::AdvanceClock(Duration) { return NoControl(Capability::kClock); }
 Status Backend::SetClock(TimePoint) { return NoControl(Capability::kClock); }
 Status Backend::SetFaultPlan(const json&) {
   return NoControl(Capability::kFaultPlan);
+}
+Status Backend::SetFaultDrawHook(FaultDrawHook) {
+  return NoControl(Capability::kFaultDraws);
 }
 Result<json> Backend::SplitStreamShards(std::string_view,
                                         const std::optional<std::string>&) {

@@ -23,9 +23,10 @@
 //
 // Control (advance/set the clock, fault plans, splitting stream shards,
 // sweeping TTL, resetting to an empty backend, the eventual-consistency
-// model's lags) is optional and discoverable
-// with Has(): a backend without a control answers the call with an error that
-// says so ("backend aws has no clock control"), never with a silent no-op.
+// model's lags, deciding probabilistic fault draws) is optional and
+// discoverable with Has(): a backend without a control answers the call with an
+// error that says so ("backend aws has no clock control"), never with a silent
+// no-op.
 //
 // Thread-safety: Call and CallStreams may be called from many threads at
 // once on every backend; the control methods too.
@@ -39,6 +40,7 @@
 #include <string_view>
 
 #include "emulator/api/clock.h"
+#include "emulator/api/fault_draw.h"
 #include "emulator/api/result.h"
 #include "harness/backend/aws_config.h"
 #include "harness/backend/retry_policy.h"
@@ -54,10 +56,11 @@ enum class Capability {
   kTtlSweep,      // SweepTtl
   kReset,         // Reset
   kConsistency,   // SetConsistency, SettleConsistency
+  kFaultDraws,    // SetFaultDrawHook (in process only)
 };
 
 // "clock", "fault plan", "stream shard", "TTL sweep", "reset",
-// "consistency".
+// "consistency", "fault draw".
 std::string_view CapabilityName(Capability capability);
 
 // What Backend::Reset sets once the backend is empty (ddblab's
@@ -115,6 +118,11 @@ class Backend {
   virtual Status SetConsistency(const json& settings);
   // Makes every pending index change visible now; how many there were.
   virtual Result<int64_t> SettleConsistency();
+  // Decides the draws of the fault plan's rules with 0 < probability < 1
+  // in place of the seeded generator (emulator/api/fault_draw.h; null: the
+  // generator again). In process only: the hook runs inside the emulator's
+  // fault layer, with its lock held, and must not call the backend.
+  virtual Status SetFaultDrawHook(FaultDrawHook hook);
 
  protected:
   Error NoControl(Capability capability) const;

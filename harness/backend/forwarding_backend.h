@@ -17,6 +17,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 
 #include "harness/backend/backend.h"
 
@@ -42,6 +43,9 @@ class ForwardingBackend : public Backend {
   Status SetClock(TimePoint t) override { return inner_.SetClock(t); }
   Status SetFaultPlan(const json& plan) override {
     return inner_.SetFaultPlan(plan);
+  }
+  Status SetFaultDrawHook(FaultDrawHook hook) override {
+    return inner_.SetFaultDrawHook(std::move(hook));
   }
   Result<json> SplitStreamShards(
       std::string_view table,

@@ -472,6 +472,8 @@ bool HttpBackend::Has(Capability capability) const {
     case Capability::kReset:
     case Capability::kConsistency:
       return true;
+    case Capability::kFaultDraws:
+      return false;  // the hook runs in process only
   }
   return false;
 }

@@ -70,6 +70,7 @@ class InProcessBackend final : public Backend {
       case Capability::kFaultPlan:
       case Capability::kReset:
       case Capability::kConsistency:
+      case Capability::kFaultDraws:
         return true;
     }
     return false;
@@ -77,6 +78,10 @@ class InProcessBackend final : public Backend {
 
   Status SetFaultPlan(const json& plan) override {
     return emulator_->SetFaultPlan(plan);
+  }
+  Status SetFaultDrawHook(FaultDrawHook hook) override {
+    emulator_->SetFaultDrawHook(std::move(hook));
+    return OkStatus();
   }
 
   Status AdvanceClock(Duration d) override {

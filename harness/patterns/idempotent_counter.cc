@@ -124,6 +124,17 @@ json IdempotentCounter::UpdateRequest(const Increment& increment) const {
 }
 
 Result<IncrementOutcome> IdempotentCounter::Add(const Increment& increment) {
+  for (int attempt = 1;; ++attempt) {
+    Result<IncrementOutcome> out = AddAttempt(increment);
+    if (out.ok() || !SdkRetries(out.error()) ||
+        attempt >= config_.max_attempts) {
+      return out;
+    }
+  }
+}
+
+Result<IncrementOutcome> IdempotentCounter::AddAttempt(
+    const Increment& increment) {
   if (increment.counter.empty()) {
     return Error::Validation("idempotent counter: counter must not be empty");
   }
@@ -135,38 +146,29 @@ Result<IncrementOutcome> IdempotentCounter::Add(const Increment& increment) {
   }
   if (config_.variant == CounterVariant::kStaleReadModifyWrite ||
       config_.variant == CounterVariant::kConsistentReadModifyWrite) {
-    for (int attempt = 1, rereads = 0;;) {
+    for (int rereads = 0;;) {
       Result<IncrementOutcome> out = ReadModifyWrite(increment);
       if (out.ok()) return out;
       if (out.error().type == ErrorType::kConditionalCheckFailed &&
           ++rereads <= kMaxRereads) {
         continue;  // another increment came between the read and the put
       }
-      if (out.error().type != ErrorType::kOutcomeUnknown ||
-          ++attempt > config_.max_attempts) {
-        return out.error();
-      }
-    }
-  }
-  const json request = UpdateRequest(increment);
-  for (int attempt = 1;; ++attempt) {
-    auto out = backend_->Call("UpdateItem", request);
-    if (out.ok()) {
-      if (config_.variant == CounterVariant::kCorrect) {
-        Trim(increment.counter, (*out)["Attributes"]["history"]);
-      }
-      return IncrementOutcome::kApplied;
-    }
-    if (out.error().type == ErrorType::kConditionalCheckFailed) {
-      // The key is in the history: this increment (or an earlier attempt of
-      // it whose answer was lost) was already counted.
-      return IncrementOutcome::kDuplicate;
-    }
-    if (out.error().type != ErrorType::kOutcomeUnknown ||
-        attempt >= config_.max_attempts) {
       return out.error();
     }
   }
+  auto out = backend_->Call("UpdateItem", UpdateRequest(increment));
+  if (out.ok()) {
+    if (config_.variant == CounterVariant::kCorrect) {
+      Trim(increment.counter, (*out)["Attributes"]["history"]);
+    }
+    return IncrementOutcome::kApplied;
+  }
+  if (out.error().type == ErrorType::kConditionalCheckFailed) {
+    // The key is in the history: this increment (or an earlier attempt of
+    // it whose answer was lost) was already counted.
+    return IncrementOutcome::kDuplicate;
+  }
+  return out.error();
 }
 
 Result<IncrementOutcome> IdempotentCounter::ReadModifyWrite(

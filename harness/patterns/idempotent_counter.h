@@ -76,8 +76,9 @@ struct CounterConfig {
   CounterVariant variant = CounterVariant::kCorrect;
   // How long an increment's key is remembered after its first attempt.
   Duration window = std::chrono::minutes(5);
-  // Attempts of one increment when the outcome is unknown (a lost
-  // response), as an SDK's standard retry mode makes (3).
+  // Attempts of one increment when an attempt fails with an error an SDK
+  // retries (SdkRetries: a lost response, throttling, a server error), as
+  // an SDK's standard retry mode makes (3).
   int max_attempts = 3;
   // At most this many entries removed by one trim request (keeps the
   // expression far below DynamoDB's 4 KB expression limit).
@@ -107,9 +108,16 @@ class IdempotentCounter {
   // Creates the table (pk S, on demand) unless it exists.
   Status Setup();
 
-  // Applies one increment, retrying an unknown outcome up to
-  // config.max_attempts times. The variant decides how.
+  // Applies one increment, retrying what an SDK retries (SdkRetries: a
+  // lost answer, throttling, a server error) up to config.max_attempts
+  // attempts. The variant decides how.
   Result<IncrementOutcome> Add(const Increment& increment);
+  // One attempt of Add, without the SDK's retries: one UpdateItem, or for
+  // the read-modify-write variants one read and put (re-read after a
+  // conditional failure, the pattern's own handling). A retry of an
+  // attempt whose answer was lost is another attempt of the same
+  // increment: the caller passes the same Increment (issued_at included).
+  Result<IncrementOutcome> AddAttempt(const Increment& increment);
 
   // The counter's value (0 for a counter never incremented).
   Result<int64_t> Read(std::string_view counter);

@@ -94,6 +94,17 @@ Status UniqueClaims::Setup() {
 
 Result<ClaimOutcome> UniqueClaims::Claim(std::string_view account,
                                          std::string_view email) {
+  for (int attempt = 1;; ++attempt) {
+    auto out = ClaimAttempt(account, email);
+    if (out.ok() || !SdkRetries(out.error()) ||
+        attempt >= config_.max_attempts) {
+      return out;
+    }
+  }
+}
+
+Result<ClaimOutcome> UniqueClaims::ClaimAttempt(std::string_view account,
+                                                std::string_view email) {
   if (account.empty() || email.empty()) {
     return Error::Validation(
         "unique claims: account and email must not be empty");
@@ -104,15 +115,8 @@ Result<ClaimOutcome> UniqueClaims::Claim(std::string_view account,
                              "\", the prefix of the guard items' keys");
   }
   const std::string a(account), e(email);
-  for (int attempt = 1;; ++attempt) {
-    auto out = config_.variant == ClaimVariant::kGsiCheck
-                   ? ClaimByGsiCheck(a, e)
-                   : ClaimByTransaction(a, e);
-    if (out.ok() || out.error().type != ErrorType::kOutcomeUnknown ||
-        attempt >= config_.max_attempts) {
-      return out;
-    }
-  }
+  return config_.variant == ClaimVariant::kGsiCheck ? ClaimByGsiCheck(a, e)
+                                                    : ClaimByTransaction(a, e);
 }
 
 Result<ClaimOutcome> UniqueClaims::ClaimByGsiCheck(const std::string& account,

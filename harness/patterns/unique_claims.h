@@ -22,11 +22,12 @@
 //              ConditionalCheckFailed ("taken"). Guards carry no `email`, so
 //              the index does not hold them.
 //
-// A lost answer (OutcomeUnknown) is retried, up to config.max_attempts
-// attempts. Both variants ask for the old item on a failed condition
-// (ReturnValuesOnConditionCheckFailure ALL_OLD), so a retry that finds its
-// own earlier attempt applied (the account already holds this email, the
-// guard is already this account's) reports kClaimed, not kTaken.
+// What an SDK retries (SdkRetries: a lost answer, throttling, a server
+// error) is retried, up to config.max_attempts attempts. Both variants ask for
+// the old item on a failed condition (ReturnValuesOnConditionCheckFailure
+// ALL_OLD), so a retry that finds its own earlier attempt applied (the account
+// already holds this email, the guard is already this account's) reports
+// kClaimed, not kTaken.
 //
 // Thread-safety: Claim/Check may run from many threads (each call is its
 // own requests); the object itself is immutable after Open.
@@ -50,8 +51,9 @@ Result<ClaimVariant> ParseClaimVariant(std::string_view name);
 struct UniqueClaimsConfig {
   std::string table = "ddblab_unique_claims";
   ClaimVariant variant = ClaimVariant::kCorrect;
-  // Attempts of one claim when the outcome is unknown (a lost response), as
-  // an SDK's standard retry mode makes (3).
+  // Attempts of one claim when an attempt fails with an error an SDK
+  // retries (a lost response, throttling, a server error), as an SDK's
+  // standard retry mode makes (3).
   int max_attempts = 3;
 };
 
@@ -83,6 +85,10 @@ class UniqueClaims {
   // already exists with email <other>" (or "... already exists" when the
   // backend does not return the old item).
   Result<ClaimOutcome> Claim(std::string_view account, std::string_view email);
+  // One attempt of Claim, without the SDK's retries (gsi_check: its Query
+  // pages and PutItem; correct: one TransactWriteItems).
+  Result<ClaimOutcome> ClaimAttempt(std::string_view account,
+                                    std::string_view email);
 
   // The invariant: no email is held by two accounts. A consistent Scan of
   // the table (guards left out); one problem per such email, sorted:

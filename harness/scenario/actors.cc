@@ -55,6 +55,17 @@ Result<std::pair<std::string, Fields>> OpOf(
   return std::make_pair(kind, std::move(f));
 }
 
+// The attempts of a sweeper's put: an SDK's standard retry mode makes 3.
+constexpr int kSdkAttempts = 3;
+
+// Whether a failed attempt is tried again as the actor's next step: what
+// an SDK retries (patterns::SdkRetries) when `sdk_retries` (params
+// sdk_retries, the default), else only a lost answer.
+bool RetriedLater(const Error& error, bool sdk_retries) {
+  return sdk_retries ? patterns::SdkRetries(error)
+                     : error.type == ErrorType::kOutcomeUnknown;
+}
+
 Result<json> AttributesOr(Fields& f) {
   const json& attributes = f.Raw("attributes");
   if (attributes.is_null()) return json::object();
@@ -71,6 +82,7 @@ Result<json> AttributesOr(Fields& f) {
 struct OrderedParams {
   OrderedConfig config;
   int max_attempts = 3;
+  bool sdk_retries = true;
 };
 
 Result<OrderedParams> OrderedParamsOf(const ActorSpec& spec) {
@@ -89,6 +101,7 @@ Result<OrderedParams> OrderedParamsOf(const ActorSpec& spec) {
       f.DurationOr("tombstone_ttl", out.config.tombstone_ttl));
   DDBLAB_ASSIGN_OR_RETURN(int64_t attempts, f.IntOr("max_attempts", 3, 1, 10));
   out.max_attempts = static_cast<int>(attempts);
+  DDBLAB_ASSIGN_OR_RETURN(out.sdk_retries, f.BoolOr("sdk_retries", true));
   DDBLAB_RETURN_IF_ERROR(f.NoOthers());
   return out;
 }
@@ -152,10 +165,10 @@ class OrderedActor final : public Actor {
       Advance();
       return outcome;
     }
-    const bool lost = out.error().type == ErrorType::kOutcomeUnknown;
-    lost_ = lost_ || lost;
+    lost_ = lost_ || out.error().type == ErrorType::kOutcomeUnknown;
     outcome.result = ErrorText(out.error());
-    if (lost && attempt_ < params_.max_attempts) {
+    if (RetriedLater(out.error(), params_.sdk_retries) &&
+        attempt_ < params_.max_attempts) {
       outcome.result += "; retried later";
       Retry();
       return outcome;
@@ -181,8 +194,14 @@ class OrderedActor final : public Actor {
 
 // ---- idempotent_counter --------------------------------------------------
 
-Result<CounterConfig> CounterConfigOf(const ActorSpec& spec) {
+struct CounterParams {
   CounterConfig config;
+  bool sdk_retries = true;
+};
+
+Result<CounterParams> CounterParamsOf(const ActorSpec& spec) {
+  CounterParams params;
+  CounterConfig& config = params.config;
   DDBLAB_ASSIGN_OR_RETURN(Fields f,
                           Fields::Of(spec.params, Member(spec.path, "params")));
   auto variant = patterns::ParseCounterVariant(spec.variant);
@@ -196,8 +215,9 @@ Result<CounterConfig> CounterConfigOf(const ActorSpec& spec) {
   config.max_attempts = static_cast<int>(attempts);
   DDBLAB_ASSIGN_OR_RETURN(int64_t trim, f.IntOr("max_trim", 100, 1, 300));
   config.max_trim = static_cast<int>(trim);
+  DDBLAB_ASSIGN_OR_RETURN(params.sdk_retries, f.BoolOr("sdk_retries", true));
   DDBLAB_RETURN_IF_ERROR(f.NoOthers());
-  return config;
+  return params;
 }
 
 struct CounterOp {
@@ -230,12 +250,16 @@ Result<CounterOp> CounterOpOf(const json& op, const std::string& path) {
   return out;
 }
 
+// One attempt of the op's increment a step; a failed attempt an SDK retries
+// is attempted again as the actor's next step (the same Increment: its
+// idempotency key and issued_at), up to params.max_attempts.
 class CounterActor final : public Actor {
  public:
   CounterActor(const ActorSpec& spec, patterns::IdempotentCounter counter,
-               Backend& backend, World& world)
+               bool sdk_retries, Backend& backend, World& world)
       : Actor(spec),
         counter_(std::move(counter)),
+        sdk_retries_(sdk_retries),
         backend_(&backend),
         world_(&world) {}
 
@@ -252,16 +276,22 @@ class CounterActor final : public Actor {
     outcome.op = "add " + op.counter + " " + shown_key + " +" +
                  std::to_string(op.amount);
     const TimePoint now = backend_->clock().Now();
-    const TimePoint issued = op.issued_at ? world_->start + *op.issued_at : now;
+    if (attempt_ == 1) {
+      issued_ = op.issued_at ? world_->start + *op.issued_at : now;
+      lost_ = false;
+    }
+    const TimePoint issued = issued_;
     if (op.issued_at) {
       outcome.op +=
           " issued_at=" + patterns::IsoSeconds(ToEpochSeconds(issued));
     }
+    if (attempt_ > 1)
+      outcome.op += " (attempt " + std::to_string(attempt_) + ")";
     // A retry of a key already counted, issued more than the window ago:
     // its key may have left the history, and then it counts again.
     const bool late_retry =
         book.applied && now - issued > counter_.config().window;
-    auto out = counter_.Add(
+    auto out = counter_.AddAttempt(
         patterns::Increment{op.counter, op.key, op.amount, issued});
     if (out.ok()) {
       if (late_retry && *out == patterns::IncrementOutcome::kApplied) {
@@ -273,7 +303,15 @@ class CounterActor final : public Actor {
                            : "duplicate";
     } else {
       outcome.result = ErrorText(out.error());
-      if (out.error().type == ErrorType::kOutcomeUnknown) {
+      lost_ = lost_ || out.error().type == ErrorType::kOutcomeUnknown;
+      if (RetriedLater(out.error(), sdk_retries_) &&
+          attempt_ < counter_.config().max_attempts) {
+        outcome.result += "; retried later";
+        Retry();
+        return outcome;
+      }
+      // An attempt whose answer was lost may have counted it.
+      if (lost_) {
         book.unknown = true;
       } else if (book.failure.empty()) {
         book.failure = outcome.result;
@@ -285,14 +323,23 @@ class CounterActor final : public Actor {
 
  private:
   patterns::IdempotentCounter counter_;
+  const bool sdk_retries_;
   Backend* backend_;
   World* world_;
+  TimePoint issued_{};  // the op's first attempt's issued_at
+  bool lost_ = false;   // an attempt of the op lost its answer
 };
 
 // ---- ttl_window_sweeper --------------------------------------------------
 
-Result<SweeperConfig> SweeperConfigOf(const ActorSpec& spec) {
+struct SweeperParams {
   SweeperConfig config;
+  bool sdk_retries = true;  // of a put (a sweep retries by its own rules)
+};
+
+Result<SweeperParams> SweeperParamsOf(const ActorSpec& spec) {
+  SweeperParams params;
+  SweeperConfig& config = params.config;
   DDBLAB_ASSIGN_OR_RETURN(Fields f,
                           Fields::Of(spec.params, Member(spec.path, "params")));
   auto variant = patterns::ParseSweeperVariant(spec.variant);
@@ -315,8 +362,9 @@ Result<SweeperConfig> SweeperConfigOf(const ActorSpec& spec) {
                           f.StringOr("projection", config.projection));
   DDBLAB_ASSIGN_OR_RETURN(config.native_ttl,
                           f.BoolOr("native_ttl", config.native_ttl));
+  DDBLAB_ASSIGN_OR_RETURN(params.sdk_retries, f.BoolOr("sdk_retries", true));
   DDBLAB_RETURN_IF_ERROR(f.NoOthers());
-  return config;
+  return params;
 }
 
 struct SweeperOp {
@@ -349,9 +397,10 @@ Result<SweeperOp> SweeperOpOf(const json& op, const std::string& path) {
 class SweeperActor final : public Actor {
  public:
   SweeperActor(const ActorSpec& spec, patterns::TtlWindowSweeper sweeper,
-               patterns::TtlWindowSweeper checker, Backend& backend,
-               Backend& checker_backend, World& world)
+               patterns::TtlWindowSweeper checker, bool sdk_retries,
+               Backend& backend, Backend& checker_backend, World& world)
       : Actor(spec),
+        sdk_retries_(sdk_retries),
         sweeper_(std::move(sweeper)),
         checker_(std::move(checker)),
         backend_(&backend),
@@ -360,26 +409,40 @@ class SweeperActor final : public Actor {
 
   Status Setup() override { return sweeper_.Setup(); }
 
-  // A put is one step; a sweep is one step per DynamoDB call (a Query page,
-  // a DeleteItem or a BatchWriteItem attempt), the table checked after the
-  // last.
+  // A put is one step per attempt (a failed one an SDK retries is
+  // attempted again as the next step, the same ttl, up to 3 attempts); a
+  // sweep is one step per DynamoDB call (a Query page, a DeleteItem or a
+  // BatchWriteItem attempt), the table checked after the last.
   StepOutcome Step() override {
     SweeperOp op = *SweeperOpOf(spec_.ops[next_op_], "");
     StepOutcome outcome;
     const std::string& table = sweeper_.config().table;
     if (!op.sweep) {
-      Advance();
-      const int64_t ttl =
-          ToEpochSeconds(backend_->clock().Now() + op.expires_in);
+      if (attempt_ == 1) {
+        put_ttl_ = ToEpochSeconds(backend_->clock().Now() + op.expires_in);
+        put_lost_ = false;
+      }
+      const int64_t ttl = put_ttl_;
       outcome.op = "put " + op.pk + " ttl=" + std::to_string(ttl);
+      if (attempt_ > 1) {
+        outcome.op += " (attempt " + std::to_string(attempt_) + ")";
+      }
       Status put = sweeper_.PutItem(op.pk, ttl, op.attributes);
       outcome.result = put.ok() ? "applied" : ErrorText(put.error());
       if (put.ok()) {
         world_->sweeper_items[table][op.pk] = ttl;
-      } else if (put.error().type == ErrorType::kOutcomeUnknown) {
+      } else {
+        put_lost_ = put_lost_ || put.error().type == ErrorType::kOutcomeUnknown;
+        if (RetriedLater(put.error(), sdk_retries_) &&
+            attempt_ < kSdkAttempts) {
+          outcome.result += "; retried later";
+          Retry();
+          return outcome;
+        }
         // Its ttl may be either: no deletion of it can be judged early.
-        world_->sweeper_items[table].erase(op.pk);
+        if (put_lost_) world_->sweeper_items[table].erase(op.pk);
       }
+      Advance();
       return outcome;
     }
     if (!run_) {
@@ -454,6 +517,9 @@ class SweeperActor final : public Actor {
     }
   }
 
+  const bool sdk_retries_;
+  int64_t put_ttl_ = 0;    // the put op's ttl (its retries send it again)
+  bool put_lost_ = false;  // an attempt of the put lost its answer
   patterns::TtlWindowSweeper sweeper_;
   patterns::TtlWindowSweeper checker_;  // on the untraced backend
   Backend* backend_;
@@ -464,8 +530,14 @@ class SweeperActor final : public Actor {
 
 // ---- unique_claims -------------------------------------------------------
 
-Result<UniqueClaimsConfig> ClaimsConfigOf(const ActorSpec& spec) {
+struct ClaimsParams {
   UniqueClaimsConfig config;
+  bool sdk_retries = true;
+};
+
+Result<ClaimsParams> ClaimsParamsOf(const ActorSpec& spec) {
+  ClaimsParams params;
+  UniqueClaimsConfig& config = params.config;
   DDBLAB_ASSIGN_OR_RETURN(Fields f,
                           Fields::Of(spec.params, Member(spec.path, "params")));
   auto variant = patterns::ParseClaimVariant(spec.variant);
@@ -476,8 +548,9 @@ Result<UniqueClaimsConfig> ClaimsConfigOf(const ActorSpec& spec) {
   DDBLAB_ASSIGN_OR_RETURN(config.table, f.StringOr("table", config.table));
   DDBLAB_ASSIGN_OR_RETURN(int64_t attempts, f.IntOr("max_attempts", 3, 1, 10));
   config.max_attempts = static_cast<int>(attempts);
+  DDBLAB_ASSIGN_OR_RETURN(params.sdk_retries, f.BoolOr("sdk_retries", true));
   DDBLAB_RETURN_IF_ERROR(f.NoOthers());
-  return config;
+  return params;
 }
 
 struct ClaimOp {
@@ -494,30 +567,42 @@ Result<ClaimOp> ClaimOpOf(const json& op, const std::string& path) {
   return out;
 }
 
+// One attempt of the op's claim a step; a failed attempt an SDK retries is
+// attempted again as the actor's next step, up to params.max_attempts.
 class ClaimsActor final : public Actor {
  public:
-  ClaimsActor(const ActorSpec& spec, patterns::UniqueClaims claims)
-      : Actor(spec), claims_(std::move(claims)) {}
+  ClaimsActor(const ActorSpec& spec, patterns::UniqueClaims claims,
+              bool sdk_retries)
+      : Actor(spec), claims_(std::move(claims)), sdk_retries_(sdk_retries) {}
 
   Status Setup() override { return claims_.Setup(); }
 
   StepOutcome Step() override {
     ClaimOp op = *ClaimOpOf(spec_.ops[next_op_], "");
-    Advance();
     StepOutcome outcome;
     outcome.op = "claim " + op.account + " " + op.email;
-    auto out = claims_.Claim(op.account, op.email);
+    if (attempt_ > 1)
+      outcome.op += " (attempt " + std::to_string(attempt_) + ")";
+    auto out = claims_.ClaimAttempt(op.account, op.email);
     if (out.ok()) {
       outcome.result =
           *out == patterns::ClaimOutcome::kClaimed ? "claimed" : "taken";
     } else {
       outcome.result = ErrorText(out.error());
+      if (RetriedLater(out.error(), sdk_retries_) &&
+          attempt_ < claims_.config().max_attempts) {
+        outcome.result += "; retried later";
+        Retry();
+        return outcome;
+      }
     }
+    Advance();
     return outcome;
   }
 
  private:
   patterns::UniqueClaims claims_;
+  const bool sdk_retries_;
 };
 
 // ---- script --------------------------------------------------------------
@@ -612,16 +697,16 @@ std::string ActorTable(const ActorSpec& spec) {
     return p.ok() ? p->config.table : "";
   }
   if (spec.pattern == kIdempotentCounter) {
-    auto c = CounterConfigOf(spec);
-    return c.ok() ? c->table : "";
+    auto c = CounterParamsOf(spec);
+    return c.ok() ? c->config.table : "";
   }
   if (spec.pattern == kTtlWindowSweeper) {
-    auto c = SweeperConfigOf(spec);
-    return c.ok() ? c->table : "";
+    auto c = SweeperParamsOf(spec);
+    return c.ok() ? c->config.table : "";
   }
   if (spec.pattern == kUniqueClaims) {
-    auto c = ClaimsConfigOf(spec);
-    return c.ok() ? c->table : "";
+    auto c = ClaimsParamsOf(spec);
+    return c.ok() ? c->config.table : "";
   }
   if (spec.pattern == kRollupAggregator || spec.pattern == kTtlExpiryListener) {
     auto tables = ConsumerActorTables(spec);
@@ -651,11 +736,11 @@ Status CheckActorSpec(const ActorSpec& spec) {
   if (spec.pattern == kOrderedWrites) {
     DDBLAB_RETURN_IF_ERROR(OrderedParamsOf(spec));
   } else if (spec.pattern == kIdempotentCounter) {
-    DDBLAB_RETURN_IF_ERROR(CounterConfigOf(spec));
+    DDBLAB_RETURN_IF_ERROR(CounterParamsOf(spec));
   } else if (spec.pattern == kTtlWindowSweeper) {
-    DDBLAB_RETURN_IF_ERROR(SweeperConfigOf(spec));
+    DDBLAB_RETURN_IF_ERROR(SweeperParamsOf(spec));
   } else if (spec.pattern == kUniqueClaims) {
-    DDBLAB_RETURN_IF_ERROR(ClaimsConfigOf(spec));
+    DDBLAB_RETURN_IF_ERROR(ClaimsParamsOf(spec));
   } else if (!spec.params.empty()) {
     return At(Member(spec.path, "params"), "a script actor takes no params");
   }
@@ -679,26 +764,28 @@ Result<std::unique_ptr<Actor>> MakeActor(const ActorSpec& spec,
     return std::unique_ptr<Actor>(std::move(actor));
   }
   if (spec.pattern == kIdempotentCounter) {
-    DDBLAB_ASSIGN_OR_RETURN(CounterConfig config, CounterConfigOf(spec));
-    auto counter = patterns::IdempotentCounter::Open(backend, config);
+    DDBLAB_ASSIGN_OR_RETURN(CounterParams params, CounterParamsOf(spec));
+    auto counter = patterns::IdempotentCounter::Open(backend, params.config);
     if (!counter.ok()) return params_error(counter.error());
-    return std::unique_ptr<Actor>(
-        new CounterActor(spec, std::move(*counter), backend, world));
+    return std::unique_ptr<Actor>(new CounterActor(
+        spec, std::move(*counter), params.sdk_retries, backend, world));
   }
   if (spec.pattern == kTtlWindowSweeper) {
-    DDBLAB_ASSIGN_OR_RETURN(SweeperConfig config, SweeperConfigOf(spec));
-    auto sweeper = patterns::TtlWindowSweeper::Open(backend, config);
+    DDBLAB_ASSIGN_OR_RETURN(SweeperParams params, SweeperParamsOf(spec));
+    auto sweeper = patterns::TtlWindowSweeper::Open(backend, params.config);
     if (!sweeper.ok()) return params_error(sweeper.error());
-    auto check = patterns::TtlWindowSweeper::Open(checker, config);
+    auto check = patterns::TtlWindowSweeper::Open(checker, params.config);
     if (!check.ok()) return params_error(check.error());
-    return std::unique_ptr<Actor>(new SweeperActor(
-        spec, std::move(*sweeper), std::move(*check), backend, checker, world));
+    return std::unique_ptr<Actor>(
+        new SweeperActor(spec, std::move(*sweeper), std::move(*check),
+                         params.sdk_retries, backend, checker, world));
   }
   if (spec.pattern == kUniqueClaims) {
-    DDBLAB_ASSIGN_OR_RETURN(UniqueClaimsConfig config, ClaimsConfigOf(spec));
-    auto claims = patterns::UniqueClaims::Open(backend, config);
+    DDBLAB_ASSIGN_OR_RETURN(ClaimsParams params, ClaimsParamsOf(spec));
+    auto claims = patterns::UniqueClaims::Open(backend, params.config);
     if (!claims.ok()) return params_error(claims.error());
-    return std::unique_ptr<Actor>(new ClaimsActor(spec, std::move(*claims)));
+    return std::unique_ptr<Actor>(
+        new ClaimsActor(spec, std::move(*claims), params.sdk_retries));
   }
   if (spec.pattern == kRollupAggregator || spec.pattern == kTtlExpiryListener) {
     return MakeConsumerActor(spec, backend, world);

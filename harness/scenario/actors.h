@@ -1,23 +1,29 @@
 // harness/scenario/actors.h: the actors of a scenario and what they share.
 //
-// An actor runs its ops one step at a time; a step is one atomic actor call:
-//   ordered_writes      put / delete: one PutItem or DeleteItem attempt. An
-//                       attempt whose answer is lost (OutcomeUnknown) is
-//                       retried as the actor's next step, with the same
-//                       timestamp, up to params.max_attempts attempts, as an
-//                       SDK retries; other actors may move in between.
-//   idempotent_counter  add: one IdempotentCounter::Add (its retries of a
-//                       lost answer included).
-//   ttl_window_sweeper  put: one item; sweep: one step per DynamoDB call of
-//                       the trigger (each Query page, each DeleteItem or
-//                       BatchWriteItem attempt), other actors moving in
-//                       between; after its last call the table is checked
-//                       against the pattern's invariant and against the
-//                       books (no item put with a ttl not yet past is gone).
-//   unique_claims       claim: one UniqueClaims::Claim (gsi_check: its
-//                       Query and PutItem; its retries of a lost answer
-//                       included).
-//   script              call: one raw DynamoDB call.
+// An actor runs its ops one step at a time; a step is one atomic actor call.
+// The pattern actors retry what an AWS SDK's standard retry mode retries
+// (patterns::SdkRetries: a lost answer, throttling, a server error; not a
+// failed condition, a cancelled transaction or a validation error): a
+// failed attempt is attempted again as the actor's *next step*, the same
+// write (timestamp, idempotency key, ttl), up to params.max_attempts
+// attempts (3, an SDK's default; a sweeper's put: 3), other actors moving
+// in between; no wait is modelled (the clock moves only by tick). An op one
+// of whose attempts lost its answer and whose last attempt failed may have
+// applied (WriteFate::kUnknown, IncrementBook::unknown). params.sdk_retries
+// false retries only a lost answer (the behaviour before SDK retries).
+//   ordered_writes      put / delete: one PutItem or DeleteItem attempt.
+//   idempotent_counter  add: one IdempotentCounter::AddAttempt.
+//   ttl_window_sweeper  put: one PutItem attempt; sweep: one step per
+//                       DynamoDB call of the trigger (each Query page, each
+//                       DeleteItem or BatchWriteItem attempt: the sweeper
+//                       retries throttles and unprocessed items by its own
+//                       rules), other actors moving in between; after its
+//                       last call the table is checked against the
+//                       pattern's invariant and against the books (no item
+//                       put with a ttl not yet past is gone).
+//   unique_claims       claim: one UniqueClaims::ClaimAttempt (gsi_check:
+//                       its Query and PutItem).
+//   script              call: one raw DynamoDB call, never retried.
 //   rollup_aggregator, ttl_expiry_listener: writers and stream consumers,
 //                       see consumer_actors.h (a consumer's step is one
 //                       polling round of its event source mapping).

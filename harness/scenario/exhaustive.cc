@@ -25,20 +25,29 @@ struct Sleeper {
   Footprint footprint;  // of its next step
 };
 
-// One step of a run as the scheduler saw it.
+// One node of a run as the scheduler saw it: a step's pick of a ready
+// actor, or a fault rule's draw (fires: 1, not: 0).
 struct Choice {
-  std::vector<size_t> ready;
+  bool draw = false;
+  std::vector<size_t> ready;  // a draw: {0, 1}
   size_t pick = 0;
   size_t last = kNone;          // the actor that moved at the step before
   std::vector<Sleeper> asleep;  // the sleep set at this step
+  std::string draw_id;          // a draw: "<rule id>#<match>"
+  bool seeded = false;          // a draw: what the seed's draw gives
 };
 
 // 1 when picking `actor` at `choice` preempts the actor that moved last.
 int Cost(const Choice& choice, size_t actor) {
-  return choice.last != kNone && actor != choice.last &&
+  return !choice.draw && choice.last != kNone && actor != choice.last &&
                  Contains(choice.ready, choice.last)
              ? 1
              : 0;
+}
+
+// 1 when taking `outcome` at a draw goes against the seed's draw.
+int Flip(const Choice& choice, size_t outcome) {
+  return choice.draw && (outcome == 1) != choice.seeded ? 1 : 0;
 }
 
 bool Asleep(const std::vector<Sleeper>& sleep, size_t actor) {
@@ -49,28 +58,55 @@ bool Asleep(const std::vector<Sleeper>& sleep, size_t actor) {
 // A step on the current path of the depth-first walk.
 struct Node {
   Choice choice;
-  Footprint footprint;         // of the pick's step
+  // Of the pick's step: the union over the runs through this pick (its
+  // step's own fault draws may change what it calls).
+  Footprint footprint;
   int preemptions_before = 0;  // on the path up to this step
+  int flips_before = 0;        // draws against the seed's, up to here
   std::vector<Sleeper> done;   // picks explored here before the current one
   std::vector<size_t> todo;    // ready actors still to try here, ascending
 };
 
 // Follows `prefix`, then the default pick: the actor that moved last if it
 // is ready and awake, else the lowest-numbered ready awake one; stops the
-// run when every ready actor is asleep. With `reduce`, keeps the sleep set
-// from the steps' footprints and `path`'s explored picks (Godefroid).
+// run when every ready actor is asleep; a draw past the prefix is the
+// seed's. With `reduce`, keeps the sleep set from the steps' footprints and
+// `path`'s explored picks (Godefroid).
 class PrefixScheduler final : public Scheduler {
  public:
-  PrefixScheduler(const std::vector<size_t>& prefix,
+  PrefixScheduler(const std::vector<ExhaustiveBranch>& prefix,
                   const std::vector<Node>& path, bool reduce)
       : prefix_(prefix), path_(path), reduce_(reduce) {}
+
+  bool WantsFaultDraws() const override { return true; }
+
+  bool Draw(const FaultDraw& draw) override {
+    const size_t i = choices_.size();
+    bool fires = draw.seeded;
+    if (i < prefix_.size()) {
+      if (prefix_[i].draw) {
+        fires = prefix_[i].taken == 1;
+      } else if (diverged_ == 0) {
+        diverged_ = i + 1;
+      }
+    }
+    Choice choice;
+    choice.draw = true;
+    choice.ready = {0, 1};
+    choice.pick = fires ? 1 : 0;
+    choice.draw_id = draw.rule_id + "#" + std::to_string(draw.match);
+    choice.seeded = draw.seeded;
+    choices_.push_back(std::move(choice));
+    footprints_.emplace_back();
+    return fires;
+  }
 
   size_t Pick(const std::vector<size_t>& ready, int) override {
     const size_t i = choices_.size();
     size_t pick = kNone;
     if (i < prefix_.size()) {
-      pick = prefix_[i];
-      if (!Contains(ready, pick)) {
+      pick = prefix_[i].taken;
+      if (prefix_[i].draw || !Contains(ready, pick)) {
         if (diverged_ == 0) diverged_ = i + 1;
         pick = ready.front();
       }
@@ -82,7 +118,9 @@ class PrefixScheduler final : public Scheduler {
       if (awake.empty()) return kStopRun;
       pick = last_ != kNone && Contains(awake, last_) ? last_ : awake.front();
     }
-    choices_.push_back({ready, pick, last_, sleep_});
+    choices_.push_back({false, ready, pick, last_, sleep_, "", false});
+    footprints_.emplace_back();
+    step_ = i;
     last_ = pick;
     return pick;
   }
@@ -92,8 +130,8 @@ class PrefixScheduler final : public Scheduler {
   // The sleep set of the next step: those asleep here or explored here
   // before, but the one that moved and those its step depends on.
   void Stepped(const Footprint& footprint) override {
-    const size_t i = choices_.size() - 1;
-    footprints_.push_back(footprint);
+    const size_t i = step_;
+    footprints_[i] = footprint;
     std::vector<Sleeper> next;
     const auto keep = [&](const Sleeper& s) {
       if (s.actor != choices_[i].pick && !Dependent(s.footprint, footprint)) {
@@ -108,15 +146,17 @@ class PrefixScheduler final : public Scheduler {
   }
 
   const std::vector<Choice>& choices() const { return choices_; }
+  // Per choice: a pick's step's footprint (empty for a draw).
   const std::vector<Footprint>& footprints() const { return footprints_; }
-  size_t diverged() const { return diverged_; }  // its step, or 0
+  size_t diverged() const { return diverged_; }  // its choice, or 0
 
  private:
-  const std::vector<size_t>& prefix_;
+  const std::vector<ExhaustiveBranch>& prefix_;
   const std::vector<Node>& path_;
   const bool reduce_;
   std::vector<Choice> choices_;
   std::vector<Footprint> footprints_;
+  size_t step_ = 0;  // the choice of the step under way
   std::vector<Sleeper> sleep_;
   size_t last_ = kNone;
   size_t diverged_ = 0;
@@ -128,11 +168,22 @@ class PrefixScheduler final : public Scheduler {
 // is an unbiased estimate of the number of such schedules (Knuth 1975).
 class ProbeScheduler final : public Scheduler {
  public:
-  ProbeScheduler(uint64_t seed, int max_preemptions)
-      : rng_(seed), max_preemptions_(max_preemptions) {}
+  ProbeScheduler(uint64_t seed, int max_preemptions, int max_flips)
+      : rng_(seed), max_preemptions_(max_preemptions), max_flips_(max_flips) {}
+
+  bool WantsFaultDraws() const override { return true; }
+
+  // Both outcomes, or only the seed's once the flips are spent.
+  bool Draw(const FaultDraw& draw) override {
+    if (max_flips_ >= 0 && flips_ >= max_flips_) return draw.seeded;
+    product_ *= 2;
+    const bool fires = rng_.Uniform(2) == 1;
+    if (fires != draw.seeded) ++flips_;
+    return fires;
+  }
 
   size_t Pick(const std::vector<size_t>& ready, int) override {
-    const Choice here{ready, 0, last_, {}};
+    const Choice here{false, ready, 0, last_, {}, "", false};
     std::vector<size_t> allowed;
     for (size_t actor : ready) {
       if (preemptions_ + Cost(here, actor) <= max_preemptions_) {
@@ -151,7 +202,9 @@ class ProbeScheduler final : public Scheduler {
  private:
   Rng rng_;
   const int max_preemptions_;
+  const int max_flips_;  // -1: no bound
   int preemptions_ = 0;
+  int flips_ = 0;
   size_t last_ = kNone;
   double product_ = 1;
 };
@@ -159,12 +212,12 @@ class ProbeScheduler final : public Scheduler {
 // About how many schedules the bound holds (before the reduction), from
 // `probes` random walks; 0 if a walk's run failed.
 double EstimateSchedules(const Scenario& scenario, const RunOptions& base,
-                         int max_preemptions, int probes) {
+                         int max_preemptions, int max_flips, int probes) {
   RunOptions options = base;
   double sum = 0;
   for (int i = 0; i < probes; ++i) {
     ProbeScheduler walk(Rng::Hash(base.seed, "probe#" + std::to_string(i)),
-                        max_preemptions);
+                        max_preemptions, max_flips);
     options.scheduler = &walk;
     if (RunOnce(scenario, options).code != 0) return 0;
     sum += walk.product();
@@ -189,11 +242,15 @@ ExhaustiveResult ExploreExhaustive(
     const std::function<void(int64_t runs)>& progress) {
   ExhaustiveResult result;
   std::vector<Node> path;
-  std::vector<size_t> prefix;
+  std::vector<ExhaustiveBranch> prefix;
   RunOptions options = base;
   options.trace = false;
   options.strategy.kind = StrategySpec::Kind::kExhaustive;
   bool first_complete = true;
+  // Pass F runs the tree within F flips and counts the leaves of exactly F
+  // (those of fewer were counted by an earlier pass, and run again).
+  int pass = 0;
+  bool cut = false;  // this pass left out a draw's outcome (its bound)
   while (true) {
     PrefixScheduler scheduler(prefix, path, limits.reduce);
     options.scheduler = &scheduler;
@@ -212,18 +269,26 @@ ExhaustiveResult ExploreExhaustive(
       diverged = choices.size() + 1;
     }
     for (size_t i = 0; diverged == 0 && i < path.size(); ++i) {
-      if (choices[i].ready != path[i].choice.ready) diverged = i + 1;
+      if (choices[i].draw != path[i].choice.draw ||
+          choices[i].ready != path[i].choice.ready ||
+          choices[i].draw_id != path[i].choice.draw_id) {
+        diverged = i + 1;
+      }
     }
     if (diverged != 0) {
       result.code = 1;
       result.failure =
           scenario.file + ": run " + std::to_string(result.runs) +
-          " of the exploration did not follow its picks at step " +
+          " of the exploration did not follow its picks at choice " +
           std::to_string(diverged) +
           ": the scenario does not run the same way twice on one schedule";
       return result;
     }
-    if (run.stopped) {
+    int flips = 0;
+    for (const Choice& c : choices) flips += Flip(c, c.pick);
+    if (flips < pass) {
+      // A leaf of an earlier pass, run again on the way.
+    } else if (run.stopped) {
       ++result.stopped;
     } else {
       ++result.schedules;
@@ -238,7 +303,7 @@ ExhaustiveResult ExploreExhaustive(
       }
     }
     for (size_t i = 0; i < path.size() && i < footprints.size(); ++i) {
-      path[i].footprint = footprints[i];
+      path[i].footprint.Add(footprints[i]);
     }
     for (size_t i = path.size(); i < choices.size(); ++i) {
       Node node;
@@ -248,32 +313,51 @@ ExhaustiveResult ExploreExhaustive(
         const Node& before = path[i - 1];
         node.preemptions_before =
             before.preemptions_before + Cost(before.choice, before.choice.pick);
+        node.flips_before =
+            before.flips_before + Flip(before.choice, before.choice.pick);
       }
-      for (size_t actor : node.choice.ready) {
-        if (actor != node.choice.pick && !Asleep(node.choice.asleep, actor) &&
-            node.preemptions_before + Cost(node.choice, actor) <=
-                limits.max_preemptions) {
-          node.todo.push_back(actor);
+      for (size_t branch : node.choice.ready) {
+        if (branch == node.choice.pick) continue;
+        if (node.choice.draw) {
+          if (node.flips_before + Flip(node.choice, branch) <= pass) {
+            node.todo.push_back(branch);
+          } else {
+            cut = true;
+          }
+        } else if (!Asleep(node.choice.asleep, branch) &&
+                   node.preemptions_before + Cost(node.choice, branch) <=
+                       limits.max_preemptions) {
+          node.todo.push_back(branch);
         }
       }
+      result.fault_branches = result.fault_branches || node.choice.draw;
       path.push_back(std::move(node));
     }
     if (run.violation) {
       result.failing_number = result.runs;
-      for (const Choice& c : choices) result.failing_picks.push_back(c.pick);
+      for (const Choice& c : choices) {
+        result.failing_branches.push_back({c.draw, c.pick});
+      }
       result.failing = std::move(run);
       return result;
     }
     while (!path.empty() && path.back().todo.empty()) path.pop_back();
     if (path.empty()) {
-      result.complete = true;
-      return result;
+      if (!cut || pass == limits.max_fault_flips || pass == kMaxFaultFlips) {
+        result.complete = true;
+        return result;
+      }
+      ++pass;  // the same tree again, one more flip allowed
+      cut = false;
+      prefix.clear();
+      if (result.runs < limits.budget) continue;
     }
     if (result.runs >= limits.budget) {
       const int probes = static_cast<int>(
           std::clamp<int64_t>(limits.budget / 10, 1, kEstimateProbes));
       const double about =
-          EstimateSchedules(scenario, options, limits.max_preemptions, probes);
+          EstimateSchedules(scenario, options, limits.max_preemptions,
+                            limits.max_fault_flips, probes);
       if (about > 0) {
         result.estimated_schedules =
             std::max<int64_t>(result.schedules + 1, TwoDigits(about));
@@ -281,17 +365,22 @@ ExhaustiveResult ExploreExhaustive(
       return result;
     }
     Node& next = path.back();
-    next.done.push_back({next.choice.pick, next.footprint});
+    if (!next.choice.draw) {
+      next.done.push_back({next.choice.pick, next.footprint});
+    }
+    next.footprint = Footprint();  // the new pick's step's, from its runs
     next.choice.pick = next.todo.front();
     next.todo.erase(next.todo.begin());
     prefix.clear();
-    for (const Node& node : path) prefix.push_back(node.choice.pick);
+    for (const Node& node : path) {
+      prefix.push_back({node.choice.draw, node.choice.pick});
+    }
   }
 }
 
 RunResult RunExhaustiveSchedule(const Scenario& scenario,
                                 const RunOptions& base,
-                                const std::vector<size_t>& picks,
+                                const std::vector<ExhaustiveBranch>& picks,
                                 int64_t number, int max_preemptions) {
   const std::vector<Node> no_path;
   PrefixScheduler scheduler(picks, no_path, false);

@@ -12,7 +12,8 @@ namespace ddblab::harness::scenario {
 const char* const kRunUsage =
     "usage: ddblab run FILE... [--backend emulator|http://HOST:PORT|aws] "
     "[--seed N] [--explore N] [--seeds A-B] [--shard I/N] [--strategy S] "
-    "[--max-preemptions K] [--budget N] [--no-reduction] [--jobs J] "
+    "[--max-preemptions K] [--max-faults F] [--budget N] [--no-reduction] "
+    "[--jobs J] "
     "[--json OUT] "
     "[--replay TRACE] [--shrink] [--shrink-out PATH] [--trace OUT.jsonl] "
     "[--report OUT.html]\n"
@@ -68,6 +69,11 @@ const char* const kRunHelp =
     "  --max-preemptions K  exhaustive: schedules with at most K "
     "preemptions (0 to\n"
     "                    10, default 2)\n"
+    "  --max-faults F    exhaustive: schedules whose fault draws (rules with "
+    "a\n"
+    "                    probability) go against the seed's at most F times "
+    "(0 to\n"
+    "                    1000; default: no bound)\n"
     "  --budget N        exhaustive: make at most N runs (1 to 1000000, "
     "default\n"
     "                    10000)\n"
@@ -152,8 +158,9 @@ std::string ParseRunArgs(std::span<const std::string> args, RunArgs* out) {
         arg == "--backend" || arg == "--seed" || arg == "--explore" ||
         arg == "--replay" || arg == "--trace" || arg == "--shrink-out" ||
         arg == "--report" || arg == "--strategy" ||
-        arg == "--max-preemptions" || arg == "--budget" || arg == "--seeds" ||
-        arg == "--shard" || arg == "--json" || arg == "--jobs";
+        arg == "--max-preemptions" || arg == "--max-faults" ||
+        arg == "--budget" || arg == "--seeds" || arg == "--shard" ||
+        arg == "--json" || arg == "--jobs";
     if (!takes_value) return "unknown option " + arg;
     if (i + 1 >= args.size()) return arg + " needs a value";
     const std::string& value = args[++i];
@@ -212,6 +219,13 @@ std::string ParseRunArgs(std::span<const std::string> args, RunArgs* out) {
                std::to_string(kMaxPreemptions) + ", got " + value;
       }
       out->max_preemptions = static_cast<int>(*n);
+    } else if (arg == "--max-faults") {
+      auto n = Number(value);
+      if (!n || *n > static_cast<uint64_t>(kMaxFaultFlips)) {
+        return "--max-faults expects a number from 0 to " +
+               std::to_string(kMaxFaultFlips) + ", got " + value;
+      }
+      out->max_faults = static_cast<int>(*n);
     } else if (arg == "--budget") {
       auto n = Number(value);
       if (!n || *n < 1 || *n > static_cast<uint64_t>(kMaxBudget)) {
@@ -241,8 +255,8 @@ std::string ParseRunArgs(std::span<const std::string> args, RunArgs* out) {
     if (out->seed || out->explore || out->seeds || out->shard ||
         !out->json_out.empty() || out->shrink || !out->replay.empty() ||
         !out->trace.empty() || !out->report.empty() || out->budget ||
-        out->max_preemptions || out->no_reduction || out->jobs != 1 ||
-        out->backend != "emulator" ||
+        out->max_preemptions || out->max_faults || out->no_reduction ||
+        out->jobs != 1 || out->backend != "emulator" ||
         out->strategy.kind != StrategySpec::Kind::kRandom ||
         !out->shrink_out.empty()) {
       return "--merge takes result files only, no other option";
@@ -268,9 +282,10 @@ std::string ParseRunArgs(std::span<const std::string> args, RunArgs* out) {
     return "--replay cannot be combined with --explore or --shrink";
   }
   const bool exhaustive = out->strategy.kind == StrategySpec::Kind::kExhaustive;
-  if (!exhaustive &&
-      (out->max_preemptions || out->budget || out->no_reduction)) {
-    return "--max-preemptions, --budget and --no-reduction apply to "
+  if (!exhaustive && (out->max_preemptions || out->max_faults || out->budget ||
+                      out->no_reduction)) {
+    return "--max-preemptions, --max-faults, --budget and --no-reduction "
+           "apply to "
            "--strategy exhaustive only";
   }
   if (exhaustive && out->explore) {

@@ -38,6 +38,7 @@ struct RunArgs {
   std::string report;
   StrategySpec strategy;
   std::optional<int> max_preemptions;
+  std::optional<int> max_faults;  // --max-faults: fault flips, exhaustive
   std::optional<int64_t> budget;
   bool no_reduction = false;
   int jobs = 1;  // --jobs J: seeds run at once by --explore / --seeds

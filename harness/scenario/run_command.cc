@@ -306,6 +306,7 @@ ExhaustiveLimits LimitsOf(const RunArgs& args) {
   limits.max_preemptions =
       args.max_preemptions.value_or(kDefaultMaxPreemptions);
   limits.budget = args.budget.value_or(kDefaultBudget);
+  limits.max_fault_flips = args.max_faults.value_or(-1);
   limits.reduce = !args.no_reduction;
   return limits;
 }
@@ -356,7 +357,7 @@ int ExhaustiveMode(const Scenario& s, const RunArgs& args, bool terminal,
     RunOptions options = BaseOptions(args);
     options.seed = args.seed.value_or(s.seed);
     RunResult run = RunExhaustiveSchedule(
-        s, options, e.failing_picks,
+        s, options, e.failing_branches,
         e.failing_number > 0 ? e.failing_number : 1, limits.max_preemptions);
     if (run.code != 0) {
       err << run.failure << "\n";
@@ -364,8 +365,16 @@ int ExhaustiveMode(const Scenario& s, const RunArgs& args, bool terminal,
     }
     if (!WriteOutputs(args, s, run, err)) return 2;
   }
+  // Each leaf of the tree: an order of the steps and, where a fault rule
+  // with a probability matched, an outcome of each draw.
+  const std::string what = e.fault_branches
+                               ? "distinct schedules and fault outcomes"
+                               : "distinct schedules";
   // "(K=2)", "(K=2; 3 runs stopped as redundant)".
   std::string bound = "(K=" + std::to_string(limits.max_preemptions);
+  if (limits.max_fault_flips >= 0) {
+    bound += ", F=" + std::to_string(limits.max_fault_flips);
+  }
   if (e.stopped > 0) {
     bound += "; " + Thousands(e.stopped) + " run" +
              (e.stopped == 1 ? "" : "s") + " stopped as redundant";
@@ -380,14 +389,14 @@ int ExhaustiveMode(const Scenario& s, const RunArgs& args, bool terminal,
     for (const std::string& name : e.failing->schedule) out << " " << name;
     out << "\n";
   } else if (e.complete) {
-    out << s.file << ": explored all " << Thousands(e.schedules)
-        << " distinct schedules " << bound << ": every invariant held\n";
+    out << s.file << ": explored all " << Thousands(e.schedules) << " " << what
+        << " " << bound << ": every invariant held\n";
   } else {
     out << s.file << ": budget reached after " << Thousands(e.schedules);
     if (e.estimated_schedules > 0) {
       out << " of about " << Thousands(e.estimated_schedules);
     }
-    out << " distinct schedules " << bound
+    out << " " << what << " " << bound
         << ": every invariant held in those; more schedules remain within "
            "the bound";
     if (e.estimated_schedules > 0) {
@@ -579,6 +588,7 @@ int ReplayMode(const Scenario& s, const RunArgs& args, std::ostream& out,
   }
   std::vector<std::string> recorded;  // step and call lines
   std::vector<std::string> schedule;
+  std::vector<bool> draws;  // the fault_draw lines' outcomes
   std::optional<uint64_t> seed;
   std::optional<std::string> scenario_name;
   const bool programs = HasCommandActors(s);
@@ -606,6 +616,16 @@ int ReplayMode(const Scenario& s, const RunArgs& args, std::ostream& out,
       }
       schedule.push_back(event["actor"].get<std::string>());
     }
+    if (event.contains("fault_draw")) {
+      const json& draw = event["fault_draw"];
+      if (!draw.is_object() || !draw.contains("fires") ||
+          !draw["fires"].is_boolean()) {
+        err << args.replay << ": line " << number
+            << ": fault_draw has no boolean fires\n";
+        return 2;
+      }
+      draws.push_back(draw["fires"].get<bool>());
+    }
   }
   if (!seed) {
     err << args.replay << ": no start event with the seed\n";
@@ -621,6 +641,7 @@ int ReplayMode(const Scenario& s, const RunArgs& args, std::ostream& out,
   RunOptions options = BaseOptions(args);
   options.seed = *seed;
   options.schedule = &schedule;
+  if (!draws.empty()) options.draws = &draws;
   options.logs_dir = LogsDirOf(args);
   RunResult run = RunOnce(s, options);
   if (run.code != 0) {

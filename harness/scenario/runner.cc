@@ -109,6 +109,16 @@ class Run {
   void Emit(const ojson& event) {
     if (options_.trace) result_.trace.push_back(Line(event));
   }
+  // Lets `scheduler` (when it wants them) or options_.draws decide the
+  // fault plan's draws, each traced as a fault_draw line of the step.
+  void DecideDraws(Scheduler& scheduler);
+  // Writes the draws decided since the last flush as lines of `step`.
+  void FlushDraws(int step) {
+    for (ojson& draw : pending_draws_) {
+      Emit(ojson{{"step", step}, {"fault_draw", std::move(draw)}});
+    }
+    pending_draws_.clear();
+  }
   std::string In(std::string_view what) const {
     return s_.file + ": " + std::string(what);
   }
@@ -125,7 +135,33 @@ class Run {
   // Items the sweeps after clock moves have deleted (SweepAfterAdvance).
   int64_t swept_items_ = 0;
   bool control_failed_ = false;
+  std::vector<ojson> pending_draws_;  // DecideDraws, until FlushDraws
+  size_t next_draw_ = 0;              // into options_.draws
 };
+
+void Run::DecideDraws(Scheduler& scheduler) {
+  const bool scheduled = scheduler.WantsFaultDraws();
+  if ((!scheduled && !options_.draws) ||
+      !backend_->Has(Capability::kFaultDraws)) {
+    return;
+  }
+  (void)backend_->SetFaultDrawHook(
+      [this, &scheduler, scheduled](const FaultDraw& draw) {
+        bool fires = draw.seeded;
+        if (scheduled) {
+          fires = scheduler.Draw(draw);
+        } else if (next_draw_ < options_.draws->size()) {
+          fires = (*options_.draws)[next_draw_++];
+        }
+        if (options_.trace) {
+          pending_draws_.push_back(ojson{{"rule", draw.rule_id},
+                                         {"match", draw.match},
+                                         {"fires", fires},
+                                         {"seeded", draw.seeded}});
+        }
+        return fires;
+      });
+}
 
 Status Run::OpenBackend() {
   if (options_.backend == "emulator") {
@@ -418,6 +454,7 @@ RunResult Run::Go() {
                                   actors.size(), options_.expected_steps);
     scheduler = own_scheduler.get();
   }
+  DecideDraws(*scheduler);
   std::vector<TimePoint> ready_at;
   for (const ActorSpec& spec : s_.actors) ready_at.push_back(t0 + spec.start);
   const bool footprints = scheduler->WantsFootprints();
@@ -549,6 +586,7 @@ RunResult Run::Go() {
         for (auto& [key, value] : event.items()) line[key] = std::move(value);
         Emit(line);
       }
+      FlushDraws(step);
     }
     std::vector<CallRecord> calls = traced_->TakeCalls();
     if (footprints) {
@@ -608,6 +646,7 @@ RunResult Run::Go() {
       traced_->set_recording(true);
       if (!checked.ok()) return Fail(1, In(checked.error().message));
     }
+    FlushDraws(step);
     if (s_.tick > Duration::zero()) {
       if (Status moved = Advance(s_.tick); !moved.ok()) {
         return Fail(3, In("backend.tick: " + moved.error().message));
@@ -621,6 +660,7 @@ RunResult Run::Go() {
     Status checked = Check(inv, 0, true);
     if (!checked.ok()) return Fail(1, In(checked.error().message));
   }
+  FlushDraws(step);
   Emit(ojson{{"event", "end"},
              {"steps", step},
              {"verdict", result_.violation ? "violated" : "holds"}});

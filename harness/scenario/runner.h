@@ -35,6 +35,11 @@
 //   {"step":1,"t":..,"actor":..,"op":..,"result":..}     one per step
 //   {"step":1,"call":"PutItem","response":{..}}        one per call made
 //   {"step":1,"call":"PutItem","error":"OutcomeUnknown: .."}
+//   {"step":1,"fault_draw":{"rule":"0","match":2,"fires":true,
+//    "seeded":false}}   a fault rule's draw that the run decided
+//                       (RunOptions::draws, or an exhaustive exploration's
+//                       scheduler): whether it fired, and what the seed's
+//                       draw gave; --replay forces the same outcomes
 //   {"event":"clock","t":..,"advance":"55s"}           idle jump
 //   {"event":"drain","actor":..,"round":N}             a poll past the ops
 //   {"event":"advance"|"faults"|"split_shards"|"sweep_ttl",..}  timeline
@@ -105,6 +110,11 @@ struct RunOptions {
   // exhaustive exploration's, exhaustive.h). `strategy` still names the
   // run on the start line.
   Scheduler* scheduler = nullptr;
+  // The outcomes of the fault plan's draws (rules with 0 < probability <
+  // 1), in the order they come, in place of the seed's (the trace's
+  // fault_draw lines, for --replay); draws past the end are the seed's.
+  // Not with `scheduler`. In process only (Capability::kFaultDraws).
+  const std::vector<bool>* draws = nullptr;
   // Written on the start line after "strategy" as "exhaustive" when not
   // null: which schedule of an exhaustive exploration this run is.
   nlohmann::ordered_json exhaustive;

@@ -29,6 +29,7 @@
 #include <string_view>
 #include <vector>
 
+#include "emulator/api/fault_draw.h"
 #include "emulator/api/result.h"
 #include "harness/scenario/footprint.h"
 
@@ -65,6 +66,14 @@ class Scheduler {
   virtual bool WantsFootprints() const { return false; }
   // What the step just made touched (footprint.h).
   virtual void Stepped(const Footprint&) {}
+  // True when the runner should let Draw decide the fault plan's draws
+  // (rules with 0 < probability < 1), where the backend can
+  // (Capability::kFaultDraws).
+  virtual bool WantsFaultDraws() const { return false; }
+  // Whether the rule fires for this call; `draw.seeded` is what the seed's
+  // draw gives. Called inside the backend's call, during a step (or a
+  // check): it must not call the backend.
+  virtual bool Draw(const FaultDraw& draw) { return draw.seeded; }
 };
 
 // `actors`: how many the scenario has; `expected_steps`: how many steps a

@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -158,6 +159,51 @@ TEST(FaultInjector, ProbabilityIsSeededPerRuleAndCallNumber) {
         kT0, Facts);
   }
   EXPECT_EQ(FiredCalls(c, 200), first);
+}
+
+// A draw hook decides each draw of a rule with 0 < probability < 1, told
+// the rule, its matching-call number and the seed's outcome; rules with
+// probability 1 (or none) never ask it. Null gives the generator back.
+TEST(FaultInjector, ADrawHookDecidesProbabilisticDraws) {
+  const char* plan = R"({"rules": [
+      {"id": "p", "operation": "PutItem", "effect": "throttle",
+       "probability": 0.3},
+      {"id": "sure", "operation": "GetItem", "effect": "throttle",
+       "probability": 1}]})";
+  Injector seeded(42);
+  seeded.SetPlan(MustParse(plan));
+  const std::vector<int> by_seed = FiredCalls(seeded, 20);
+  Injector hooked(42);
+  hooked.SetPlan(MustParse(plan));
+  std::vector<FaultDraw> asked;
+  hooked.SetDrawHook([&](const FaultDraw& draw) {
+    asked.push_back(draw);
+    return !draw.seeded;  // every draw the other way
+  });
+  const std::vector<int> inverted = FiredCalls(hooked, 20);
+  ASSERT_EQ(asked.size(), 20u);
+  std::vector<int> expected;
+  for (int i = 1; i <= 20; ++i) {
+    if (std::find(by_seed.begin(), by_seed.end(), i) == by_seed.end()) {
+      expected.push_back(i);
+    }
+    EXPECT_EQ(asked[i - 1].rule_id, "p");
+    EXPECT_EQ(asked[i - 1].match, i);
+    EXPECT_EQ(asked[i - 1].probability, 0.3);
+    EXPECT_EQ(asked[i - 1].seeded,
+              std::find(by_seed.begin(), by_seed.end(), i) != by_seed.end());
+  }
+  EXPECT_EQ(inverted, expected);
+  std::optional<Decision> get = hooked.Decide(
+      DescribeCall(Operation::kGetItem,
+                   Json{{"TableName", "T"}, {"Key", {{"pk", {{"S", "x"}}}}}}),
+      kT0, Facts);
+  ASSERT_TRUE(get.has_value());
+  EXPECT_EQ(get->rule_id, "sure");
+  EXPECT_EQ(asked.size(), 20u);  // probability 1: no draw to decide
+  hooked.SetDrawHook(nullptr);
+  hooked.SetPlan(MustParse(plan));  // counters back to 0
+  EXPECT_EQ(FiredCalls(hooked, 20), by_seed);
 }
 
 TEST(FaultInjector, FirstTerminalRuleWinsLatencyAdds) {

@@ -160,7 +160,8 @@ TEST(BackendTest, AwsHasNoControlAtAll) {
   EXPECT_EQ(b.name(), "aws:eu-west-1");
   for (Capability c :
        {Capability::kClock, Capability::kFaultPlan, Capability::kStreamShards,
-        Capability::kTtlSweep, Capability::kReset, Capability::kConsistency}) {
+        Capability::kTtlSweep, Capability::kReset, Capability::kConsistency,
+        Capability::kFaultDraws}) {
     EXPECT_FALSE(b.Has(c));
   }
   EXPECT_EQ(b.AdvanceClock(seconds(1)).error().message,
@@ -177,6 +178,8 @@ TEST(BackendTest, AwsHasNoControlAtAll) {
             "backend aws:eu-west-1 has no consistency control");
   EXPECT_EQ(b.SettleConsistency().error().message,
             "backend aws:eu-west-1 has no consistency control");
+  EXPECT_EQ(b.SetFaultDrawHook(nullptr).error().message,
+            "backend aws:eu-west-1 has no fault draw control");
 }
 
 // index_lag / read_lag open the emulator with those lags; SetConsistency

@@ -1,7 +1,7 @@
 // --strategy exhaustive (harness/scenario/exhaustive.h): the schedules of
 // small hand-counted scenarios, the preemption bound, the budget, a race
 // that only one interleaving shows, and the trace of a schedule reproduced
-// byte for byte and by --replay.
+// byte for byte and by --replay; fault draws as branches of the tree.
 #include "harness/scenario/exhaustive.h"
 
 #include <gtest/gtest.h>
@@ -248,6 +248,169 @@ TEST(Exhaustive, TheTraceOfAScheduleIsReproducedAndReplays) {
   EXPECT_EQ(replay.out, one +
                             ": replayed 4 steps of seed 1; every response "
                             "identical\n");
+}
+
+// Script actors on table xtb (`actors`: their JSON), a fault plan's rules
+// and an invariant that always holds (nobody sets d).
+std::string WithFaults(const std::string& actors, const std::string& rules) {
+  return R"({"name": "faulted",
+    "tables": [{"TableName": "xtb", "BillingMode": "PAY_PER_REQUEST",
+      "KeySchema": [{"AttributeName": "pk", "KeyType": "HASH"}],
+      "AttributeDefinitions": [{"AttributeName": "pk",
+                                "AttributeType": "S"}]}],
+    "actors": [)" +
+         actors + R"(],
+    "faults": {"rules": [)" +
+         rules + R"(]},
+    "invariants": [{"check": "sum", "table": "xtb", "attribute": "d",
+                    "equals": 0}],
+    "expect": "holds"})";
+}
+
+std::string Script(const std::string& name, const std::string& ops) {
+  return R"({"name": ")" + name + R"(", "pattern": "script", "ops": [)" + ops +
+         "]}";
+}
+
+// One actor, two calls, each matching a rule with probability 0.5: no pick
+// to choose, two draws of two outcomes each: 4 leaves. The output says
+// that they count fault outcomes.
+TEST(ExhaustiveFaults, OneActorOfTwoCallsUnderAProbabilityHasFourLeaves) {
+  const std::string add = Update("ADD n :one");
+  const std::string text =
+      WithFaults(Script("a", add + "," + add),
+                 R"({"operation": "UpdateItem", "probability": 0.5,
+          "effect": "throttle"})");
+  ExhaustiveResult e = Explore(text, 2);
+  ASSERT_EQ(e.code, 0) << e.failure;
+  EXPECT_TRUE(e.complete);
+  EXPECT_TRUE(e.fault_branches);
+  EXPECT_EQ(e.schedules, 4);
+  EXPECT_EQ(e.stopped, 0);
+  // F=0: only the seed's draws; F=1: those with one of the two flipped.
+  ExhaustiveResult none = ExploreExhaustive(Parse(text), RunOptions(),
+                                            {2, kDefaultBudget, true, 0});
+  EXPECT_EQ(none.schedules, 1);
+  ExhaustiveResult one = ExploreExhaustive(Parse(text), RunOptions(),
+                                           {2, kDefaultBudget, true, 1});
+  EXPECT_EQ(one.schedules, 3);
+  const auto dir = TempDirFor("exhaustive_fault_leaves");
+  const std::string file = WriteFile(dir / "f.json", text);
+  EXPECT_EQ(Command({file, "--strategy", "exhaustive"}).out,
+            file +
+                ": explored all 4 distinct schedules and fault outcomes "
+                "(K=2): every invariant held\n" +
+                file + ": expect holds: met\n");
+  EXPECT_EQ(
+      Command({file, "--strategy", "exhaustive", "--max-faults", "1"}).out,
+      file +
+          ": explored all 3 distinct schedules and fault outcomes "
+          "(K=2, F=1): every invariant held\n" +
+          file + ": expect holds: met\n");
+  // A rule with probability 1 (or 0) draws nothing: no branch.
+  ExhaustiveResult certain =
+      Explore(WithFaults(Script("a", add + "," + add),
+                         R"({"operation": "UpdateItem", "probability": 1,
+                     "effect": "throttle"})"),
+              2);
+  EXPECT_FALSE(certain.fault_branches);
+  EXPECT_EQ(certain.schedules, 1);
+}
+
+// Two actors of one step each, a updating k1 (the rule's operation) and b
+// putting k2. Without the reduction: 2 orders x 2 outcomes of a's draw =
+// 4. With it the steps are independent (other items; only a's matched a
+// rule): a b under both outcomes, then b first with a asleep (its step's
+// footprint over both outcomes is k1 only): stopped. 2 schedules, 1 run
+// stopped. When both update k1 under a rule on every UpdateItem, each step
+// draws and both matched a rule (dependent): 2 orders x 2 x 2 = 8.
+TEST(ExhaustiveFaults, TwoActorsAndOneProbabilisticRuleAreCountedByHand) {
+  const std::string put_k2 = R"({"call": "PutItem", "request": {
+      "TableName": "xtb", "Item": {"pk": {"S": "k2"}, "n": {"N": "1"}}}})";
+  const std::string text = WithFaults(
+      Script("a", Update("ADD n :one", "", "k1")) + "," + Script("b", put_k2),
+      R"({"operation": "UpdateItem", "probability": 0.5,
+          "effect": "throttle"})");
+  ExhaustiveResult full = Explore(text, 2, false);
+  ASSERT_EQ(full.code, 0) << full.failure;
+  EXPECT_TRUE(full.complete);
+  EXPECT_EQ(full.schedules, 4);
+  EXPECT_EQ(full.stopped, 0);
+  ExhaustiveResult reduced = Explore(text, 2);
+  ASSERT_EQ(reduced.code, 0) << reduced.failure;
+  EXPECT_TRUE(reduced.complete);
+  EXPECT_EQ(reduced.schedules, 2);
+  EXPECT_EQ(reduced.stopped, 1);
+  const std::string add = Update("ADD n :one", "", "k1");
+  ExhaustiveResult both =
+      Explore(WithFaults(Script("a", add) + "," + Script("b", add),
+                         R"({"operation": "UpdateItem", "probability": 0.5,
+                             "effect": "throttle"})"),
+              2);
+  ASSERT_EQ(both.code, 0) << both.failure;
+  EXPECT_EQ(both.schedules, 8);
+  EXPECT_EQ(both.stopped, 0);
+}
+
+// A counter without idempotency keys, one increment, its UpdateItem's
+// answer lost with probability 0.01: seed 1 draws no fault and holds.
+// Exhaustive's first pass (the seed's draws) has that one schedule; the
+// second runs it again, then flips the draw (run 3): the answer is lost,
+// the retry (the actor's next step) counts again. The trace records the forced
+// outcome, and --replay forces it again.
+TEST(ExhaustiveFaults, FindsARaceThatOnlyAFaultTheSeedDoesNotDrawShows) {
+  const std::string text = R"({"name": "lost-once",
+    "actors": [{"name": "client", "pattern": "idempotent_counter",
+                "variant": "no_idempotency_key",
+                "ops": [{"add": {"counter": "c", "key": "k1"}}]}],
+    "faults": {"rules": [{"id": "lost", "operation": "UpdateItem",
+                          "probability": 0.01, "effect": "lost_response"}]},
+    "invariants": [{"check": "idempotent_counter"}],
+    "expect": "violated"})";
+  const auto dir = TempDirFor("exhaustive_fault_race");
+  const std::string file = WriteFile(dir / "lost.json", text);
+  testing::Ran plain = Command({file, "--seed", "1"});
+  EXPECT_EQ(plain.code, 1) << plain.err;
+  EXPECT_NE(plain.out.find("expect violated: FAILED"), std::string::npos)
+      << plain.out;
+  const std::string trace = (dir / "t.jsonl").string();
+  testing::Ran found =
+      Command({file, "--strategy", "exhaustive", "--trace", trace});
+  EXPECT_EQ(found.code, 0) << found.err;
+  EXPECT_EQ(found.out.substr(0, found.out.find(" broke ")),
+            file + ": schedule 3 of the exploration (K=2)")
+      << found.out;
+  const std::vector<std::string> lines = Lines(ReadFile(trace));
+  std::vector<std::string> draws;
+  for (const std::string& line : lines) {
+    if (line.find("fault_draw") != std::string::npos) draws.push_back(line);
+  }
+  ASSERT_EQ(draws.size(), 2u) << ReadFile(trace);
+  EXPECT_EQ(draws[0],
+            "{\"step\":1,\"fault_draw\":{\"rule\":\"lost\",\"match\":1,"
+            "\"fires\":true,\"seeded\":false}}");
+  EXPECT_EQ(draws[1],
+            "{\"step\":2,\"fault_draw\":{\"rule\":\"lost\",\"match\":2,"
+            "\"fires\":false,\"seeded\":false}}");
+  EXPECT_EQ(lines.back(),
+            "{\"event\":\"end\",\"steps\":2,\"verdict\":\"violated\"}");
+  testing::Ran replay = Command({file, "--replay", trace});
+  EXPECT_EQ(replay.code, 0) << replay.err;
+  EXPECT_EQ(replay.out, trace +
+                            ": replayed 2 steps of seed 1; every response "
+                            "identical\n");
+  // Without the fault_draw lines the seed's draws come back: the run
+  // differs at its first step.
+  std::string without;
+  for (const std::string& line : lines) {
+    if (line.find("fault_draw") == std::string::npos) without += line + "\n";
+  }
+  const std::string stripped = WriteFile(dir / "stripped.jsonl", without);
+  testing::Ran differs = Command({file, "--replay", stripped});
+  EXPECT_EQ(differs.code, 1);
+  EXPECT_EQ(differs.out.substr(0, differs.out.find('\n')),
+            stripped + ": step 1 differs")
+      << differs.out;
 }
 
 }  // namespace

@@ -63,8 +63,9 @@ TEST(RunCommand, ReplayOfAnUnchangedTraceIsIdentical) {
   Command({file, "--seed", "3", "--trace", trace});
   testing::Ran ran = Command({file, "--replay", trace});
   EXPECT_EQ(ran.code, 0) << ran.err;
+  // 10 adds and 3 retries of a lost answer, each a step.
   EXPECT_EQ(ran.out, trace +
-                         ": replayed 10 steps of seed 3; every response "
+                         ": replayed 13 steps of seed 3; every response "
                          "identical\n");
 }
 
@@ -393,7 +394,7 @@ INSTANTIATE_TEST_SUITE_P(
                      "\"pattern\": \"idempotent_counter\", \"params\": "
                      "{\"windw\": \"5m\"},"),
                 "actors[0].params.windw: unknown field (expected "
-                "max_attempts, max_trim, table, window)"},
+                "max_attempts, max_trim, sdk_retries, table, window)"},
         BadFile{"bad_op", Edit("{\"add\":", "{\"sub\":"),
                 "actors[0].ops[0].sub: unknown operation (expected add)"},
         BadFile{"op_missing_key", Edit(", \"key\": \"k\"", ""),
@@ -452,8 +453,9 @@ TEST(RunCommand, BadArgumentsExitWithTwo) {
   const std::string usage =
       "usage: ddblab run FILE... [--backend emulator|http://HOST:PORT|aws] "
       "[--seed N] [--explore N] [--seeds A-B] [--shard I/N] [--strategy S] "
-      "[--max-preemptions K] [--budget N] [--no-reduction] [--jobs J] "
-      "[--json OUT] [--replay TRACE] [--shrink] [--shrink-out PATH] [--trace "
+      "[--max-preemptions K] [--max-faults F] [--budget N] [--no-reduction] "
+      "[--jobs J] [--json OUT] [--replay TRACE] [--shrink] [--shrink-out PATH] "
+      "[--trace "
       "OUT.jsonl] "
       "[--report OUT.html]\n"
       "       ddblab run --merge RESULT.json...\n";
@@ -485,8 +487,11 @@ TEST(RunCommand, BadArgumentsExitWithTwo) {
             "seed: give --budget N (schedules) and --seed N, not "
             "--explore\n"},
            {{file, "--budget", "5"},
-            "ddblab run: --max-preemptions, --budget and --no-reduction apply "
-            "to --strategy exhaustive only\n"},
+            "ddblab run: --max-preemptions, --max-faults, --budget and "
+            "--no-reduction apply to --strategy exhaustive only\n"},
+           {{file, "--strategy", "exhaustive", "--max-faults", "1001"},
+            "ddblab run: --max-faults expects a number from 0 to 1000, got "
+            "1001\n"},
            {{file, "--backend", "emulator?clock=system"},
             "ddblab run: --backend emulator takes no options (the scenario's "
             "backend member sets the clock, TTL delay and stream shards), got "
