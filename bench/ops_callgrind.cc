@@ -9,6 +9,9 @@
 //                         FilterExpression `#n >= :min` (a different :pk each
 //                         call, names for both), on the same table
 //   pget                  GetItem with ProjectionExpression `pk, #n`
+//   psel pins             ExecuteStatement SELECT * ... WHERE pk = ? (a
+//                         GetItem) / INSERT INTO ... VALUE {...} (a
+//                         conditional PutItem of a new key), same table
 //   bdel                  BatchWriteItem of 25 DeleteRequests on a table
 //                         with a GSI (ALL projection), as the TTL-window
 //                         sweeper (harness/patterns) deletes; 6,000 items,
@@ -82,6 +85,19 @@ ddblab::Result<Json> One(ddblab::Emulator& e, const std::string& op, long i) {
     return e.Call("DeleteItem",
                   {{"TableName", "bench"}, {"Key", {{"pk", {{"S", Key(i)}}}}}});
   }
+  if (op == "psel") {
+    return e.Call("ExecuteStatement",
+                  {{"Statement", "SELECT * FROM bench WHERE pk = ?"},
+                   {"Parameters", {{{"S", Key(i % 1000)}}}}});
+  }
+  if (op == "pins") {
+    return e.Call(
+        "ExecuteStatement",
+        {{"Statement",
+          "INSERT INTO bench VALUE {'pk': ?, 'payload': ?, 'n': 1}"},
+         {"Parameters",
+          {{{"S", Key(100000 + i)}}, {{"S", std::string(180, 'x')}}}}});
+  }
   if (op == "bdel") {
     Json reqs = Json::array();
     for (long k = i * 25; k < i * 25 + 25; ++k) {
@@ -144,8 +160,8 @@ bool Load(ddblab::Emulator& e, const std::string& op) {
 int main(int argc, char** argv) {
   if (argc != 3 && argc != 4) {
     std::fprintf(stderr,
-                 "usage: ops_callgrind get|pget|put|cput|del|add|query|bdel N "
-                 "[LAG]\n");
+                 "usage: ops_callgrind get|pget|put|cput|del|add|query|bdel|"
+                 "psel|pins N [LAG]\n");
     return 2;
   }
   const std::string op = argv[1];

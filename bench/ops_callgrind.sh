@@ -7,7 +7,7 @@
 set -eu
 bin=${1:-build/bench/ops_callgrind}
 [ $# -gt 0 ] && shift
-ops=${*:-get pget put cput del add query bdel}
+ops=${*:-get pget put cput del add query bdel psel pins}
 count() {
   valgrind --tool=callgrind --callgrind-out-file=/dev/null "$bin" "$1" "$2" ${LAG:-} 2>&1 |
     sed -n 's/.*Collected : //p'

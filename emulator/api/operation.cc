@@ -1,6 +1,7 @@
 // The operation list (operation.h).
 #include "emulator/api/operation.h"
 
+#include <algorithm>
 #include <array>
 
 namespace ddblab {
@@ -99,9 +100,48 @@ constexpr ByLength kByLength = MakeByLength();
 static_assert(kByLength.start[kMaxName + 1] == kOperationCount,
               "an operation name is longer than kMaxName");
 
+// DynamoDB's API model (botocore dynamodb-2012-08-10) less the rows above;
+// docs/operations.md says why each is refused.
+constexpr std::array<std::string_view, 20> kUnlisted = {
+    "CreateGlobalTable",
+    "DescribeContributorInsights",
+    "DescribeExport",
+    "DescribeGlobalTable",
+    "DescribeGlobalTableSettings",
+    "DescribeImport",
+    "DescribeKinesisStreamingDestination",
+    "DisableKinesisStreamingDestination",
+    "EnableKinesisStreamingDestination",
+    "ExportTableToPointInTime",
+    "ImportTable",
+    "ListContributorInsights",
+    "ListExports",
+    "ListGlobalTables",
+    "ListImports",
+    "RestoreTableToPointInTime",
+    "UpdateContributorInsights",
+    "UpdateGlobalTable",
+    "UpdateGlobalTableSettings",
+    "UpdateKinesisStreamingDestination",
+};
+static_assert(std::is_sorted(kUnlisted.begin(), kUnlisted.end()),
+              "kUnlisted must be sorted");
+
 }  // namespace
 
 std::span<const OperationInfo> AllOperations() { return kOperations; }
+
+std::span<const std::string_view> UnlistedDynamoDbOperations() {
+  return kUnlisted;
+}
+
+bool InApiModel(OperationApi api, std::string_view name) {
+  if (std::optional<Operation> op = OperationByName(name)) {
+    return InfoOf(*op).api == api;
+  }
+  return api == OperationApi::kDynamoDb &&
+         std::binary_search(kUnlisted.begin(), kUnlisted.end(), name);
+}
 
 const OperationInfo& InfoOf(Operation operation) {
   return kOperations[static_cast<size_t>(operation)];

@@ -108,4 +108,15 @@ inline std::string_view NameOf(Operation operation) {
 // nullopt for a name not in the list.
 std::optional<Operation> OperationByName(std::string_view name);
 
+// The operations of DynamoDB's API model (botocore dynamodb-2012-08-10)
+// with no row above: neither served nor named by a fault plan (with the two
+// replica auto scaling rows they are docs/operations.md's refused ones).
+// Sorted. The rows of the DynamoDB API and these make the whole model.
+std::span<const std::string_view> UnlistedDynamoDbOperations();
+
+// Whether `name` is an operation of `api`'s model: a row of that API, or
+// for DynamoDB one of UnlistedDynamoDbOperations() (the server accepts
+// exactly these in X-Amz-Target; serving them is the engine's business).
+bool InApiModel(OperationApi api, std::string_view name);
+
 }  // namespace ddblab

@@ -18,7 +18,8 @@
 // steps that read expressions take the emulator's ExpressionCache
 // (expression_cache.h; RunTyped passes it, nullptr parses every time). The
 // dispatch table composes the three; a caller that already has typed values
-// builds the XRequest itself and calls Execute (ops_partiql.cc does). The
+// builds the XRequest itself, making the checks Parse would have made on it,
+// and calls Execute and Render (PartiQL does: ops/partiql_operations.h). The
 // CallContext (call_context.h) is the call's: its operation, clock time,
 // fault decision (batch items left unprocessed, GetRecords' visibility
 // delay) and capacity ledger, passed explicitly to every step that needs
@@ -113,8 +114,10 @@ Result<Json> HandleDeleteResourcePolicy(EmulatorImpl& impl, CallContext& call,
 // SearchVectors (ops_search_vectors.cc).
 Result<Json> HandleSearchVectors(EmulatorImpl& impl, CallContext& call,
                                  const Json& request);
-// PartiQL (ops_partiql.cc): shape checks, then the statements run through
-// the typed operations above (never through the dispatcher).
+// PartiQL (ops_partiql.cc): shape checks, then each statement's typed plan
+// becomes the typed request of an operation above and runs its Execute and
+// Render (ops/partiql_operations.h; never the dispatcher, never a JSON
+// request).
 Result<Json> HandleExecuteStatement(EmulatorImpl& impl, CallContext& call,
                                     const Json& request);
 Result<Json> HandleBatchExecuteStatement(EmulatorImpl& impl, CallContext& call,

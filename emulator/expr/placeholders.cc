@@ -75,6 +75,37 @@ std::string UnusedKeys(const Entries& entries) {
   return keys;
 }
 
+Status CheckNameEntry(const std::string& key, const std::string& name) {
+  if (!IsPlaceholderKey(key, '#')) {
+    return Error::Validation(
+        "ExpressionAttributeNames contains invalid key: Syntax error; "
+        "key: \"" +
+        key + "\"");
+  }
+  // Both texts as DynamoDB writes them (the second with no mention of the
+  // placeholder).
+  if (name.empty()) {
+    return Error::Validation(
+        "ExpressionAttributeNames contains invalid value: Empty attribute "
+        "name for key " +
+        key);
+  }
+  if (name.size() > value::kMaxAttributeNameBytes) {
+    return Error::Validation(
+        "1 validation error detected: Attribute name is too large, must "
+        "be less than 65536 bytes");
+  }
+  return OkStatus();
+}
+
+Status CheckValueKey(const std::string& key) {
+  if (IsPlaceholderKey(key, ':')) return OkStatus();
+  return Error::Validation(
+      "ExpressionAttributeValues contains invalid key: Syntax error; "
+      "key: \"" +
+      key + "\"");
+}
+
 }  // namespace
 
 Result<Placeholders> Placeholders::Create(const nlohmann::json* names,
@@ -119,26 +150,8 @@ Result<Placeholders> Placeholders::Create(const nlohmann::json* names,
       return Error::Validation("ExpressionAttributeNames must not be empty");
     }
     for (const auto& [key, name] : names->items()) {
-      if (!IsPlaceholderKey(key, '#')) {
-        return Error::Validation(
-            "ExpressionAttributeNames contains invalid key: Syntax error; "
-            "key: \"" +
-            key + "\"");
-      }
-      // Both texts as DynamoDB writes them (the second with no mention of
-      // the placeholder).
-      const std::string& text = name.get_ref<const std::string&>();
-      if (text.empty()) {
-        return Error::Validation(
-            "ExpressionAttributeNames contains invalid value: Empty attribute "
-            "name for key " +
-            key);
-      }
-      if (text.size() > value::kMaxAttributeNameBytes) {
-        return Error::Validation(
-            "1 validation error detected: Attribute name is too large, must "
-            "be less than 65536 bytes");
-      }
+      DDBLAB_RETURN_IF_ERROR(
+          CheckNameEntry(key, name.get_ref<const std::string&>()));
     }
   }
   if (values != nullptr) {
@@ -146,12 +159,7 @@ Result<Placeholders> Placeholders::Create(const nlohmann::json* names,
       return Error::Validation("ExpressionAttributeValues must not be empty");
     }
     for (const auto& [key, v] : values->items()) {
-      if (!IsPlaceholderKey(key, ':')) {
-        return Error::Validation(
-            "ExpressionAttributeValues contains invalid key: Syntax error; "
-            "key: \"" +
-            key + "\"");
-      }
+      DDBLAB_RETURN_IF_ERROR(CheckValueKey(key));
     }
     if (value_error) return *std::move(value_error);
   }
@@ -161,6 +169,20 @@ Result<Placeholders> Placeholders::Create(const nlohmann::json* names,
             [](const auto& a, const auto& b) { return a.key < b.key; });
   std::sort(ph.values_.begin(), ph.values_.end(),
             [](const auto& a, const auto& b) { return a.key < b.key; });
+  return ph;
+}
+
+Result<Placeholders> Placeholders::FromDecoded(
+    std::vector<std::pair<std::string, std::string>> names,
+    std::vector<std::pair<std::string, value::AttributeValue>> values) {
+  Placeholders ph = FromMaps(std::move(names), std::move(values));
+  // Create's order: the names (sorted by key), then the values' keys.
+  for (const NameEntry& e : ph.names_) {
+    DDBLAB_RETURN_IF_ERROR(CheckNameEntry(e.key, e.name));
+  }
+  for (const ValueEntry& e : ph.values_) {
+    DDBLAB_RETURN_IF_ERROR(CheckValueKey(e.key));
+  }
   return ph;
 }
 

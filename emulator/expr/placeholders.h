@@ -17,6 +17,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "emulator/api/result.h"
@@ -37,6 +38,14 @@ class Placeholders {
   //   validation.
   static Result<Placeholders> Create(const nlohmann::json* names,
                                      const nlohmann::json* values);
+
+  // The maps of a request built in process from typed values (PartiQL
+  // plans): a key or name is checked as Create checks it, with its texts,
+  // in key order; the values are already AttributeValues. Empty vectors
+  // stand for absent maps.
+  static Result<Placeholders> FromDecoded(
+      std::vector<std::pair<std::string, std::string>> names,
+      std::vector<std::pair<std::string, value::AttributeValue>> values);
 
   // Builds directly from already-decoded maps (tests, legacy conversions).
   // Keys are not validated.

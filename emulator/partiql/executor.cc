@@ -170,10 +170,28 @@ using internal::Member;
 using internal::StringMember;
 using Json = nlohmann::json;
 
-PartiqlExecutor::PartiqlExecutor(CallFn call) : call_(std::move(call)) {}
+Result<TableInfo> JsonOperations::Describe(const std::string& table) {
+  DDBLAB_ASSIGN_OR_RETURN(Json described, call_(Operation::kDescribeTable,
+                                                Json{{"TableName", table}}));
+  return TableInfo::FromDescribeTable(described);
+}
 
-PartiqlExecutor::PartiqlExecutor(CallFn call, DescribeFn describe)
-    : call_(std::move(call)), describe_(std::move(describe)) {}
+Result<Json> JsonOperations::Run(Operation op, OpRequest request) {
+  return call_(op, ToJson(request));
+}
+
+Result<Json> JsonOperations::RunTransaction(TransactRequest request) {
+  return call_(request.write ? Operation::kTransactWriteItems
+                             : Operation::kTransactGetItems,
+               ToJson(request));
+}
+
+PartiqlExecutor::PartiqlExecutor(Operations& operations)
+    : operations_(&operations) {}
+
+PartiqlExecutor::PartiqlExecutor(CallFn call)
+    : owned_(std::make_unique<JsonOperations>(std::move(call))),
+      operations_(owned_.get()) {}
 
 Result<Statement> PartiqlExecutor::ParseWithParameters(const std::string& text,
                                                        const Json& parameters) {
@@ -191,28 +209,14 @@ Result<TableInfo> PartiqlExecutor::Describe(const std::string& table) {
   auto it = tables_.find(table);
   if (it != tables_.end()) return it->second;
   DDBLAB_RETURN_IF_ERROR(internal::CheckTableName(table));
-  if (describe_) {
-    Result<TableInfo> info = describe_(table);
-    if (!info.ok()) {
-      if (info.error().type == ErrorType::kResourceNotFound) {
-        return internal::TableNotFound();
-      }
-      return std::move(info).error();
-    }
-    tables_[table] = *info;
-    return info;
-  }
-  Result<Json> described =
-      call_(Operation::kDescribeTable, Json{{"TableName", table}});
-  if (!described.ok()) {
-    if (described.error().type == ErrorType::kResourceNotFound) {
+  Result<TableInfo> info = operations_->Describe(table);
+  if (!info.ok()) {
+    if (info.error().type == ErrorType::kResourceNotFound) {
       return internal::TableNotFound();
     }
-    return std::move(described).error();
+    return std::move(info).error();
   }
-  DDBLAB_ASSIGN_OR_RETURN(TableInfo info,
-                          TableInfo::FromDescribeTable(*described));
-  tables_[table] = info;
+  tables_[table] = *info;
   return info;
 }
 
@@ -225,21 +229,20 @@ Result<Plan> PartiqlExecutor::Prepare(const std::string& text,
   return Translate(statement, table, parameters, options);
 }
 
-Result<Json> PartiqlExecutor::RunWrite(const Plan& plan,
-                                       const std::string& capacity,
+Result<Json> PartiqlExecutor::RunWrite(Plan& plan, const std::string& capacity,
                                        Json* consumed) {
-  Json request = plan.request;
-  if (!capacity.empty()) request["ReturnConsumedCapacity"] = capacity;
-  Result<Json> response = call_(plan.op, request);
+  plan.request.return_consumed_capacity = capacity;
+  Result<Json> response = operations_->Run(plan.op, std::move(plan.request));
   if (!response.ok()) {
     return internal::MapError(std::move(response).error(), &plan);
   }
-  if (consumed != nullptr && response->contains("ConsumedCapacity")) {
-    *consumed = (*response)["ConsumedCapacity"];
+  if (consumed != nullptr) {
+    auto it = response->find("ConsumedCapacity");
+    if (it != response->end()) *consumed = std::move(*it);
   }
   Json items = Json::array();
-  if (response->contains("Attributes"))
-    items.push_back((*response)["Attributes"]);
+  auto it = response->find("Attributes");
+  if (it != response->end()) items.push_back(std::move(*it));
   return items;
 }
 
@@ -264,41 +267,43 @@ Result<Json> PartiqlExecutor::ExecuteStatement(const Json& request) {
     return out;
   }
 
-  Json call_request = plan.request;
-  if (!capacity.empty()) call_request["ReturnConsumedCapacity"] = capacity;
-  const std::string hash = internal::RequestHash(text, parameters);
-  if (plan.op != Operation::kGetItem) {
+  OpRequest& call_request = plan.request;
+  call_request.return_consumed_capacity = capacity;
+  const bool get = plan.op == Operation::kGetItem;
+  std::string hash;
+  if (!get) {
+    hash = internal::RequestHash(text, parameters);
     const Json& limit = Member(request, "Limit");
-    if (limit.is_number_integer()) call_request["Limit"] = limit;
+    if (limit.is_number_integer()) call_request.limit = limit.get<int64_t>();
     const std::string token = StringMember(request, "NextToken");
     if (!token.empty()) {
-      DDBLAB_ASSIGN_OR_RETURN(call_request["ExclusiveStartKey"],
+      DDBLAB_ASSIGN_OR_RETURN(call_request.exclusive_start_key,
                               internal::DecodeNextToken(token, hash));
     }
   }
-  Result<Json> response = call_(plan.op, call_request);
+  Result<Json> response = operations_->Run(plan.op, std::move(call_request));
   if (!response.ok()) {
     return internal::MapError(std::move(response).error(), &plan);
   }
-  if (plan.op == Operation::kGetItem) {
-    if (response->contains("Item")) {
-      out["Items"].push_back(ShapeItem(plan, (*response)["Item"]));
+  Json& items = out["Items"];
+  if (get) {
+    auto it = response->find("Item");
+    if (it != response->end()) {
+      items.push_back(ShapeItem(plan, std::move(*it)));
     }
   } else {
-    if (response->contains("Items")) {
-      for (Json& item : (*response)["Items"]) {
-        out["Items"].push_back(ShapeItem(plan, std::move(item)));
-      }
+    auto it = response->find("Items");
+    if (it != response->end()) {
+      for (Json& item : *it) items.push_back(ShapeItem(plan, std::move(item)));
     }
-    if (response->contains("LastEvaluatedKey")) {
-      const Json& key = (*response)["LastEvaluatedKey"];
-      out["NextToken"] = internal::EncodeNextToken(hash, key);
-      out["LastEvaluatedKey"] = key;
+    it = response->find("LastEvaluatedKey");
+    if (it != response->end()) {
+      out["NextToken"] = internal::EncodeNextToken(hash, *it);
+      out["LastEvaluatedKey"] = std::move(*it);
     }
   }
-  if (response->contains("ConsumedCapacity")) {
-    out["ConsumedCapacity"] = (*response)["ConsumedCapacity"];
-  }
+  auto it = response->find("ConsumedCapacity");
+  if (it != response->end()) out["ConsumedCapacity"] = std::move(*it);
   return out;
 }
 

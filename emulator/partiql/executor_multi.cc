@@ -62,20 +62,20 @@ Json DuplicateReason() {
           {"Message", "Duplicate primary key exists in table"}};
 }
 
-// The TransactItems member a statement's plan becomes.
-const char* TransactAction(const Plan& plan) {
-  if (plan.condition_check) return "ConditionCheck";
+// The TransactItems action a statement's plan becomes.
+TransactAction ActionOf(const Plan& plan) {
+  if (plan.condition_check) return TransactAction::kConditionCheck;
   switch (plan.op) {
     case Operation::kGetItem:
-      return "Get";
+      return TransactAction::kGet;
     case Operation::kPutItem:
-      return "Put";
+      return TransactAction::kPut;
     case Operation::kUpdateItem:
-      return "Update";
+      return TransactAction::kUpdate;
     case Operation::kDeleteItem:
-      return "Delete";
+      return TransactAction::kDelete;
     default:
-      return "ConditionCheck";
+      return TransactAction::kConditionCheck;
   }
 }
 
@@ -137,22 +137,20 @@ Result<Json> PartiqlExecutor::BatchExecuteStatement(const Json& request) {
         // Executed statements name their table, failed or not (a throttled
         // statement's response carries TableName: boto3 issue #3834).
         table_name = StatementTable(*parsed[i]);
-        Json call_request = plan->request;
-        if (!capacity.empty())
-          call_request["ReturnConsumedCapacity"] = capacity;
-        Result<Json> answer = call_(plan->op, call_request);
+        plan->request.return_consumed_capacity = capacity;
+        Result<Json> answer =
+            operations_->Run(plan->op, std::move(plan->request));
         if (!answer.ok()) {
           error = internal::MapError(std::move(answer).error(), &*plan);
         } else {
-          if (answer->contains("ConsumedCapacity")) {
-            AddCapacity((*answer)["ConsumedCapacity"], &totals);
+          auto it = answer->find("ConsumedCapacity");
+          if (it != answer->end()) AddCapacity(*it, &totals);
+          it = answer->find("Item");
+          if (it != answer->end()) {
+            response["Item"] = ShapeItem(*plan, std::move(*it));
           }
-          if (answer->contains("Item")) {
-            response["Item"] = ShapeItem(*plan, (*answer)["Item"]);
-          }
-          if (answer->contains("Attributes")) {
-            response["Item"] = (*answer)["Attributes"];
-          }
+          it = answer->find("Attributes");
+          if (it != answer->end()) response["Item"] = std::move(*it);
         }
       }
     }
@@ -210,22 +208,22 @@ Result<Json> PartiqlExecutor::ExecuteTransaction(const Json& request) {
     plans.push_back(std::move(*plan));
   }
 
-  Json items = Json::array();
-  for (const Plan& plan : plans) {
-    Json member = plan.request;
-    std::string action = TransactAction(plan);
-    member.erase("ConsistentRead");
-    items.push_back({{action, std::move(member)}});
+  TransactRequest call_request;
+  call_request.write = writes;
+  call_request.items.reserve(plans.size());
+  for (Plan& plan : plans) {
+    TransactItem& item = call_request.items.emplace_back();
+    item.action = ActionOf(plan);
+    item.request = std::move(plan.request);
+    item.request.consistent_read = false;
   }
-  Json call_request = {{"TransactItems", std::move(items)}};
-  const std::string capacity = StringMember(request, "ReturnConsumedCapacity");
-  if (!capacity.empty()) call_request["ReturnConsumedCapacity"] = capacity;
-  const std::string token = StringMember(request, "ClientRequestToken");
-  if (!token.empty() && writes) call_request["ClientRequestToken"] = token;
-
-  const Operation op =
-      writes ? Operation::kTransactWriteItems : Operation::kTransactGetItems;
-  Result<Json> response = call_(op, call_request);
+  call_request.return_consumed_capacity =
+      StringMember(request, "ReturnConsumedCapacity");
+  if (writes) {
+    call_request.client_request_token =
+        StringMember(request, "ClientRequestToken");
+  }
+  Result<Json> response = operations_->RunTransaction(std::move(call_request));
   if (!response.ok()) {
     Error error = std::move(response).error();
     if (error.type == ErrorType::kTransactionCanceled &&

@@ -5,8 +5,6 @@
 namespace ddblab::partiql {
 namespace {
 
-using Json = nlohmann::json;
-
 constexpr int kOr = 1;
 constexpr int kAnd = 2;
 constexpr int kNot = 3;
@@ -97,22 +95,21 @@ std::string ExprWriter::Name(const std::string& attribute) {
   if (it != name_placeholders_.end()) return it->second;
   std::string placeholder = "#n" + std::to_string(name_placeholders_.size());
   name_placeholders_[attribute] = placeholder;
-  names_json_[placeholder] = attribute;
+  names_.emplace_back(placeholder, attribute);
   return placeholder;
 }
 
-std::string ExprWriter::Value(Json value) {
-  std::string placeholder = ":v" + std::to_string(next_value_++);
-  values_json_[placeholder] = std::move(value);
+std::string ExprWriter::Value(value::AttributeValue value) {
+  std::string placeholder = ":v" + std::to_string(values_out_.size());
+  values_out_.emplace_back(placeholder, std::move(value));
   return placeholder;
 }
 
-void ExprWriter::AddTo(Json* request) const {
-  if (!names_json_.empty())
-    (*request)["ExpressionAttributeNames"] = names_json_;
-  if (!values_json_.empty()) {
-    (*request)["ExpressionAttributeValues"] = values_json_;
-  }
+void ExprWriter::MoveTo(OpRequest* request) {
+  request->names = std::move(names_);
+  request->values = std::move(values_out_);
+  names_.clear();
+  values_out_.clear();
 }
 
 Result<std::string> ExprWriter::Path(const Expr& path) {
@@ -263,8 +260,8 @@ Result<std::string> ExprWriter::Is(const Expr& e) {
         ". Supported data types are [MISSING, NULL, BOOLEAN, BLOB, STRING, "
         "NUMERIC, STRUCT, TUPLE, LIST]");
   }
-  std::string text =
-      "attribute_type(" + path + ", " + Value(Json{{"S", dynamo_type}}) + ")";
+  std::string text = "attribute_type(" + path + ", " +
+                     Value(value::AttributeValue::S(dynamo_type)) + ")";
   return e.negated ? "NOT " + text : text;
 }
 
@@ -282,11 +279,13 @@ Result<std::string> ExprWriter::In(const Expr& e) {
     }
   } else if (list.kind == ExprKind::kParameter) {
     // A list parameter stands for its elements.
-    DDBLAB_ASSIGN_OR_RETURN(Json bound, values_.Build(list));
-    if (!bound.contains("L") || !bound["L"].is_array() || bound["L"].empty()) {
+    DDBLAB_ASSIGN_OR_RETURN(value::AttributeValue bound, values_.Build(list));
+    if (bound.type() != value::AttributeValue::Type::kL || bound.l().empty()) {
       return Error::Validation(kBadIn);
     }
-    for (const Json& element : bound["L"]) operands.push_back(Value(element));
+    for (const value::AttributeValue& element : bound.l()) {
+      operands.push_back(Value(element));
+    }
   } else {
     return Error::Validation(kBadIn);
   }
@@ -302,7 +301,7 @@ Result<std::string> ExprWriter::Operand(const Expr& e) {
   if (e.IsPath()) return Path(e);
   if (IsMissing(e)) return Error::Validation(kMissingCompared);
   if (ValueBuilder::IsValue(e)) {
-    DDBLAB_ASSIGN_OR_RETURN(Json value, values_.Build(e));
+    DDBLAB_ASSIGN_OR_RETURN(value::AttributeValue value, values_.Build(e));
     return Value(std::move(value));
   }
   if (e.kind == ExprKind::kCall) return Call(e);
@@ -316,7 +315,7 @@ Result<std::string> ExprWriter::Operand(const Expr& e) {
 Result<std::string> ExprWriter::SetOperand(const Expr& e) {
   if (e.IsPath()) return Path(e);
   if (ValueBuilder::IsValue(e)) {
-    DDBLAB_ASSIGN_OR_RETURN(Json value, values_.Build(e));
+    DDBLAB_ASSIGN_OR_RETURN(value::AttributeValue value, values_.Build(e));
     return Value(std::move(value));
   }
   if (e.kind == ExprKind::kCall &&

@@ -3,8 +3,10 @@
 //
 // Every attribute name becomes a "#nK" placeholder (the same name reuses its
 // placeholder) and every value a ":vK" placeholder, so reserved words and
-// odd characters never matter. Conditions are written with the fewest
-// parentheses their structure needs: DynamoDB rejects redundant ones.
+// odd characters never matter. The placeholders' names and values go to the
+// plan's OpRequest (op_request.h) as typed values. Conditions are written with
+// the fewest parentheses their structure needs: DynamoDB rejects redundant
+// ones.
 //
 // The PartiQL-specific refusals raised here (texts from DynamoDB Local's
 // message catalog unless marked pinned):
@@ -25,13 +27,15 @@
 #pragma once
 
 #include <map>
-#include <nlohmann/json.hpp>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "emulator/api/result.h"
 #include "emulator/partiql/ast.h"
 #include "emulator/partiql/literal.h"
+#include "emulator/partiql/op_request.h"
+#include "emulator/value/attribute_value.h"
 
 namespace ddblab::partiql {
 
@@ -42,7 +46,7 @@ class ExprWriter {
   // "#nK" for an attribute name.
   std::string Name(const std::string& attribute);
   // ":vK" for a value.
-  std::string Value(nlohmann::json value);
+  std::string Value(value::AttributeValue value);
   // A document path: "#n0.#n1[2]".
   Result<std::string> Path(const Expr& path);
   // A condition (WHERE clause, or a part of it).
@@ -55,9 +59,9 @@ class ExprWriter {
   // if_not_exists).
   Result<std::string> SetValue(const Expr& e);
 
-  // Adds ExpressionAttributeNames / ExpressionAttributeValues when used.
-  void AddTo(nlohmann::json* request) const;
-  bool has_values() const { return !values_json_.empty(); }
+  // Moves the names and values used so far into `request` (its
+  // ExpressionAttributeNames / Values); call once, when done writing.
+  void MoveTo(OpRequest* request);
 
  private:
   // Writes `e` as a condition; `level` is the binding strength of the
@@ -71,9 +75,8 @@ class ExprWriter {
 
   const ValueBuilder& values_;
   std::map<std::string, std::string> name_placeholders_;
-  nlohmann::json names_json_ = nlohmann::json::object();
-  nlohmann::json values_json_ = nlohmann::json::object();
-  int next_value_ = 0;
+  std::vector<std::pair<std::string, std::string>> names_;
+  std::vector<std::pair<std::string, value::AttributeValue>> values_out_;
 };
 
 // A condition function's refusals (arity, document path), shared with the

@@ -130,12 +130,10 @@ bool ValueBuilder::IsValue(const Expr& e) {
   }
 }
 
-Result<Json> ValueBuilder::Build(const Expr& e) const {
+Result<value::AttributeValue> ValueBuilder::Build(const Expr& e) const {
   DDBLAB_ASSIGN_OR_RETURN(Json json, BuildAt(e, "root"));
   // Whatever DynamoDB checks on an AttributeValue (set duplicates, nesting).
-  Result<value::AttributeValue> checked = value::DecodeAttributeValue(json);
-  if (!checked.ok()) return std::move(checked).error();
-  return json;
+  return value::DecodeAttributeValue(json);
 }
 
 Result<Json> ValueBuilder::BuildAt(const Expr& e,

@@ -1,10 +1,13 @@
 // emulator/partiql/literal.h: PartiQL values -> DynamoDB AttributeValues.
 //
 // Turns literal expressions ('text', 12.5, true, null, [..], {'k': ..},
-// <<..>>) and '?' parameters into AttributeValue JSON ({"S": "text"}), with
-// DynamoDB's PartiQL errors. A number that breaks DynamoDB's number rules
-// gets the ordinary number message with the place inside the value
-// appended: "Number overflow. ... under root", "... under root.x",
+// <<..>>) and '?' parameters into value::AttributeValues, with DynamoDB's
+// PartiQL errors: a value is assembled as AttributeValue JSON ({"S":
+// "text"}, a parameter as the request gave it) and decoded once by the wire
+// codec, whose checks are DynamoDB's (set duplicates, nesting, names). A number
+// that breaks DynamoDB's number rules gets the ordinary number message with the
+// place inside the value appended: "Number overflow. ... under root", "...
+// under root.x",
 // "... under root[1]" (paritysuite/dynamodb-conformance
 // tests/tier3/error-messages/partiqlGrammar.test.ts, pinned on AWS).
 //
@@ -16,6 +19,7 @@
 
 #include "emulator/api/result.h"
 #include "emulator/partiql/ast.h"
+#include "emulator/value/attribute_value.h"
 
 namespace ddblab::partiql {
 
@@ -40,9 +44,9 @@ class ValueBuilder {
   // other than MISSING, parameters, and list/bag/tuple constructors.
   static bool IsValue(const Expr& e);
 
-  // The AttributeValue JSON of `e`, validated as DynamoDB validates
-  // attribute values.
-  Result<nlohmann::json> Build(const Expr& e) const;
+  // The AttributeValue of `e`, validated as DynamoDB validates attribute
+  // values.
+  Result<value::AttributeValue> Build(const Expr& e) const;
 
  private:
   Result<nlohmann::json> BuildAt(const Expr& e, const std::string& path) const;

@@ -129,9 +129,8 @@ Error IncompleteKey() {
 }
 
 Status CheckKeyValue(const TableInfo& table, const std::string& attribute,
-                     const Json& value) {
-  std::string type = value.is_object() && !value.empty() ? value.begin().key()
-                                                         : std::string("NULL");
+                     const value::AttributeValue& value) {
+  const std::string type(value::AttributeValue::TypeName(value.type()));
   if (type != "S" && type != "N" && type != "B") {
     // DynamoDB Local's message catalog (ValidationExceptionMessages).
     return Error::Validation(
@@ -159,22 +158,22 @@ Result<KeyAndRest> KeyFromWhere(const Expr* where, const TableInfo& table,
     for (const std::string& name : names) {
       const Expr* value = EqualityValue(*conjunct, name);
       if (value == nullptr) continue;
-      if (out.key.contains(name)) {
+      if (out.key.count(name) > 0) {
         // DynamoDB Local's message catalog (ValidationExceptionMessages).
         return Error::Validation("Multiple conditions on same key " + name +
                                  ". Only single item Update/Insert/Delete are "
                                  "supported");
       }
-      DDBLAB_ASSIGN_OR_RETURN(Json json, values.Build(*value));
-      DDBLAB_RETURN_IF_ERROR(CheckKeyValue(table, name, json));
-      out.key[name] = std::move(json);
+      DDBLAB_ASSIGN_OR_RETURN(value::AttributeValue v, values.Build(*value));
+      DDBLAB_RETURN_IF_ERROR(CheckKeyValue(table, name, v));
+      out.key.emplace(name, std::move(v));
       used = true;
       break;
     }
     if (!used) out.rest.push_back(conjunct);
   }
   for (const std::string& name : names) {
-    if (!out.key.contains(name)) return IncompleteKey();
+    if (out.key.count(name) == 0) return IncompleteKey();
   }
   return out;
 }
@@ -211,8 +210,9 @@ Result<Plan> TranslateSelect(const SelectStmt& select, const TableInfo& table,
   ExprWriter w(values);
   Plan plan;
   plan.read = true;
-  Json request = {{"TableName", table.name}};
-  if (index != nullptr) request["IndexName"] = index->name;
+  OpRequest& request = plan.request;
+  request.table_name = table.name;
+  if (index != nullptr) request.index_name = index->name;
 
   std::string projection;
   std::vector<std::string> unprojected;
@@ -322,46 +322,47 @@ Result<Plan> TranslateSelect(const SelectStmt& select, const TableInfo& table,
 
   if (full_key && index == nullptr && select.order_by.empty()) {
     plan.op = Operation::kGetItem;
-    Json key = Json::object();
-    DDBLAB_ASSIGN_OR_RETURN(Json hash, values.Build(*hash_value));
+    value::Item key;
+    DDBLAB_ASSIGN_OR_RETURN(value::AttributeValue hash,
+                            values.Build(*hash_value));
     DDBLAB_RETURN_IF_ERROR(CheckKeyValue(table, keys.hash, hash));
-    key[keys.hash] = std::move(hash);
+    key.emplace(keys.hash, std::move(hash));
     if (keys.range) {
       DDBLAB_ASSIGN_OR_RETURN(
-          Json range,
+          value::AttributeValue range,
           values.Build(*EqualityValue(*conjuncts[range_at], *keys.range)));
       DDBLAB_RETURN_IF_ERROR(CheckKeyValue(table, *keys.range, range));
-      key[*keys.range] = std::move(range);
+      key.emplace(*keys.range, std::move(range));
     }
-    request["Key"] = std::move(key);
+    request.key = std::move(key);
   } else if (query) {
     plan.op = Operation::kQuery;
-    DDBLAB_ASSIGN_OR_RETURN(Json hash, values.Build(*hash_value));
+    DDBLAB_ASSIGN_OR_RETURN(value::AttributeValue hash,
+                            values.Build(*hash_value));
     DDBLAB_RETURN_IF_ERROR(CheckKeyValue(table, keys.hash, hash));
     std::string key_condition = w.Name(keys.hash) + " = " + w.Value(hash);
     if (range_count == 1) {
       if (const Expr* v = EqualityValue(*conjuncts[range_at], *keys.range)) {
-        DDBLAB_ASSIGN_OR_RETURN(Json range, values.Build(*v));
+        DDBLAB_ASSIGN_OR_RETURN(value::AttributeValue range, values.Build(*v));
         DDBLAB_RETURN_IF_ERROR(CheckKeyValue(table, *keys.range, range));
       }
       DDBLAB_ASSIGN_OR_RETURN(std::string range_condition,
                               RangeKeyCondition(*conjuncts[range_at], &w));
       key_condition += " AND " + range_condition;
     }
-    request["KeyConditionExpression"] = key_condition;
+    request.key_condition_expression = std::move(key_condition);
     if (!rest.empty()) {
-      DDBLAB_ASSIGN_OR_RETURN(std::string filter, w.Conjunction(rest));
-      request["FilterExpression"] = filter;
+      DDBLAB_ASSIGN_OR_RETURN(request.filter_expression, w.Conjunction(rest));
     }
-    if (descending) request["ScanIndexForward"] = false;
+    if (descending) request.scan_index_forward = false;
   } else {
     plan.op = Operation::kScan;
     if (select.where != nullptr) {
-      DDBLAB_ASSIGN_OR_RETURN(std::string filter, w.Condition(*select.where));
-      request["FilterExpression"] = filter;
+      DDBLAB_ASSIGN_OR_RETURN(request.filter_expression,
+                              w.Condition(*select.where));
     }
   }
-  if (!projection.empty()) request["ProjectionExpression"] = projection;
+  if (!projection.empty()) request.projection_expression = projection;
   for (const ExprPtr& item : select.projection) {
     if (!item->steps.empty() &&
         item->steps.back().kind == PathStep::Kind::kMember) {
@@ -375,9 +376,8 @@ Result<Plan> TranslateSelect(const SelectStmt& select, const TableInfo& table,
       break;
     }
   }
-  if (options.consistent_read) request["ConsistentRead"] = true;
-  w.AddTo(&request);
-  plan.request = std::move(request);
+  request.consistent_read = options.consistent_read;
+  w.MoveTo(&request);
   return plan;
 }
 
@@ -385,7 +385,7 @@ Result<Plan> TranslateSelect(const SelectStmt& select, const TableInfo& table,
 
 std::string Plan::DebugString() const {
   return std::string(condition_check ? "ConditionCheck" : NameOf(op)) + " " +
-         request.dump();
+         ToJson(request).dump();
 }
 
 nlohmann::json ShapeItem(const Plan& plan, nlohmann::json item) {

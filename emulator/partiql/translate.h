@@ -1,5 +1,6 @@
 // emulator/partiql/translate.h: a parsed statement -> the DynamoDB request
-// that carries it out (the "plan").
+// that carries it out (the "plan": an operation and its typed OpRequest,
+// op_request.h).
 //
 // SELECT becomes GetItem (equality on the whole primary key and nothing
 // else), Query (equality on the partition key of the table or of the index
@@ -43,6 +44,7 @@
 #include "emulator/api/operation.h"
 #include "emulator/api/result.h"
 #include "emulator/partiql/ast.h"
+#include "emulator/partiql/op_request.h"
 #include "emulator/partiql/table_info.h"
 
 namespace ddblab::partiql {
@@ -65,7 +67,7 @@ struct Plan {
   // `op` means nothing.
   Operation op = Operation::kGetItem;
   bool condition_check = false;
-  nlohmann::json request;
+  OpRequest request;
   // INSERT: a failed condition means the key exists (DuplicateItem).
   bool insert = false;
   // SELECT: the projection when one of its paths ends in a map member below

@@ -5,7 +5,6 @@
 // Thread-safety: stateless functions.
 #pragma once
 
-#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
@@ -14,6 +13,7 @@
 #include "emulator/partiql/literal.h"
 #include "emulator/partiql/table_info.h"
 #include "emulator/partiql/translate.h"
+#include "emulator/value/attribute_value.h"
 
 namespace ddblab::partiql::internal {
 
@@ -25,11 +25,11 @@ const Expr* EqualityValue(const Expr& e, const std::string& attribute);
 
 // Checks a key value against the table's declared type.
 Status CheckKeyValue(const TableInfo& table, const std::string& attribute,
-                     const nlohmann::json& value);
+                     const value::AttributeValue& value);
 
 // Splits a write's WHERE into the item key and the other conditions.
 struct KeyAndRest {
-  nlohmann::json key = nlohmann::json::object();
+  value::Item key;
   std::vector<const Expr*> rest;
 };
 Result<KeyAndRest> KeyFromWhere(const Expr* where, const TableInfo& table,

@@ -8,8 +8,6 @@
 namespace ddblab::partiql::internal {
 namespace {
 
-using Json = nlohmann::json;
-
 // DynamoDB Local's message catalog (ValidationExceptionMessages); an
 // emulator (dynoxide) pins the transaction one on AWS.
 constexpr char kReturningInTransaction[] =
@@ -31,11 +29,9 @@ bool SamePath(const Expr& a, const Expr& b) {
   return a.IsPath() && b.IsPath() && a.text == b.text && a.steps == b.steps;
 }
 
-void AddReturnValuesOnFailure(const PlanOptions& options, Json* request) {
-  if (!options.return_values_on_condition_check_failure.empty()) {
-    (*request)["ReturnValuesOnConditionCheckFailure"] =
-        options.return_values_on_condition_check_failure;
-  }
+void AddReturnValuesOnFailure(const PlanOptions& options, OpRequest* request) {
+  request->return_values_on_condition_check_failure =
+      options.return_values_on_condition_check_failure;
 }
 
 Status CheckReturning(Returning returning, const PlanOptions& options) {
@@ -82,10 +78,8 @@ Result<std::string> SetFunction(const Expr& target, const Expr& call,
   if (set.kind != ExprKind::kBag && set.kind != ExprKind::kParameter) {
     return not_a_set;
   }
-  DDBLAB_ASSIGN_OR_RETURN(Json value, values.Build(set));
-  if (!value.contains("SS") && !value.contains("NS") && !value.contains("BS")) {
-    return not_a_set;
-  }
+  DDBLAB_ASSIGN_OR_RETURN(value::AttributeValue value, values.Build(set));
+  if (!value.is_set()) return not_a_set;
   DDBLAB_ASSIGN_OR_RETURN(std::string path, w->Path(target));
   return path + " " + w->Value(std::move(value));
 }
@@ -106,7 +100,7 @@ Result<Plan> TranslateInsert(const InsertStmt& insert, const TableInfo& table,
                              const PlanOptions& options) {
   const Expr& tuple = *insert.value;
   if (tuple.kind != ExprKind::kTuple) return Error::Validation(kItemFormat);
-  Json item = Json::object();
+  value::Item item;
   for (size_t i = 0; i + 1 < tuple.args.size(); i += 2) {
     const Expr& key = *tuple.args[i];
     const Expr& value = *tuple.args[i + 1];
@@ -119,7 +113,7 @@ Result<Plan> TranslateInsert(const InsertStmt& insert, const TableInfo& table,
                           : "EXPRESSION") +
           " under root");
     }
-    if (item.contains(key.text)) {
+    if (item.count(key.text) > 0) {
       // DynamoDB Local's message catalog; the place is UNVERIFIED.
       return Error::Validation("Duplicate keys in tuple. Key: " + key.text +
                                " under root");
@@ -131,27 +125,30 @@ Result<Plan> TranslateInsert(const InsertStmt& insert, const TableInfo& table,
     // Each attribute's value is "root" in messages (pinned on AWS:
     // {'pk': 1e126} -> "... under root", {'m': {'x': 1e126}} -> "... under
     // root.x").
-    DDBLAB_ASSIGN_OR_RETURN(Json attribute, values.Build(value));
-    item[key.text] = std::move(attribute);
+    DDBLAB_ASSIGN_OR_RETURN(value::AttributeValue attribute,
+                            values.Build(value));
+    item.emplace(key.text, std::move(attribute));
   }
   for (const std::string& name : table.keys.Names()) {
-    if (!item.contains(name)) {
+    auto it = item.find(name);
+    if (it == item.end()) {
       // DynamoDB Local's message catalog (ValidationExceptionMessages).
       return Error::Validation(
           "Key attribute should be present in the item: Key " + name);
     }
-    DDBLAB_RETURN_IF_ERROR(CheckKeyValue(table, name, item[name]));
+    DDBLAB_RETURN_IF_ERROR(CheckKeyValue(table, name, it->second));
   }
   Plan plan;
   plan.op = Operation::kPutItem;
   plan.insert = true;
   ExprWriter w(values);
-  Json request = {{"TableName", table.name}, {"Item", std::move(item)}};
-  request["ConditionExpression"] =
+  OpRequest& request = plan.request;
+  request.table_name = table.name;
+  request.item = std::move(item);
+  request.condition_expression =
       "attribute_not_exists(" + w.Name(table.keys.hash) + ")";
-  w.AddTo(&request);
+  w.MoveTo(&request);
   AddReturnValuesOnFailure(options, &request);
-  plan.request = std::move(request);
   return plan;
 }
 
@@ -214,16 +211,16 @@ Result<Plan> TranslateUpdate(const UpdateStmt& update, const TableInfo& table,
   }
   Plan plan;
   plan.op = Operation::kUpdateItem;
-  Json request = {{"TableName", table.name},
-                  {"Key", std::move(key.key)},
-                  {"UpdateExpression", expression},
-                  {"ConditionExpression", condition}};
-  w.AddTo(&request);
+  OpRequest& request = plan.request;
+  request.table_name = table.name;
+  request.key = std::move(key.key);
+  request.update_expression = std::move(expression);
+  request.condition_expression = std::move(condition);
+  w.MoveTo(&request);
   if (update.returning != Returning::kNone) {
-    request["ReturnValues"] = ReturnValuesFor(update.returning);
+    request.return_values = ReturnValuesFor(update.returning);
   }
   AddReturnValuesOnFailure(options, &request);
-  plan.request = std::move(request);
   return plan;
 }
 
@@ -246,15 +243,16 @@ Result<Plan> TranslateDelete(const DeleteStmt& del, const TableInfo& table,
   ExprWriter w(values);
   Plan plan;
   plan.op = Operation::kDeleteItem;
-  Json request = {{"TableName", table.name}, {"Key", std::move(key.key)}};
+  OpRequest& request = plan.request;
+  request.table_name = table.name;
+  request.key = std::move(key.key);
   if (!key.rest.empty()) {
-    DDBLAB_ASSIGN_OR_RETURN(std::string condition, w.Conjunction(key.rest));
-    request["ConditionExpression"] = condition;
+    DDBLAB_ASSIGN_OR_RETURN(request.condition_expression,
+                            w.Conjunction(key.rest));
   }
-  w.AddTo(&request);
-  if (del.returning == Returning::kAllOld) request["ReturnValues"] = "ALL_OLD";
+  w.MoveTo(&request);
+  if (del.returning == Returning::kAllOld) request.return_values = "ALL_OLD";
   AddReturnValuesOnFailure(options, &request);
-  plan.request = std::move(request);
   return plan;
 }
 
@@ -277,12 +275,12 @@ Result<Plan> TranslateExists(const SelectStmt& select, const TableInfo& table,
   DDBLAB_ASSIGN_OR_RETURN(std::string condition, w.Conjunction(key->rest));
   Plan plan;
   plan.condition_check = true;
-  Json request = {{"TableName", table.name},
-                  {"Key", std::move(key->key)},
-                  {"ConditionExpression", condition}};
-  w.AddTo(&request);
+  OpRequest& request = plan.request;
+  request.table_name = table.name;
+  request.key = std::move(key->key);
+  request.condition_expression = std::move(condition);
+  w.MoveTo(&request);
   AddReturnValuesOnFailure(options, &request);
-  plan.request = std::move(request);
   return plan;
 }
 

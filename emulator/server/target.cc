@@ -1,88 +1,15 @@
+// X-Amz-Target parsing (see target.h); the names of the service models are
+// the one list of emulator/api/operation.h.
 #include "emulator/server/target.h"
 
-#include <algorithm>
-#include <array>
+#include "emulator/api/operation.h"
 
 namespace ddblab::server {
-namespace {
-
-// botocore dynamodb/2012-08-10/service-2.json operations (DynamoDB's wire
-// protocol).
-constexpr std::array<std::string_view, 58> kDynamoDbOperations = {
-    "BatchExecuteStatement",
-    "BatchGetItem",
-    "BatchWriteItem",
-    "CreateBackup",
-    "CreateGlobalTable",
-    "CreateTable",
-    "DeleteBackup",
-    "DeleteItem",
-    "DeleteResourcePolicy",
-    "DeleteTable",
-    "DescribeBackup",
-    "DescribeContinuousBackups",
-    "DescribeContributorInsights",
-    "DescribeEndpoints",
-    "DescribeExport",
-    "DescribeGlobalTable",
-    "DescribeGlobalTableSettings",
-    "DescribeImport",
-    "DescribeKinesisStreamingDestination",
-    "DescribeLimits",
-    "DescribeTable",
-    "DescribeTableReplicaAutoScaling",
-    "DescribeTimeToLive",
-    "DisableKinesisStreamingDestination",
-    "EnableKinesisStreamingDestination",
-    "ExecuteStatement",
-    "ExecuteTransaction",
-    "ExportTableToPointInTime",
-    "GetItem",
-    "GetResourcePolicy",
-    "ImportTable",
-    "ListBackups",
-    "ListContributorInsights",
-    "ListExports",
-    "ListGlobalTables",
-    "ListImports",
-    "ListTables",
-    "ListTagsOfResource",
-    "PutItem",
-    "PutResourcePolicy",
-    "Query",
-    "RestoreTableFromBackup",
-    "RestoreTableToPointInTime",
-    "Scan",
-    "SearchVectors",
-    "TagResource",
-    "TransactGetItems",
-    "TransactWriteItems",
-    "UntagResource",
-    "UpdateContinuousBackups",
-    "UpdateContributorInsights",
-    "UpdateGlobalTable",
-    "UpdateGlobalTableSettings",
-    "UpdateItem",
-    "UpdateKinesisStreamingDestination",
-    "UpdateTable",
-    "UpdateTableReplicaAutoScaling",
-    "UpdateTimeToLive",
-};
-
-constexpr std::array<std::string_view, 4> kStreamsOperations = {
-    "DescribeStream", "GetRecords", "GetShardIterator", "ListStreams"};
-
-template <size_t N>
-bool Contains(const std::array<std::string_view, N>& sorted,
-              std::string_view op) {
-  return std::binary_search(sorted.begin(), sorted.end(), op);
-}
-
-}  // namespace
 
 bool IsKnownOperation(Service service, std::string_view op) {
-  return service == Service::kDynamoDB ? Contains(kDynamoDbOperations, op)
-                                       : Contains(kStreamsOperations, op);
+  return InApiModel(service == Service::kDynamoDB ? OperationApi::kDynamoDb
+                                                  : OperationApi::kStreams,
+                    op);
 }
 
 std::optional<Target> ParseTarget(std::string_view header) {

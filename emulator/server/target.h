@@ -2,7 +2,8 @@
 //
 // "DynamoDB_20120810.<Op>" names a DynamoDB operation and
 // "DynamoDBStreams_20120810.<Op>" a DynamoDB Streams one. Only operations in
-// the current service models are accepted; anything else is an
+// the current service models are accepted (emulator/api/operation.h's
+// InApiModel, the one list of names); anything else is an
 // UnknownOperationException at the protocol layer. Whether an accepted
 // operation is implemented is the engine's business.
 //

@@ -113,6 +113,19 @@ Result<std::vector<KeyTerm>> LegacyTerms(const Json& key_conditions) {
 
 }  // namespace
 
+Status CollectKeyConditionTerms(QueryRequest& r) {
+  CollectTerms(r.expr.key_condition->root, &r.terms);
+  // (A condition count only a multi-attribute key accepts waits for the
+  // schema: query_multi_key.h.)
+  Result<expr::KeyCondition> shape =
+      expr::AnalyzeKeyCondition(*r.expr.key_condition, expr::KeySchemaInfo());
+  if (!shape.ok() && !IsSchemaError(shape.error()) &&
+      !MultiKeyCountDeferred(shape.error(), r.terms.size())) {
+    return shape.error();
+  }
+  return OkStatus();
+}
+
 Result<QueryRequest> ParseQuery(const Json& request, ExpressionCache* cache) {
   RequestParser p(request);
   QueryRequest r;
@@ -168,18 +181,10 @@ Result<QueryRequest> ParseQuery(const Json& request, ExpressionCache* cache) {
   if (legacy) DDBLAB_RETURN_IF_ERROR(early_checks());
 
   // The key condition's structure; the schema checks come with the table.
-  expr::KeySchemaInfo no_schema;
-  // (A condition count only a multi-attribute key accepts waits for the
-  // schema: query_multi_key.h.)
   if (r.expr.key_condition) {
-    CollectTerms(r.expr.key_condition->root, &r.terms);
-    Result<expr::KeyCondition> shape =
-        expr::AnalyzeKeyCondition(*r.expr.key_condition, no_schema);
-    if (!shape.ok() && !IsSchemaError(shape.error()) &&
-        !MultiKeyCountDeferred(shape.error(), r.terms.size())) {
-      return shape.error();
-    }
+    DDBLAB_RETURN_IF_ERROR(CollectKeyConditionTerms(r));
   } else {
+    expr::KeySchemaInfo no_schema;
     Result<expr::KeyCondition> shape =
         expr::ConvertKeyConditions(*key_conditions, no_schema);
     if (!shape.ok() && !IsSchemaError(shape.error()) &&

@@ -65,6 +65,11 @@ struct ReadResult {
 
 Result<QueryRequest> ParseQuery(const Json& request,
                                 ExpressionCache* cache = nullptr);
+// ParseQuery's last step for a parsed KeyConditionExpression
+// (r.expr.key_condition set): its terms into r.terms, and the structure
+// errors that need no schema. For a caller that fills a QueryRequest itself
+// (PartiQL: partiql_operations.h).
+Status CollectKeyConditionTerms(QueryRequest& r);
 Result<ReadResult> ExecuteQuery(EmulatorImpl& impl, CallContext& call,
                                 const QueryRequest& r);
 Result<Json> RenderQuery(const QueryRequest& r, ReadResult& result);

@@ -143,14 +143,17 @@ Result<TransactWriteRequest> ParseTransactWriteItems(const Json& request,
     a.old_on_condition_failure = raw.old_on_condition_failure;
     r.actions.push_back(std::move(a));
   }
-  if (aggregate > kMaxTransactBytes) {
-    // DynamoDB Local's text (2026-05-28), the size being the sum of the
-    // items' sizes; DynamoDB publishes none.
-    return Error::Validation(
-        "Transaction payload size cannot exceed 4MB. Payload Size: " +
-        std::to_string(aggregate));
-  }
+  DDBLAB_RETURN_IF_ERROR(CheckTransactPayloadSize(aggregate));
   return r;
+}
+
+Status CheckTransactPayloadSize(size_t bytes) {
+  if (bytes <= kMaxTransactBytes) return OkStatus();
+  // DynamoDB Local's text (2026-05-28), the size being the sum of the items'
+  // sizes; DynamoDB publishes none.
+  return Error::Validation(
+      "Transaction payload size cannot exceed 4MB. Payload Size: " +
+      std::to_string(bytes));
 }
 
 Result<TransactGetRequest> ParseTransactGetItems(const Json& request,

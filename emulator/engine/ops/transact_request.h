@@ -59,6 +59,9 @@ struct TransactGetRequest {
 
 Result<TransactWriteRequest> ParseTransactWriteItems(
     const Json& request, ExpressionCache* cache = nullptr);
+// "Transaction payload size cannot exceed 4MB. Payload Size: <n>" when the
+// put items' sizes add up to more than kMaxTransactBytes.
+Status CheckTransactPayloadSize(size_t bytes);
 Result<TransactGetRequest> ParseTransactGetItems(
     const Json& request, ExpressionCache* cache = nullptr);
 

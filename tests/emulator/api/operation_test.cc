@@ -32,6 +32,30 @@ TEST(Operation, UnknownNames) {
   EXPECT_EQ(OperationByName(std::string(200, 'x')), std::nullopt);
 }
 
+// The rows of the DynamoDB API and the unlisted names are DynamoDB's whole
+// model (botocore dynamodb-2012-08-10: 58 operations), each name once.
+TEST(Operation, ApiModel) {
+  std::set<std::string_view> dynamo;
+  for (const OperationInfo& info : AllOperations()) {
+    if (info.api == OperationApi::kDynamoDb) dynamo.insert(info.name);
+  }
+  for (std::string_view name : UnlistedDynamoDbOperations()) {
+    EXPECT_EQ(OperationByName(name), std::nullopt) << name;
+    EXPECT_TRUE(dynamo.insert(name).second) << "twice: " << name;
+    EXPECT_TRUE(InApiModel(OperationApi::kDynamoDb, name)) << name;
+    EXPECT_FALSE(InApiModel(OperationApi::kStreams, name)) << name;
+  }
+  EXPECT_EQ(dynamo.size(), 58u);
+  EXPECT_TRUE(InApiModel(OperationApi::kDynamoDb, "PutItem"));
+  EXPECT_TRUE(
+      InApiModel(OperationApi::kDynamoDb, "UpdateTableReplicaAutoScaling"));
+  EXPECT_TRUE(InApiModel(OperationApi::kStreams, "GetRecords"));
+  EXPECT_FALSE(InApiModel(OperationApi::kDynamoDb, "GetRecords"));
+  EXPECT_FALSE(InApiModel(OperationApi::kStreams, "PutItem"));
+  EXPECT_FALSE(InApiModel(OperationApi::kDynamoDb, "putItem"));
+  EXPECT_FALSE(InApiModel(OperationApi::kDynamoDb, "Nope"));
+}
+
 TEST(Operation, Traits) {
   const OperationInfo& put = InfoOf(Operation::kPutItem);
   EXPECT_EQ(put.api, OperationApi::kDynamoDb);

@@ -2,6 +2,10 @@
 
 #include <gtest/gtest.h>
 
+#include <string>
+#include <utility>
+#include <vector>
+
 #include "expr_test_util.h"
 
 namespace ddblab::expr {
@@ -101,6 +105,45 @@ TEST(PlaceholdersTest, InvalidValuesAreWrapped) {
   EXPECT_TRUE(IsValidation(Create("", R"({":v": {}, "x": {"S": "a"}})"),
                            "ExpressionAttributeValues contains invalid key: "
                            "Syntax error; key: \"x\""));
+}
+
+// Typed maps (PartiQL plans) get Create's checks and texts, in key order.
+TEST(PlaceholdersTest, FromDecodedChecksAsCreate) {
+  using Names = std::vector<std::pair<std::string, std::string>>;
+  using Values = std::vector<std::pair<std::string, value::AttributeValue>>;
+  EXPECT_TRUE(IsValidation(
+      Placeholders::FromDecoded(Names{{"#n1", ""}, {"#n0", ""}}, Values{}),
+      "ExpressionAttributeNames contains invalid value: Empty attribute name "
+      "for key #n0"));
+  EXPECT_TRUE(IsValidation(
+      Placeholders::FromDecoded(Names{{"#n0", std::string(65536, 'n')}},
+                                Values{}),
+      "1 validation error detected: Attribute name is too large, must be "
+      "less than 65536 bytes"));
+  EXPECT_TRUE(IsValidation(
+      Placeholders::FromDecoded(Names{{"n0", "a"}}, Values{{"v0", N("1")}}),
+      "ExpressionAttributeNames contains invalid key: Syntax error; key: "
+      "\"n0\""));
+  EXPECT_TRUE(IsValidation(
+      Placeholders::FromDecoded(Names{}, Values{{"v0", N("1")}}),
+      "ExpressionAttributeValues contains invalid key: Syntax error; key: "
+      "\"v0\""));
+  // Empty maps are absent ones.
+  Result<Placeholders> none = Placeholders::FromDecoded(Names{}, Values{});
+  ASSERT_TRUE(none.ok());
+  EXPECT_FALSE(none->has_names());
+  EXPECT_FALSE(none->has_values());
+  Result<Placeholders> r = Placeholders::FromDecoded(
+      Names{{"#n1", "b"}, {"#n0", "a"}}, Values{{":v0", N("1")}});
+  ASSERT_TRUE(r.ok());
+  ASSERT_NE(r->FindName("#n0"), nullptr);
+  EXPECT_EQ(*r->FindName("#n0"), "a");
+  ASSERT_NE(r->FindValue(":v0"), nullptr);
+  EXPECT_EQ(*r->FindValue(":v0"), N("1"));
+  EXPECT_TRUE(IsValidation(
+      r->CheckAllUsed(),
+      "Value provided in ExpressionAttributeNames unused in expressions: "
+      "keys: {#n1}"));
 }
 
 TEST(PlaceholdersTest, SerializationErrorsKeepTheirType) {

@@ -12,6 +12,11 @@ TEST(TargetTest, DynamoDbOperations) {
   EXPECT_EQ(t->operation, "PutItem");
   EXPECT_TRUE(ParseTarget("DynamoDB_20120810.UpdateTimeToLive").has_value());
   EXPECT_TRUE(ParseTarget("DynamoDB_20120810.BatchExecuteStatement"));
+  // Operations of the model ddblab refuses: the engine's business.
+  EXPECT_TRUE(ParseTarget("DynamoDB_20120810.CreateGlobalTable"));
+  EXPECT_TRUE(
+      ParseTarget("DynamoDB_20120810.UpdateKinesisStreamingDestination"));
+  EXPECT_TRUE(ParseTarget("DynamoDB_20120810.DescribeTableReplicaAutoScaling"));
 }
 
 TEST(TargetTest, StreamsOperations) {
