@@ -17,24 +17,13 @@
 
 #include "cli/run_server.h"
 #include "harness/scenario/run_command.h"
+#include "tests/cli/run_fixture.h"
 
 namespace ddblab::cli {
 namespace {
 
-namespace fs = std::filesystem;
-using harness::scenario::RunScenarioCommand;
-using harness::scenario::StartRunServer;
-
-std::string ReadFile(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
-bool HasBoto3() {
-  return std::system("python3 -c 'import boto3' >/dev/null 2>&1") == 0;
-}
+using testing::HasBoto3;
+using testing::ReadFile;
 
 // The lines of `trace` that contain `part`.
 std::vector<std::string> Lines(const std::string& trace,
@@ -75,28 +64,15 @@ constexpr const char* kTables = R"("tables": [
      "AttributeDefinitions": [{"AttributeName": "id", "AttributeType": "S"}],
      "BillingMode": "PAY_PER_REQUEST"}],)";
 
-class RunConsumerTest : public ::testing::Test {
+class RunConsumerTest : public testing::RunFixture {
  protected:
+  RunConsumerTest() : RunFixture("run-consumer-test") {}
   void SetUp() override {
-    std::string pattern =
-        (fs::temp_directory_path() / "run-consumer-test-XXXXXX").string();
-    ASSERT_NE(mkdtemp(pattern.data()), nullptr);
-    dir_ = pattern;
+    RunFixture::SetUp();
     Write("writer.py", kWriter);
     Write("handler.py", kHandler);
   }
-  void TearDown() override { fs::remove_all(dir_); }
 
-  int Run(std::vector<std::string> args) {
-    out_.str("");
-    err_.str("");
-    return RunScenarioCommand(args, out_, err_, false, &start_);
-  }
-  std::string Write(const std::string& name, const std::string& text) {
-    const std::string path = dir_ + "/" + name;
-    std::ofstream(path) << text;
-    return path;
-  }
   // A file: the writer, the consumer `function` (`mapping` fields added),
   // `faults`, and a sum check of totals.
   std::string Scenario(const std::string& function, const std::string& faults,
@@ -112,11 +88,6 @@ class RunConsumerTest : public ::testing::Test {
                       "equals": )" +
             std::to_string(total) + R"(}], "expect": "holds"})");
   }
-
-  StartRunServer start_ = RunServerStarter();
-  std::string dir_;
-  std::ostringstream out_;
-  std::ostringstream err_;
 };
 
 // The handler's UpdateItems and the mapping's Streams calls are steps of

@@ -19,52 +19,20 @@
 #include "harness/backend/backend.h"
 #include "harness/backend/http_transport.h"
 #include "harness/scenario/run_command.h"
+#include "tests/cli/run_fixture.h"
 
 namespace ddblab::cli {
 namespace {
 
 namespace fs = std::filesystem;
-using harness::scenario::RunScenarioCommand;
-using harness::scenario::StartRunServer;
 using nlohmann::json;
 
-std::string ReadFile(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
+using testing::HasBoto3;
+using testing::ReadFile;
 
-bool HasBoto3() {
-  return std::system("python3 -c 'import boto3' >/dev/null 2>&1") == 0;
-}
-
-class RunServerTest : public ::testing::Test {
+class RunServerTest : public testing::RunFixture {
  protected:
-  void SetUp() override {
-    std::string pattern =
-        (fs::temp_directory_path() / "run-server-test-XXXXXX").string();
-    ASSERT_NE(mkdtemp(pattern.data()), nullptr);
-    dir_ = pattern;
-  }
-  void TearDown() override { fs::remove_all(dir_); }
-
-  // `ddblab run args...`: the exit code; out and err kept.
-  int Run(std::vector<std::string> args) {
-    out_.str("");
-    err_.str("");
-    return RunScenarioCommand(args, out_, err_, false, &start_);
-  }
-  std::string Write(const std::string& name, const std::string& text) {
-    const std::string path = dir_ + "/" + name;
-    std::ofstream(path) << text;
-    return path;
-  }
-
-  StartRunServer start_ = RunServerStarter();
-  std::string dir_;
-  std::ostringstream out_;
-  std::ostringstream err_;
+  RunServerTest() : RunFixture("run-server-test") {}
 };
 
 TEST_F(RunServerTest, StartsOnAFreePortWithAManualClockAndStops) {
