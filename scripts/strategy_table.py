@@ -8,9 +8,9 @@ Usage:
 DDBLAB is the built `ddblab` (or `ddblab-run`). For every shipped
 scenarios/*_naive.json it finds the runs until the first failure under
 `random` and `pct:3` (seeds 1, 2, ... in growing --explore windows, up to
-MAX_SEEDS) and under `exhaustive` (seed 1, K=2, budget BUDGET schedules);
-for every *_correct.json the result of seeds 1-CORRECT_SEEDS under `random`
-and `pct:3`, and of `exhaustive` (seed 1, K=2, budget BUDGET). Everything is
+MAX_SEEDS) and under `exhaustive` (seed 1, K=2, F=1, budget BUDGET
+schedules); for every *_correct.json the result of seeds 1-CORRECT_SEEDS under
+`random` and `pct:3`, and of `exhaustive` (seed 1, K=2, F=1, budget BUDGET). Everything is
 seeded, so the numbers are exact and the same on every machine.
 
 With --check, the table between the markers in docs/scenarios.md must equal
@@ -27,6 +27,7 @@ MAX_SEEDS = 1000
 CORRECT_SEEDS = 20
 BUDGET = 300
 MAX_PREEMPTIONS = 2
+MAX_FAULTS = 1  # fault draws flipped from the seed's (--max-faults)
 WINDOWS = [10, 40, 150, 800]  # seeds 1-10, 11-50, 51-200, 201-1000
 BEGIN = "<!-- strategies-table: scripts/strategy_table.py writes it -->"
 END = "<!-- end of strategies-table -->"
@@ -66,7 +67,7 @@ def held(ddblab, path, strategy):
 def exhaustive(ddblab, path):
     out = run(ddblab, [path, "--strategy", "exhaustive", "--seed", "1",
                        "--budget", str(BUDGET), "--max-preemptions",
-                       str(MAX_PREEMPTIONS)])
+                       str(MAX_PREEMPTIONS), "--max-faults", str(MAX_FAULTS)])
     m = re.search(r"schedule ([\d,]+) of the exploration", out)
     if m:
         return "schedule %s" % m.group(1)
@@ -100,8 +101,8 @@ def table(ddblab, root):
         (root / "scenarios").glob("*_correct.json"))
     with concurrent.futures.ThreadPoolExecutor(max_workers=2) as pool:
         rows = list(pool.map(lambda p: row(ddblab, p), files))
-    head = ["| file | random | pct:3 | exhaustive (seed 1, K=%d, budget %d) |"
-            % (MAX_PREEMPTIONS, BUDGET), "|---|---|---|---|"]
+    head = ["| file | random | pct:3 | exhaustive (seed 1, K=%d, F=%d, budget %d) |"
+            % (MAX_PREEMPTIONS, MAX_FAULTS, BUDGET), "|---|---|---|---|"]
     return head + rows
 
 
