@@ -51,7 +51,8 @@ HARNESS_FACADE_FILES = {"harness/backend/inprocess_backend.h",
 HARNESS_VOCABULARY = {"emulator/api/error.h", "emulator/api/result.h",
                       "emulator/api/clock.h", "emulator/api/random.h",
                       "emulator/api/duration.h", "emulator/api/mutex.h",
-                      "emulator/api/thread_annotations.h"}
+                      "emulator/api/thread_annotations.h",
+                      "emulator/api/fault_draw.h"}
 SOURCE_SUFFIXES = (".h", ".cc")
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
 
